@@ -1,0 +1,200 @@
+/**
+ * A `SqlClient` over one embedded PGlite instance (PostgreSQL compiled to WASM).
+ *
+ * PGlite is a single database session shared by every caller, so the client serialises access with a
+ * one-slot semaphore: a transaction holds it from `BEGIN` to `COMMIT`/`ROLLBACK`, and every statement
+ * outside a transaction holds it for the length of that statement. Statements are compiled by
+ * `@effect/sql-pg`'s compiler, so SQL written for `PgClient` runs here unchanged.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
+import { PGlite, type ParserOptions, type PGliteOptions, type Results, type RowMode } from "@electric-sql/pglite"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+
+/** Type id of {@link PgliteClient}. */
+export const TypeId: unique symbol = Symbol.for("svc/sql/PgliteClient")
+
+/** Type id of {@link PgliteClient}. */
+export type TypeId = typeof TypeId
+
+/** Options of the embedded client; the transforms behave as in `PgClient`. */
+export interface PgliteClientConfig {
+  /** Directory of the database files; `undefined` keeps the database in memory. */
+  readonly dataDir?: string | undefined
+  readonly spanAttributes?: Record<string, unknown> | undefined
+  readonly transformResultNames?: ((str: string) => string) | undefined
+  readonly transformQueryNames?: ((str: string) => string) | undefined
+  readonly transformJson?: boolean | undefined
+  /** Extra PGlite result parsers by type OID, applied over {@link resultParsers}. */
+  readonly parsers?: ParserOptions | undefined
+}
+
+/** A `SqlClient` backed by PGlite, with `json` for `jsonb` parameters like `PgClient`'s. */
+export interface PgliteClient extends SqlClient.SqlClient {
+  readonly [TypeId]: TypeId
+  readonly config: PgliteClientConfig
+  readonly json: (value: unknown) => Statement.Fragment
+}
+
+/** Service tag of the embedded client. */
+export const PgliteClient = Context.GenericTag<PgliteClient>("svc/sql/PgliteClient")
+
+/** Type OIDs whose parsing both engines agree on (see {@link resultParsers}). */
+export const TypeOid = {
+  int8: 20,
+  date: 1082,
+  int8Array: 1016,
+  dateArray: 1182,
+  textArray: 1009
+} as const
+
+/**
+ * Result parsing shared by PGlite and PostgreSQL, so a row decodes the same on either engine:
+ * - `int8` (`count(*)`, `sum(int4)`, `bigint` columns) → JS number. Values beyond 2^53 lose precision;
+ *   identifiers are opaque strings, so only counts and sums reach this path.
+ * - `date` → the plain `YYYY-MM-DD` string: pg builds a local-midnight `Date` and PGlite a UTC-midnight one,
+ *   so no `Date` would mean the same day on both.
+ * - `numeric` is left as the exact decimal string (both drivers' default) rather than a lossy float.
+ * - `timestamptz` stays a `Date` (both drivers' default); `json`/`jsonb` are parsed; `bytea` is a `Uint8Array`.
+ */
+export const resultParsers: ParserOptions = {
+  [TypeOid.int8]: (text: string) => Number(text),
+  [TypeOid.date]: (text: string) => text
+}
+
+const ATTR_DB_SYSTEM_NAME = "db.system.name"
+const ATTR_DB_NAMESPACE = "db.namespace"
+
+interface PgJson extends Statement.Custom<"PgJson", unknown> {}
+// Same custom kind as PgClient's `json`, so the shared pg compiler knows how to bind it.
+const PgJson = Statement.custom<PgJson>("PgJson")
+
+type RowsTransform = <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>
+
+const failed = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
+
+/** Starts PGlite (or reopens `dataDir`) and builds a client over it; the instance closes with the scope. */
+export const make = (
+  options: PgliteClientConfig = {}
+): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function* () {
+    const pgliteOptions: PGliteOptions = { parsers: { ...resultParsers, ...options.parsers } }
+    if (options.dataDir !== undefined) pgliteOptions.dataDir = options.dataDir
+
+    const lock = yield* Effect.makeSemaphore(1)
+
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => PGlite.create(pgliteOptions),
+        catch: (cause) => new SqlError({ cause, message: "PgliteClient: failed to start PGlite" })
+      }),
+      (db) =>
+        // Wait (a bounded time) for an open transaction to finish, so shutdown does not cut it off;
+        // then release, so fibers still queued fail fast on the closed instance instead of hanging.
+        Effect.interruptible(lock.take(1)).pipe(
+          Effect.timeoutOption("5 seconds"),
+          Effect.flatMap((taken) =>
+            Effect.tryPromise(() => db.close()).pipe(
+              Effect.catchAllCause((cause) => Effect.logWarning("PgliteClient: closing PGlite failed", cause)),
+              Effect.ensuring(Option.isSome(taken) ? lock.release(1) : Effect.void)
+            )
+          )
+        )
+    )
+
+    // pg sends parameterless statements with the simple protocol, which accepts several statements at once;
+    // PGlite's `exec` is that protocol, `query` the extended one. Mirroring the choice keeps engines alike.
+    const run = (sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode) =>
+      Effect.tryPromise({
+        try: (): Promise<Results | Array<Results>> =>
+          params.length === 0 ? db.exec(sql, { rowMode }) : db.query(sql, [...params], { rowMode }),
+        catch: failed
+      })
+
+    const rowsOf = (result: Results | Array<Results>): ReadonlyArray<unknown> => {
+      if (!Array.isArray(result)) return result.rows
+      // One result per statement: a single statement answers its rows, several answer one array each (as pg).
+      return result.length === 1 ? result[0]!.rows : result.map((r) => r.rows)
+    }
+
+    const rawOf = (result: Results | Array<Results>): unknown =>
+      Array.isArray(result) && result.length === 1 ? result[0] : result
+
+    class PgliteConnection implements Connection {
+      constructor(private readonly guard: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>) {}
+
+      private rows(sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode) {
+        return this.guard(Effect.map(run(sql, params, rowMode), rowsOf))
+      }
+
+      execute(sql: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform | undefined) {
+        const rows = this.rows(sql, params, "object") as Effect.Effect<ReadonlyArray<object>, SqlError>
+        return transformRows ? Effect.map(rows, transformRows) : rows
+      }
+      executeRaw(sql: string, params: ReadonlyArray<unknown>) {
+        return this.guard(Effect.map(run(sql, params, "object"), rawOf))
+      }
+      executeValues(sql: string, params: ReadonlyArray<unknown>) {
+        return this.rows(sql, params, "array") as Effect.Effect<ReadonlyArray<ReadonlyArray<unknown>>, SqlError>
+      }
+      executeUnprepared(sql: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform | undefined) {
+        return this.execute(sql, params, transformRows)
+      }
+      executeStream(sql: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform | undefined) {
+        // Rows are read in full under the lock and then emitted, so a consumer may query per row without
+        // waiting on a lock its own stream holds.
+        return Stream.fromIterableEffect(this.execute(sql, params, transformRows))
+      }
+    }
+
+    // Outside a transaction each statement takes the lock on its own.
+    const autocommit = new PgliteConnection(lock.withPermits(1))
+    // Inside one, the lock is already held by the transaction's scope.
+    const inTransaction = new PgliteConnection((effect) => effect)
+
+    const transactionAcquirer = Effect.as(
+      // Interruptible: a fiber queued behind a long transaction can still be timed out or cancelled.
+      Effect.acquireRelease(Effect.interruptible(lock.take(1)), () => lock.release(1)),
+      inTransaction
+    )
+
+    const client = yield* SqlClient.make({
+      acquirer: Effect.succeed(autocommit),
+      transactionAcquirer,
+      compiler: PgClient.makeCompiler(options.transformQueryNames, options.transformJson),
+      spanAttributes: [
+        ...(options.spanAttributes ? Object.entries(options.spanAttributes) : []),
+        [ATTR_DB_SYSTEM_NAME, "postgresql"],
+        [ATTR_DB_NAMESPACE, "postgres"],
+        ["svc.db.engine", "pglite"]
+      ],
+      transformRows: options.transformResultNames
+        ? Statement.defaultTransforms(options.transformResultNames, options.transformJson).array
+        : undefined
+    })
+
+    return Object.assign(client, {
+      [TypeId]: TypeId,
+      config: options,
+      json: (value: unknown) => PgJson(value)
+    })
+  })
+
+/** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`. */
+export const layer = (
+  options: PgliteClientConfig = {}
+): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
+  Layer.scopedContext(
+    Effect.map(make(options), (client) =>
+      Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+    )
+  ).pipe(Layer.provide(Reactivity.layer))

@@ -1,0 +1,43 @@
+import { Context, Effect, Layer } from "effect"
+import { AuthExpired } from "../shared/errors.js"
+import type { Principal } from "./schema.js"
+import { ApiKeys } from "./service.js"
+import { TOKEN_PREFIX } from "./token.js"
+
+/** Settings of the authenticator the server reads from its configuration. */
+export class AuthSettings extends Context.Tag("svc/auth/AuthSettings")<
+  AuthSettings,
+  {
+    /** Key ids exempt from the tool-call rate limit (benchmarks, trusted back-ends). */
+    readonly rateLimitExemptKeyIds: ReadonlySet<string>
+  }
+>() {
+  /** No exemptions. */
+  static readonly Default = Layer.succeed(AuthSettings, { rateLimitExemptKeyIds: new Set<string>() })
+}
+
+/** Which face a token is presented to; a token is only good for its own audience. */
+export type Audience = "tools" | "store"
+
+/** Turns the bearer token of a request into a `Principal`, whatever kind of token it is. */
+export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Authenticator", {
+  effect: Effect.gen(function* () {
+    const keys = yield* ApiKeys
+    const settings = yield* AuthSettings
+    const missing = new AuthExpired({ message: "send Authorization: Bearer <token> with an API key (svc_pat_…)" })
+    return {
+      /** Checks a bearer token (without the `Bearer ` word) for a face. */
+      authenticate: (token: string | undefined, _audience: Audience): Effect.Effect<Principal, AuthExpired> => {
+        if (token === undefined || token.length === 0) return Effect.fail(missing)
+        if (token.startsWith(TOKEN_PREFIX)) {
+          return keys.authenticate(token).pipe(
+            Effect.map((principal) =>
+              settings.rateLimitExemptKeyIds.has(principal.credential.id) ? { ...principal, rateLimitExempt: true } : principal
+            )
+          )
+        }
+        return Effect.fail(new AuthExpired({ message: "the bearer token is not one this service issued" }))
+      }
+    } as const
+  })
+}) {}

@@ -1,0 +1,118 @@
+import { Clock, Duration, Effect, Option } from "effect"
+import { AccountsRepo } from "../accounts/ports.js"
+import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
+import { Ids, Secrets } from "../shared/ports.js"
+import { WorkspacesRepo } from "../workspace/ports.js"
+import { type Access, fullAccess } from "./access.js"
+import { ApiKeysRepo } from "./ports.js"
+import { ApiKey, type Principal } from "./schema.js"
+import { displayPrefix, isWellFormedToken, tokenFromRandom } from "./token.js"
+
+/** What a new key is for. */
+export interface NewApiKey {
+  readonly name?: string | undefined
+  readonly access?: Access | undefined
+  /** The store (by handle) whose workspace the key is bound to; default: the owner's main one. */
+  readonly storeHandle?: string | undefined
+  readonly expiresInDays?: number | undefined
+}
+
+// `last_used_at` is advisory: writing it on every call would turn each read into a write.
+const TOUCH_EVERY = Duration.minutes(1)
+
+/** Making, listing and revoking API keys, and turning a bearer token into a `Principal`. */
+export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
+  effect: Effect.gen(function* () {
+    const keys = yield* ApiKeysRepo
+    const accounts = yield* AccountsRepo
+    const workspaces = yield* WorkspacesRepo
+    const ids = yield* Ids
+    const secrets = yield* Secrets
+
+    const newToken: Effect.Effect<string> = secrets
+      .randomBytes(48)
+      .pipe(Effect.flatMap((bytes) => Option.fromNullable(tokenFromRandom(bytes))), Effect.orElse(() => newToken))
+
+    /** Creates a key for the account; the token is in the answer and nowhere else, ever. */
+    const create = (accountId: string, input: NewApiKey) =>
+      Effect.gen(function* () {
+        if (input.expiresInDays !== undefined && !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 3650)) {
+          return yield* invalid("expiresInDays", "expiresInDays must be a whole number of days from 1 to 3650")
+        }
+        const name = (input.name ?? "API key").trim()
+        if (name.length === 0 || name.length > 100) return yield* invalid("name", "name must be 1 to 100 characters")
+        const workspaceId = input.storeHandle === undefined
+          ? yield* workspaces.findDefault(accountId).pipe(Effect.map(Option.map((w) => w.id)))
+          : yield* workspaces.findStoreByHandle(input.storeHandle).pipe(Effect.map(Option.map((s) => s.workspaceId)))
+        const workspace = yield* Option.match(workspaceId, {
+          onNone: () => Effect.succeedNone,
+          onSome: (id) => workspaces.findById(id)
+        })
+        if (Option.isNone(workspace) || workspace.value.ownerId !== accountId) {
+          return yield* new NotFound({
+            message: input.storeHandle === undefined
+              ? "the account has no default workspace to bind the key to; name a store"
+              : `the account has no store with the handle ${input.storeHandle}`
+          })
+        }
+        const now = yield* Clock.currentTimeMillis
+        const token = yield* newToken
+        const key = new ApiKey({
+          id: yield* ids.make("key_"),
+          accountId,
+          workspaceId: workspace.value.id,
+          name,
+          prefix: displayPrefix(token),
+          access: input.access ?? fullAccess,
+          createdAt: new Date(now),
+          lastUsedAt: null,
+          expiresAt: input.expiresInDays === undefined ? null : new Date(now + input.expiresInDays * 86_400_000),
+          revokedAt: null
+        })
+        yield* keys.insert(key, yield* secrets.sha256Hex(token))
+        return { key, token }
+      }).pipe(Effect.withSpan("ApiKeys.create"))
+
+    /** The account's keys, newest first, revoked ones included. */
+    const list = (accountId: string) => keys.listByAccount(accountId)
+
+    /** Revokes one of the account's keys; it stops working at once. */
+    const revoke = (accountId: string, keyId: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if (!(yield* keys.revoke(accountId, keyId, new Date(now)))) {
+          return yield* new NotFound({ message: `the account has no API key ${keyId}` })
+        }
+      })
+
+    const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
+
+    /** Checks a personal access token and says who is calling. */
+    const authenticate = (token: string) =>
+      Effect.gen(function* () {
+        if (!isWellFormedToken(token)) return yield* rejected
+        const found = yield* keys.findByHash(yield* secrets.sha256Hex(token))
+        if (Option.isNone(found)) return yield* rejected
+        const key = found.value
+        const now = yield* Clock.currentTimeMillis
+        if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now)) return yield* rejected
+        const account = yield* accounts.findById(key.accountId)
+        if (Option.isNone(account)) return yield* rejected
+        if (key.lastUsedAt === null || now - key.lastUsedAt.getTime() >= Duration.toMillis(TOUCH_EVERY)) {
+          yield* keys.touch(key.id, new Date(now))
+        }
+        const principal: Principal = {
+          accountId: key.accountId,
+          plan: account.value.plan,
+          access: key.access,
+          credential: { kind: "api_key", id: key.id },
+          workspaceId: key.workspaceId,
+          reach: "bound",
+          rateLimitExempt: false
+        }
+        return principal
+      }).pipe(Effect.withSpan("ApiKeys.authenticate"))
+
+    return { create, list, revoke, authenticate } as const
+  })
+}) {}

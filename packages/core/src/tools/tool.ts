@@ -1,0 +1,120 @@
+import { Effect, ParseResult, Schema } from "effect"
+import type { Principal } from "../auth/schema.js"
+import { type DomainError, FieldProblem, InvalidInput } from "../shared/errors.js"
+import type { Workspace } from "../workspace/schema.js"
+
+/** What a tool handler knows about the call beyond its input. */
+export interface ToolContext {
+  readonly principal: Principal
+  /**
+   * The workspace the call acts on: `workspaceId` from the input, else the caller's default.
+   * Lazy, so account-level tools (listing workspaces) work for a caller with no default workspace.
+   */
+  readonly workspace: Effect.Effect<Workspace, DomainError>
+}
+
+/** Resolves the workspace of a call; supplied by the tool server. */
+export type ResolveWorkspace = (workspaceId: string | undefined) => Effect.Effect<Workspace, DomainError>
+
+/** Honest hints for agents (MCP tool annotations); `readOnlyHint` comes from the catalog's write flag. */
+export interface ToolHints {
+  /** True only for deletes, trashes and replacements. */
+  readonly destructive: boolean
+  /** True when repeating the call with the same input changes nothing more. */
+  readonly idempotent: boolean
+  /** True when the tool reaches an outside system through a port. */
+  readonly openWorld: boolean
+}
+
+/** A tool as its area writes it; title, group and write flag come from the catalog by name. */
+export interface ToolSpec<In extends Schema.Struct.Fields, Out extends Schema.Struct.Fields> {
+  readonly name: string
+  readonly description: string
+  readonly input: In
+  readonly output: Out
+  readonly hints: ToolHints
+  readonly handler: (input: Schema.Struct.Type<In>, context: ToolContext) => Effect.Effect<Schema.Struct.Type<Out>, DomainError>
+}
+
+/** A tool with its types erased, ready for the registry. */
+export interface Tool {
+  readonly name: string
+  readonly description: string
+  readonly hints: ToolHints
+  /** The whole input, `workspaceId` included; its JSON Schema is the tool's `inputSchema`. */
+  readonly inputSchema: Schema.Schema.AnyNoContext
+  /** The success answer, `ok: true` included; its JSON Schema is the tool's `outputSchema`. */
+  readonly outputSchema: Schema.Schema.AnyNoContext
+  /** Decodes `args`, runs the handler in the resolved workspace and encodes the answer. */
+  readonly execute: (
+    args: unknown,
+    principal: Principal,
+    resolve: ResolveWorkspace
+  ) => Effect.Effect<Readonly<Record<string, unknown>>, DomainError>
+}
+
+/** The `workspaceId` field every tool takes. */
+export const WorkspaceIdField = Schema.optional(
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+    description: "Workspace id (ws_…) from svc_list_workspaces. Leave out to use your default workspace."
+  })
+)
+
+const problemMessage = (issue: ParseResult.ArrayFormatterIssue): string => {
+  switch (issue._tag) {
+    case "Missing":
+      return "is required"
+    case "Unexpected":
+      return "is not a field of this tool; check the tool's inputSchema"
+    default:
+      return issue.message
+  }
+}
+
+/** Turns a schema parse failure into `invalid` with one entry per bad field. */
+export const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
+  const errors = ParseResult.ArrayFormatter.formatErrorSync(error).map(
+    (issue) => new FieldProblem({ path: issue.path.map(String).join("."), message: problemMessage(issue) })
+  )
+  const first = errors[0]
+  return new InvalidInput({
+    message: first
+      ? `${first.path || "input"} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problems)` : ""}`
+      : "the input does not match the tool's inputSchema",
+    errors
+  })
+}
+
+/** Declares a tool: its input is decoded strictly (unknown fields refused), its answer encoded with `ok: true`. */
+export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.Struct.Fields>(
+  spec: ToolSpec<In, Out>
+): Tool => {
+  // Tool schemas are plain data schemas that need no services; the casts state that once, here.
+  const input = Schema.Struct({ workspaceId: WorkspaceIdField, ...spec.input }) as unknown as Schema.Schema<
+    { readonly workspaceId?: string } & Schema.Struct.Type<In>,
+    unknown
+  >
+  const output = Schema.Struct(spec.output) as unknown as Schema.Schema<Schema.Struct.Type<Out>, Record<string, unknown>>
+  const decode = Schema.decodeUnknown(input, { errors: "all", onExcessProperty: "error" })
+  const encode = Schema.encode(output)
+  const ok = Schema.Struct({
+    ok: Schema.Literal(true).annotations({ description: "Always true on success." }),
+    ...spec.output
+  }) as unknown as Schema.Schema.AnyNoContext
+  return {
+    name: spec.name,
+    description: spec.description,
+    hints: spec.hints,
+    inputSchema: input,
+    outputSchema: ok,
+    execute: (args, principal, resolve) =>
+      Effect.gen(function* () {
+        const decoded = yield* decode(args ?? {}).pipe(Effect.mapError(toInvalidInput))
+        const { workspaceId, ...fields } = decoded
+        const result = yield* spec.handler(fields as Schema.Struct.Type<In>, { principal, workspace: resolve(workspaceId) })
+        // Our own answer failing its own schema is a bug, not the caller's problem.
+        const encoded = yield* encode(result).pipe(Effect.orDie)
+        return { ok: true, ...encoded }
+      })
+  }
+}
