@@ -183,16 +183,14 @@ export const make = (
     })
 
     return Object.assign(client, {
-      [TypeId]: TypeId,
+      [TypeId]: TypeId as TypeId,
       config: options,
       json: (value: unknown) => PgJson(value)
     })
   })
 
 /** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`. */
-export const layer = (
-  options: PgliteClientConfig = {}
-): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
+export const layer = (options: PgliteClientConfig = {}): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
   Layer.scopedContext(
     Effect.map(make(options), (client) =>
       Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))

@@ -5,7 +5,8 @@ export const Plan = Schema.Literal("free", "starter", "pro")
 export type Plan = typeof Plan.Type
 
 /** Whether `plan` is at least `floor`. */
-export const planAtLeast = (plan: Plan, floor: Plan): boolean => Plan.literals.indexOf(plan) >= Plan.literals.indexOf(floor)
+export const planAtLeast = (plan: Plan, floor: Plan): boolean =>
+  Plan.literals.indexOf(plan) >= Plan.literals.indexOf(floor)
 
 /** An email address, trimmed and lower-cased so one person is one account. */
 export const Email = Schema.Trim.pipe(

@@ -71,7 +71,12 @@ export class Accounts extends Effect.Service<Accounts>()("svc/accounts/Accounts"
           createdAt: now
         })
         const handle = yield* pickHandle(email)
-        const store = new Store({ id: yield* ids.make("store_"), workspaceId: workspace.id, handle, name: `${name}'s store` })
+        const store = new Store({
+          id: yield* ids.make("store_"),
+          workspaceId: workspace.id,
+          handle,
+          name: `${name}'s store`
+        })
         yield* tx.withTransaction(
           Effect.gen(function* () {
             if (!(yield* accounts.insert({ ...account, passwordHash }))) {

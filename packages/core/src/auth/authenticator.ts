@@ -30,11 +30,15 @@ export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Aut
       authenticate: (token: string | undefined, _audience: Audience): Effect.Effect<Principal, AuthExpired> => {
         if (token === undefined || token.length === 0) return Effect.fail(missing)
         if (token.startsWith(TOKEN_PREFIX)) {
-          return keys.authenticate(token).pipe(
-            Effect.map((principal) =>
-              settings.rateLimitExemptKeyIds.has(principal.credential.id) ? { ...principal, rateLimitExempt: true } : principal
+          return keys
+            .authenticate(token)
+            .pipe(
+              Effect.map((principal) =>
+                settings.rateLimitExemptKeyIds.has(principal.credential.id)
+                  ? { ...principal, rateLimitExempt: true }
+                  : principal
+              )
             )
-          )
         }
         return Effect.fail(new AuthExpired({ message: "the bearer token is not one this service issued" }))
       }

@@ -8,8 +8,8 @@ export class ApiKeysRepo extends Context.Tag("svc/auth/ApiKeysRepo")<
     readonly insert: (key: ApiKey, tokenHash: string) => Effect.Effect<void>
     readonly findByHash: (tokenHash: string) => Effect.Effect<Option.Option<ApiKey>>
     readonly listByAccount: (accountId: string) => Effect.Effect<ReadonlyArray<ApiKey>>
-    /** Marks a key revoked; `false` when the account has no such key. */
-    readonly revoke: (accountId: string, keyId: string, at: Date) => Effect.Effect<boolean>
+    /** Marks a key revoked; `false` when there is no such key (of that account, when one is named). */
+    readonly revoke: (keyId: string, accountId: string | undefined, at: Date) => Effect.Effect<boolean>
     readonly touch: (keyId: string, at: Date) => Effect.Effect<void>
   }
 >() {}

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Plan } from "../accounts/schema.js"
+import type { Plan } from "../accounts/schema.js"
 import { Timestamp } from "../shared/time.js"
 import { Access } from "./access.js"
 
@@ -31,4 +31,3 @@ export interface Principal {
   /** Set for credentials exempt from the tool-call rate limit (see the server's `SVC_RATE_LIMIT_EXEMPT_KEYS`). */
   readonly rateLimitExempt: boolean
 }
-

@@ -29,30 +29,36 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const ids = yield* Ids
     const secrets = yield* Secrets
 
-    const newToken: Effect.Effect<string> = secrets
-      .randomBytes(48)
-      .pipe(Effect.flatMap((bytes) => Option.fromNullable(tokenFromRandom(bytes))), Effect.orElse(() => newToken))
+    const newToken: Effect.Effect<string> = secrets.randomBytes(48).pipe(
+      Effect.flatMap((bytes) => Option.fromNullable(tokenFromRandom(bytes))),
+      Effect.orElse(() => newToken)
+    )
 
     /** Creates a key for the account; the token is in the answer and nowhere else, ever. */
     const create = (accountId: string, input: NewApiKey) =>
       Effect.gen(function* () {
-        if (input.expiresInDays !== undefined && !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 3650)) {
+        if (
+          input.expiresInDays !== undefined &&
+          !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 3650)
+        ) {
           return yield* invalid("expiresInDays", "expiresInDays must be a whole number of days from 1 to 3650")
         }
         const name = (input.name ?? "API key").trim()
         if (name.length === 0 || name.length > 100) return yield* invalid("name", "name must be 1 to 100 characters")
-        const workspaceId = input.storeHandle === undefined
-          ? yield* workspaces.findDefault(accountId).pipe(Effect.map(Option.map((w) => w.id)))
-          : yield* workspaces.findStoreByHandle(input.storeHandle).pipe(Effect.map(Option.map((s) => s.workspaceId)))
+        const workspaceId =
+          input.storeHandle === undefined
+            ? yield* workspaces.findDefault(accountId).pipe(Effect.map(Option.map((w) => w.id)))
+            : yield* workspaces.findStoreByHandle(input.storeHandle).pipe(Effect.map(Option.map((s) => s.workspaceId)))
         const workspace = yield* Option.match(workspaceId, {
           onNone: () => Effect.succeedNone,
           onSome: (id) => workspaces.findById(id)
         })
         if (Option.isNone(workspace) || workspace.value.ownerId !== accountId) {
           return yield* new NotFound({
-            message: input.storeHandle === undefined
-              ? "the account has no default workspace to bind the key to; name a store"
-              : `the account has no store with the handle ${input.storeHandle}`
+            message:
+              input.storeHandle === undefined
+                ? "the account has no default workspace to bind the key to; name a store"
+                : `the account has no store with the handle ${input.storeHandle}`
           })
         }
         const now = yield* Clock.currentTimeMillis
@@ -76,12 +82,12 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     /** The account's keys, newest first, revoked ones included. */
     const list = (accountId: string) => keys.listByAccount(accountId)
 
-    /** Revokes one of the account's keys; it stops working at once. */
-    const revoke = (accountId: string, keyId: string) =>
+    /** Revokes a key (one of `accountId`'s, when given); it stops working at once. */
+    const revoke = (keyId: string, accountId?: string) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        if (!(yield* keys.revoke(accountId, keyId, new Date(now)))) {
-          return yield* new NotFound({ message: `the account has no API key ${keyId}` })
+        if (!(yield* keys.revoke(keyId, accountId, new Date(now)))) {
+          return yield* new NotFound({ message: `no API key ${keyId}` })
         }
       })
 

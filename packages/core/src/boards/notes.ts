@@ -24,7 +24,9 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
     const recordEvent = yield* makeEventRecorder
 
     const notFound = (noteId: string) =>
-      new NotFound({ message: `no note ${noteId} in this workspace; svc_list_workspace_items with type "note" lists them` })
+      new NotFound({
+        message: `no note ${noteId} in this workspace; svc_list_workspace_items with type "note" lists them`
+      })
 
     /** Creates a note; the title defaults to the body's first line. */
     const create = (workspaceId: string, input: { readonly title?: string | undefined; readonly markdown: string }) =>
@@ -54,9 +56,9 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
 
     /** Reads one note with its body. */
     const get = (workspaceId: string, noteId: string) =>
-      items.findNote(workspaceId, noteId).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(noteId)), onSome: Effect.succeed }))
-      )
+      items
+        .findNote(workspaceId, noteId)
+        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(noteId)), onSome: Effect.succeed })))
 
     /** Adds Markdown to the end of a note, after a blank line unless told otherwise. */
     const append = (

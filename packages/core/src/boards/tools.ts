@@ -44,7 +44,8 @@ export const boardTools = Effect.gen(function* () {
         }),
         separator: Schema.optional(
           Schema.String.pipe(Schema.maxLength(10)).annotations({
-            description: 'What goes between the old body and the addition; default "\\n\\n" (a blank line). Not added to an empty note.'
+            description:
+              'What goes between the old body and the addition; default "\\n\\n" (a blank line). Not added to an empty note.'
           })
         )
       },

@@ -9,6 +9,10 @@ export class EventLog extends Context.Tag("svc/events/EventLog")<
     /** Appends inside the caller's transaction (see `Transactor`). */
     readonly append: (event: EventRecord) => Effect.Effect<void>
     /** A workspace's events, newest first, optionally of one type. */
-    readonly list: (workspaceId: string, filter: { readonly type?: string }, page: PageRequest) => Effect.Effect<Page<EventRecord>>
+    readonly list: (
+      workspaceId: string,
+      filter: { readonly type?: string },
+      page: PageRequest
+    ) => Effect.Effect<Page<EventRecord>>
   }
 >() {}

@@ -30,12 +30,14 @@ export const Cursor = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2
 })
 
 /** Encodes a page key as an opaque cursor string. */
-export const encodeCursor = (key: PageKey): string =>
-  Encoding.encodeBase64Url(`${key.createdAt.getTime()}.${key.id}`)
+export const encodeCursor = (key: PageKey): string => Encoding.encodeBase64Url(`${key.createdAt.getTime()}.${key.id}`)
 
 /** Decodes a cursor made by `encodeCursor`, or fails with `invalid` on the `cursor` field. */
 export const decodeCursor = (cursor: string): Either.Either<PageKey, InvalidInput> => {
-  const bad = invalid("cursor", "cursor is not one this service issued; pass nextCursor from the previous page unchanged")
+  const bad = invalid(
+    "cursor",
+    "cursor is not one this service issued; pass nextCursor from the previous page unchanged"
+  )
   return Either.flatMap(
     Either.mapLeft(Encoding.decodeBase64UrlString(cursor), () => bad),
     (text) => {

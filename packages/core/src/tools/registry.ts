@@ -43,7 +43,6 @@ export interface ToolRegistryShape {
 
 export class ToolRegistry extends Context.Tag("svc/tools/ToolRegistry")<ToolRegistry, ToolRegistryShape>() {}
 
-
 /** Whether a grant lets a caller use a catalog entry at all (reads need read, writes need edit). */
 export const canUse = (access: Access, entry: CatalogEntry): boolean =>
   allows(access, toolGroups[entry.group].part, entry.write ? "edit" : "read")
@@ -62,7 +61,9 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
   for (const entry of catalog) {
     const tool = byName.get(entry.aliasOf ?? entry.name)
     if (!tool) continue
-    const description = entry.aliasOf ? `Deprecated: use ${entry.aliasOf}, which this name calls. ${tool.description}` : tool.description
+    const description = entry.aliasOf
+      ? `Deprecated: use ${entry.aliasOf}, which this name calls. ${tool.description}`
+      : tool.description
     tools.push({
       entry,
       tool,

@@ -32,17 +32,22 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
     const resolveWorkspace = (principal: Principal) => (workspaceId: string | undefined) =>
       Effect.gen(function* (): Effect.fn.Return<Workspace, DomainError> {
         if (workspaceId === undefined) {
-          const found = principal.workspaceId === null ? Option.none() : yield* workspaces.findById(principal.workspaceId)
+          const found =
+            principal.workspaceId === null ? Option.none() : yield* workspaces.findById(principal.workspaceId)
           if (Option.isNone(found)) {
             return yield* new MissingWorkspace({
-              message: "you have no default workspace; pass workspaceId (see svc_list_workspaces) or ask the account owner to create one"
+              message:
+                "you have no default workspace; pass workspaceId (see svc_list_workspaces) or ask the account owner to create one"
             })
           }
           return found.value
         }
         const found = yield* workspaces.findById(workspaceId)
-        const reachable = Option.isSome(found) &&
-          (principal.reach === "bound" ? found.value.id === principal.workspaceId : found.value.ownerId === principal.accountId)
+        const reachable =
+          Option.isSome(found) &&
+          (principal.reach === "bound"
+            ? found.value.id === principal.workspaceId
+            : found.value.ownerId === principal.accountId)
         if (!reachable) {
           return yield* new NotFound({
             message: `no workspace ${workspaceId} that this credential can reach; svc_list_workspaces lists the ones it can`
@@ -58,9 +63,10 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
         return Effect.succeed(
           toolFailure(
             new Forbidden({
-              message: entry.write && canUse(principal.access, { ...entry, write: false })
-                ? `${entry.name} changes data and this credential may only read ${part}; use a key with edit access`
-                : `this credential has no access to ${part} tools`,
+              message:
+                entry.write && canUse(principal.access, { ...entry, write: false })
+                  ? `${entry.name} changes data and this credential may only read ${part}; use a key with edit access`
+                  : `this credential has no access to ${part} tools`,
               reason: "access"
             })
           )
@@ -89,18 +95,20 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       admit: (principal: Principal): Effect.Effect<void, RateLimited> =>
         principal.rateLimitExempt
           ? Effect.void
-          : limiter.take(`tools:${principal.credential.kind}:${principal.credential.id}`, TOOL_CALLS_PER_MINUTE, 60_000).pipe(
-              Effect.flatMap((decision) =>
-                decision.allowed
-                  ? Effect.void
-                  : Effect.fail(
-                      new RateLimited({
-                        message: `more than ${TOOL_CALLS_PER_MINUTE} tool calls in a minute; retry after the Retry-After seconds`,
-                        retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-                      })
-                    )
-              )
-            ),
+          : limiter
+              .take(`tools:${principal.credential.kind}:${principal.credential.id}`, TOOL_CALLS_PER_MINUTE, 60_000)
+              .pipe(
+                Effect.flatMap((decision) =>
+                  decision.allowed
+                    ? Effect.void
+                    : Effect.fail(
+                        new RateLimited({
+                          message: `more than ${TOOL_CALLS_PER_MINUTE} tool calls in a minute; retry after the Retry-After seconds`,
+                          retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+                        })
+                      )
+                )
+              ),
       registry
     } as const
   })

@@ -1,6 +1,7 @@
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { Principal } from "../auth/schema.js"
-import { type DomainError, FieldProblem, InvalidInput } from "../shared/errors.js"
+import type { DomainError } from "../shared/errors.js"
+import { toInvalidInput } from "./problems.js"
 import type { Workspace } from "../workspace/schema.js"
 
 /** What a tool handler knows about the call beyond its input. */
@@ -33,7 +34,10 @@ export interface ToolSpec<In extends Schema.Struct.Fields, Out extends Schema.St
   readonly input: In
   readonly output: Out
   readonly hints: ToolHints
-  readonly handler: (input: Schema.Struct.Type<In>, context: ToolContext) => Effect.Effect<Schema.Struct.Type<Out>, DomainError>
+  readonly handler: (
+    input: Schema.Struct.Type<In>,
+    context: ToolContext
+  ) => Effect.Effect<Schema.Struct.Type<Out>, DomainError>
 }
 
 /** A tool with its types erased, ready for the registry. */
@@ -60,31 +64,6 @@ export const WorkspaceIdField = Schema.optional(
   })
 )
 
-const problemMessage = (issue: ParseResult.ArrayFormatterIssue): string => {
-  switch (issue._tag) {
-    case "Missing":
-      return "is required"
-    case "Unexpected":
-      return "is not a field of this tool; check the tool's inputSchema"
-    default:
-      return issue.message
-  }
-}
-
-/** Turns a schema parse failure into `invalid` with one entry per bad field. */
-export const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
-  const errors = ParseResult.ArrayFormatter.formatErrorSync(error).map(
-    (issue) => new FieldProblem({ path: issue.path.map(String).join("."), message: problemMessage(issue) })
-  )
-  const first = errors[0]
-  return new InvalidInput({
-    message: first
-      ? `${first.path || "input"} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problems)` : ""}`
-      : "the input does not match the tool's inputSchema",
-    errors
-  })
-}
-
 /** Declares a tool: its input is decoded strictly (unknown fields refused), its answer encoded with `ok: true`. */
 export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.Struct.Fields>(
   spec: ToolSpec<In, Out>
@@ -94,7 +73,10 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
     { readonly workspaceId?: string } & Schema.Struct.Type<In>,
     unknown
   >
-  const output = Schema.Struct(spec.output) as unknown as Schema.Schema<Schema.Struct.Type<Out>, Record<string, unknown>>
+  const output = Schema.Struct(spec.output) as unknown as Schema.Schema<
+    Schema.Struct.Type<Out>,
+    Record<string, unknown>
+  >
   const decode = Schema.decodeUnknown(input, { errors: "all", onExcessProperty: "error" })
   const encode = Schema.encode(output)
   const ok = Schema.Struct({
@@ -111,7 +93,10 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
       Effect.gen(function* () {
         const decoded = yield* decode(args ?? {}).pipe(Effect.mapError(toInvalidInput))
         const { workspaceId, ...fields } = decoded
-        const result = yield* spec.handler(fields as Schema.Struct.Type<In>, { principal, workspace: resolve(workspaceId) })
+        const result = yield* spec.handler(fields as Schema.Struct.Type<In>, {
+          principal,
+          workspace: resolve(workspaceId)
+        })
         // Our own answer failing its own schema is a bug, not the caller's problem.
         const encoded = yield* encode(result).pipe(Effect.orDie)
         return { ok: true, ...encoded }

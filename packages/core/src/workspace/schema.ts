@@ -41,7 +41,9 @@ export class ItemSummary extends Schema.Class<ItemSummary>("ItemSummary")({
   id: Schema.String.annotations({ description: "Item id (note_…, link_…, …)." }),
   type: ItemType,
   title: Schema.String.annotations({ description: "Item title." }),
-  url: Schema.NullOr(Schema.String).annotations({ description: "Web address for links, posts and media; null otherwise." }),
+  url: Schema.NullOr(Schema.String).annotations({
+    description: "Web address for links, posts and media; null otherwise."
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }) {}

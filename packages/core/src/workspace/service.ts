@@ -12,10 +12,12 @@ export interface ListInput {
 
 const pageRequest = (input: ListInput) =>
   Effect.map(
-    input.cursor === undefined ? Effect.succeed(undefined) : Either.match(decodeCursor(input.cursor), {
-      onLeft: Effect.fail,
-      onRight: Effect.succeed
-    }),
+    input.cursor === undefined
+      ? Effect.succeed(undefined)
+      : Either.match(decodeCursor(input.cursor), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        }),
     (after) => ({ limit: input.limit ?? 25, after })
   )
 
@@ -31,7 +33,8 @@ export class Library extends Effect.Service<Library>()("svc/workspace/Library", 
         const request = yield* pageRequest(input)
         let page: Page<Workspace>
         if (principal.reach === "bound") {
-          const bound = principal.workspaceId === null ? Option.none() : yield* workspaces.findById(principal.workspaceId)
+          const bound =
+            principal.workspaceId === null ? Option.none() : yield* workspaces.findById(principal.workspaceId)
           page = { rows: Option.toArray(bound).filter(() => request.after === undefined), next: undefined }
         } else {
           page = yield* workspaces.listByOwner(principal.accountId, request)

@@ -13,7 +13,9 @@ const NextCursor = Schema.optional(
 const WorkspaceRow = Schema.Struct({
   id: Schema.String.annotations({ description: "Workspace id (ws_…); pass it as workspaceId to any tool." }),
   name: Schema.String.annotations({ description: "Workspace name." }),
-  isDefault: Schema.Boolean.annotations({ description: "True for the workspace tools use when workspaceId is left out." }),
+  isDefault: Schema.Boolean.annotations({
+    description: "True for the workspace tools use when workspaceId is left out."
+  }),
   store: Schema.NullOr(
     Schema.Struct({
       handle: Schema.String.annotations({ description: "Store handle." }),

@@ -1,0 +1,8 @@
+export * from "./sql/database.js"
+export * from "./sql/errors.js"
+export { migrations } from "./sql/migrations/index.js"
+export * from "./sql/ports.js"
+export * from "./sql/rate-limiter.js"
+export * from "./system/ids.js"
+export * from "./system/rate-limiter-memory.js"
+export * from "./system/secrets.js"

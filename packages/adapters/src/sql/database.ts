@@ -1,0 +1,273 @@
+/**
+ * Picks the storage engine (embedded PGlite or a PostgreSQL server) and runs migrations on it.
+ */
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as path from "node:path"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Migrator from "@effect/sql/Migrator"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
+import * as Pglite from "./pglite.js"
+
+/** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
+export type DatabaseConfig = Data.TaggedEnum<{
+  Pglite: { readonly dataDir: string | undefined }
+  Postgres: { readonly url: string }
+}>
+
+/** Constructors and matchers of {@link DatabaseConfig}. */
+export const DatabaseConfig = Data.taggedEnum<DatabaseConfig>()
+
+/** Reads `DATABASE_URL` (PostgreSQL when set) or else `DATA_DIR` (PGlite, default `.data`). */
+export const databaseConfig: Config.Config<DatabaseConfig> = Config.all({
+  url: Config.option(Config.string("DATABASE_URL")),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
+}).pipe(
+  Config.map(({ dataDir, url }) =>
+    url._tag === "Some" && url.value.trim() !== ""
+      ? DatabaseConfig.Postgres({ url: url.value })
+      : DatabaseConfig.Pglite({ dataDir })
+  )
+)
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL result parsing, aligned with PGlite's (see `Pglite.resultParsers`).
+
+type TextParser = (text: string) => unknown
+
+interface PgTypeParsers {
+  readonly getTypeParser: (oid: number, format?: "text" | "binary") => TextParser
+}
+
+const isPgModule = (module: unknown): module is { readonly types: PgTypeParsers } => {
+  if (typeof module !== "object" || module === null || !("types" in module)) return false
+  const types: unknown = module.types
+  return (
+    typeof types === "object" && types !== null && "getTypeParser" in types && typeof types.getTypeParser === "function"
+  )
+}
+
+// The `pg` that `@effect/sql-pg` itself loads, so our defaults are exactly its defaults. (`pg` ships no types
+// and is not a direct dependency of this package; importing it plainly would need `pg` + `@types/pg`.)
+const loadPgDefaults = (): PgTypeParsers => {
+  const fromHere = createRequire(import.meta.url)
+  const pg: unknown = createRequire(fromHere.resolve("@effect/sql-pg/PgClient"))("pg")
+  if (!isPgModule(pg)) throw new Error("the `pg` driver of @effect/sql-pg exposes no type parsers")
+  return pg.types
+}
+
+const mapNested = (value: unknown, f: (text: string) => unknown): unknown =>
+  Array.isArray(value) ? value.map((item) => mapNested(item, f)) : typeof value === "string" ? f(value) : value
+
+const pgTypes = (): PgTypeParsers => {
+  const defaults = loadPgDefaults()
+  const textArray = defaults.getTypeParser(Pglite.TypeOid.textArray, "text")
+  const overrides: Record<number, TextParser> = {
+    ...Pglite.resultParsers,
+    [Pglite.TypeOid.int8Array]: (text) => mapNested(textArray(text), Number),
+    [Pglite.TypeOid.dateArray]: textArray
+  }
+  return {
+    getTypeParser: (oid, format) =>
+      (format === undefined || format === "text" ? overrides[oid] : undefined) ?? defaults.getTypeParser(oid, format)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The data-directory lock: PGlite owns its directory, so two processes on it would corrupt it.
+
+const LOCK_FILE = "svc.lock"
+// Locks held by this process, so a stale lock left by an earlier process with our pid (pid 1 in a
+// container restarted after a crash) is told apart from a second open of the directory by ourselves.
+const heldLocks = new Set<string>()
+
+const errorCode = (error: unknown): unknown =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return errorCode(error) === "EPERM"
+  }
+}
+
+const readHolder = (file: string): number | undefined => {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, "utf8").trim(), 10)
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined
+    throw error
+  }
+}
+
+// Writes the pid to a private file and hard-links it into place: the link is atomic and fails if a lock
+// exists, and a reader never sees a half-written lock.
+const tryCreateLock = (file: string): boolean => {
+  const draft = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(draft, `${process.pid}\n`)
+  try {
+    fs.linkSync(draft, file)
+    return true
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false
+    throw error
+  } finally {
+    fs.rmSync(draft, { force: true })
+  }
+}
+
+const claimDataDir = (dataDir: string): { readonly heldBy: number } | undefined => {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const file = path.join(dataDir, LOCK_FILE)
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (tryCreateLock(file)) {
+      heldLocks.add(file)
+      return undefined
+    }
+    const holder = readHolder(file)
+    if (holder !== undefined && isAlive(holder) && (holder !== process.pid || heldLocks.has(file))) {
+      return { heldBy: holder }
+    }
+    // Left behind by a process that is gone: take it over.
+    fs.rmSync(file, { force: true })
+  }
+  throw new Error(`could not create ${file}`)
+}
+
+const releaseDataDir = (dataDir: string): void => {
+  const file = path.join(dataDir, LOCK_FILE)
+  if (!heldLocks.delete(file)) return
+  if (readHolder(file) === process.pid) fs.rmSync(file, { force: true })
+}
+
+/** Claims `<dataDir>/svc.lock` for this process until the scope closes; refuses while another live process holds it. */
+export const lockDataDir = (
+  dataDir: string
+): Effect.Effect<void, DataDirectoryLocked | DataDirectoryUnavailable, Scope.Scope> => {
+  const dir = path.resolve(dataDir)
+  return Effect.acquireRelease(
+    Effect.try({
+      try: () => claimDataDir(dir),
+      catch: (cause) => new DataDirectoryUnavailable({ dataDir: dir, cause })
+    }).pipe(
+      Effect.flatMap((refused) =>
+        refused === undefined
+          ? Effect.void
+          : Effect.fail(new DataDirectoryLocked({ dataDir: dir, pid: refused.heldBy }))
+      )
+    ),
+    () =>
+      Effect.try(() => releaseDataDir(dir)).pipe(
+        Effect.catchAll((cause) => Effect.logWarning(`could not remove the lock of ${dir}`, cause))
+      )
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Engines.
+
+const pgliteLayer = (
+  dataDir: string | undefined
+): Layer.Layer<SqlClient.SqlClient, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
+  if (dataDir === undefined) return Pglite.layer()
+  const dir = path.resolve(dataDir)
+  // The lock is taken before PGlite opens the directory and released after it has closed (scope order).
+  return Layer.unwrapScoped(Effect.as(lockDataDir(dir), Pglite.layer({ dataDir: dir })))
+}
+
+const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  Layer.unwrapEffect(
+    Effect.sync(() => PgClient.layer({ url: Redacted.make(url), applicationName: "svc", types: pgTypes() }))
+  )
+
+/** The `SqlClient` for a {@link DatabaseConfig}: PGlite over a locked directory, or a PostgreSQL pool. */
+export const databaseLayer = (
+  config: DatabaseConfig
+): Layer.Layer<SqlClient.SqlClient, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
+  DatabaseConfig.$match(config, {
+    Pglite: ({ dataDir }) => pgliteLayer(dataDir),
+    Postgres: ({ url }) => postgresLayer(url)
+  })
+
+/** The `SqlClient` chosen by the environment ({@link databaseConfig}). */
+export const DatabaseLive: Layer.Layer<
+  SqlClient.SqlClient,
+  SqlError | DataDirectoryLocked | DataDirectoryUnavailable | ConfigError.ConfigError
+> = Layer.unwrapEffect(Effect.map(databaseConfig, databaseLayer))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Migrations.
+
+/** Migrations keyed `"<id>_<name>"` (e.g. `"0001_init"`), applied in id order, each once. */
+export type Migrations = Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>
+
+/** Options of {@link runMigrations}. */
+export interface MigrationOptions {
+  /** Bookkeeping table of applied migrations. */
+  readonly table?: string | undefined
+}
+
+const DEFAULT_MIGRATIONS_TABLE = "effect_sql_migrations"
+const MIGRATION_KEY = /^(\d+)_(.+)$/
+
+const migrator = Migrator.make({})
+
+/**
+ * Applies the migrations not applied yet and answers the `[id, name]` of those it ran (none on a second run).
+ *
+ * Concurrent runs (several processes starting at once on one PostgreSQL) are serialised by a transaction-level
+ * advisory lock per schema. The Migrator only locks its table once it exists and creates it with a check-then-
+ * create that races, so the table is created here, under the lock, in the same transaction.
+ */
+export const runMigrations = (
+  migrations: Migrations,
+  options: MigrationOptions = {}
+): Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError,
+  SqlClient.SqlClient
+> =>
+  Effect.gen(function* () {
+    const unmatched = Object.keys(migrations).filter((key) => !MIGRATION_KEY.test(key))
+    if (unmatched.length > 0) {
+      // fromRecord silently skips such keys; a typo must not silently skip a migration.
+      return yield* new Migrator.MigrationError({
+        reason: "bad-state",
+        message: `Migration keys must look like "0001_name": ${unmatched.join(", ")}`
+      })
+    }
+    const table = options.table ?? DEFAULT_MIGRATIONS_TABLE
+    const sql = yield* SqlClientTag
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`svc/sql/migrations/${table}/`} || current_schema()))`
+        // Same shape as the Migrator's own table.
+        yield* sql`CREATE TABLE IF NOT EXISTS ${sql(table)} (
+          migration_id integer primary key,
+          created_at timestamp with time zone not null default now(),
+          name text not null
+        )`
+        return yield* migrator({ loader: Migrator.fromRecord(migrations), table })
+      })
+    )
+  })
+
+/** A layer that applies the migrations when built (and fails the build if one fails). */
+export const migrationsLayer = (
+  migrations: Migrations,
+  options: MigrationOptions = {}
+): Layer.Layer<never, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =>
+  Layer.effectDiscard(runMigrations(migrations, options))

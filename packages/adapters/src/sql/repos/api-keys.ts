@@ -1,0 +1,71 @@
+import { SqlClient } from "@effect/sql"
+import { Access, ApiKey, ApiKeysRepo } from "@svc/core"
+import { Effect, Layer, Option, Schema } from "effect"
+
+interface KeyRow {
+  readonly id: string
+  readonly account_id: string
+  readonly workspace_id: string
+  readonly name: string
+  readonly prefix: string
+  readonly access: unknown
+  readonly created_at: Date
+  readonly last_used_at: Date | null
+  readonly expires_at: Date | null
+  readonly revoked_at: Date | null
+}
+
+// jsonb may arrive parsed or as text depending on the engine's parsers; accept both.
+const decodeAccess = Schema.decodeUnknownSync(Access)
+const toKey = (row: KeyRow) =>
+  new ApiKey({
+    id: row.id,
+    accountId: row.account_id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    prefix: row.prefix,
+    access: decodeAccess(typeof row.access === "string" ? JSON.parse(row.access) : row.access),
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at
+  })
+
+const columns = "id, account_id, workspace_id, name, prefix, access, created_at, last_used_at, expires_at, revoked_at"
+
+/** `ApiKeysRepo` over SQL; only the SHA-256 of a token is ever stored. */
+export const ApiKeysRepoSql = Layer.effect(
+  ApiKeysRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      insert: (key, tokenHash) =>
+        sql`INSERT INTO api_keys (id, account_id, workspace_id, name, prefix, token_hash, access, created_at, expires_at)
+            VALUES (${key.id}, ${key.accountId}, ${key.workspaceId}, ${key.name}, ${key.prefix}, ${tokenHash},
+                    ${JSON.stringify(key.access)}::jsonb, ${key.createdAt}, ${key.expiresAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      findByHash: (tokenHash) =>
+        sql<KeyRow>`SELECT ${sql.literal(columns)} FROM api_keys WHERE token_hash = ${tokenHash}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKey)),
+          Effect.orDie,
+          Effect.withSpan("ApiKeysRepo.findByHash")
+        ),
+      listByAccount: (accountId) =>
+        sql<KeyRow>`SELECT ${sql.literal(columns)} FROM api_keys WHERE account_id = ${accountId}
+                    ORDER BY created_at DESC, id DESC`.pipe(
+          Effect.map((rows) => rows.map(toKey)),
+          Effect.orDie
+        ),
+      revoke: (keyId, accountId, at) =>
+        sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at})
+            WHERE id = ${keyId} ${accountId === undefined ? sql`` : sql`AND account_id = ${accountId}`} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      touch: (keyId, at) =>
+        sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${keyId}`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+)

@@ -1,0 +1,49 @@
+/**
+ * A database for storage tests: PGlite in memory by default, PostgreSQL when `TEST_DATABASE_URL` is set.
+ * On PostgreSQL every layer gets a schema of its own (dropped when the layer closes), so test files
+ * running in parallel on one server never see each other's rows.
+ */
+import { randomBytes } from "node:crypto"
+import { SqlClient } from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DatabaseConfig, databaseLayer, type Migrations, migrationsLayer } from "../../src/sql/database.js"
+
+const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
+
+/** The engine the storage tests run on, for test titles. */
+export const engineName: "PostgreSQL" | "PGlite" = postgresUrl === undefined ? "PGlite" : "PostgreSQL"
+
+// pg reads `options` from the connection string and sends it at start-up, so every pooled connection gets it.
+const withSearchPath = (url: string, schema: string): string => {
+  const parsed = new URL(url)
+  parsed.searchParams.set("options", `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+const runAsAdmin = (url: string, statement: (sql: SqlClient) => Effect.Effect<unknown, unknown>) =>
+  Effect.flatMap(SqlClient, statement).pipe(
+    Effect.provide(databaseLayer(DatabaseConfig.Postgres({ url }))),
+    Effect.orDie
+  )
+
+const isolatedPostgres = (url: string) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const schema = `test_${randomBytes(8).toString("hex")}`
+      yield* Effect.acquireRelease(
+        runAsAdmin(url, (sql) => sql`CREATE SCHEMA ${sql(schema)}`),
+        () => runAsAdmin(url, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`)
+      )
+      return databaseLayer(DatabaseConfig.Postgres({ url: withSearchPath(url, schema) }))
+    })
+  )
+
+/** A migrated `SqlClient` on the test engine; build it once per file (PGlite takes seconds to start). */
+export const testDatabaseLayer = (migrations: Migrations = {}) => {
+  const database =
+    postgresUrl === undefined
+      ? databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
+      : isolatedPostgres(postgresUrl)
+  return migrationsLayer(migrations).pipe(Layer.provideMerge(database))
+}

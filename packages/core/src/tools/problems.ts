@@ -1,0 +1,116 @@
+import { Array as Arr, Option, type ParseResult, SchemaAST as AST } from "effect"
+import { FieldProblem, InvalidInput } from "../shared/errors.js"
+
+// Messages an agent can act on: "must be at most 300 characters (got 412)", never a parser dump.
+
+const shown = (actual: unknown): string => {
+  if (actual === null) return "null"
+  if (Array.isArray(actual)) return "a list"
+  if (typeof actual === "object") return "an object"
+  if (typeof actual === "string")
+    return actual.length > 40 ? `a ${actual.length}-character string` : JSON.stringify(actual)
+  return String(actual)
+}
+
+const typeMessage = (ast: AST.AST): string => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return "must be a string"
+    case "NumberKeyword":
+      return "must be a number"
+    case "BooleanKeyword":
+      return "must be true or false"
+    case "Literal":
+      return `must be ${JSON.stringify(ast.literal)}`
+    case "TypeLiteral":
+      return "must be an object"
+    case "TupleType":
+      return "must be a list"
+    case "UndefinedKeyword":
+      return "must be left out"
+    default:
+      return "has the wrong type"
+  }
+}
+
+const refinementMessage = (ast: AST.Refinement, issue: ParseResult.ParseIssue): string => {
+  const custom = AST.getMessageAnnotation(ast)
+  if (Option.isSome(custom)) {
+    const text = custom.value(issue)
+    if (typeof text === "string") return text
+  }
+  const rule = AST.getJSONSchemaAnnotation(ast).pipe(Option.getOrElse(() => ({}))) as Record<string, unknown>
+  if (rule.type === "integer") return "must be a whole number"
+  if (typeof rule.minimum === "number" && typeof rule.maximum === "number") {
+    return `must be from ${rule.minimum} to ${rule.maximum}`
+  }
+  if (typeof rule.minimum === "number") return `must be at least ${rule.minimum}`
+  if (typeof rule.maximum === "number") return `must be at most ${rule.maximum}`
+  if (typeof rule.minLength === "number") {
+    return rule.minLength === 1 ? "must not be empty" : `must be at least ${rule.minLength} characters`
+  }
+  if (typeof rule.maxLength === "number") return `must be at most ${rule.maxLength} characters`
+  if (typeof rule.minItems === "number") return `must hold at least ${rule.minItems} entries`
+  if (typeof rule.maxItems === "number") return `must hold at most ${rule.maxItems} entries`
+  if (typeof rule.pattern === "string") return `must match the pattern ${rule.pattern}`
+  return "is not an allowed value"
+}
+
+const unionMessage = (members: ReadonlyArray<AST.AST>): string | undefined =>
+  members.every(AST.isLiteral)
+    ? `must be one of ${members.map((m) => JSON.stringify((m as AST.Literal).literal)).join(", ")}`
+    : undefined
+
+const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<FieldProblem>): void => {
+  const add = (message: string, withActual = false): void => {
+    out.push(
+      new FieldProblem({
+        path: path.map(String).join("."),
+        message: withActual && "actual" in issue ? `${message} (got ${shown(issue.actual)})` : message
+      })
+    )
+  }
+  switch (issue._tag) {
+    case "Pointer":
+      return collect(issue.issue, [...path, ...Arr.ensure(issue.path)], out)
+    case "Transformation":
+      return collect(issue.issue, path, out)
+    case "Refinement":
+      return issue.kind === "From" ? collect(issue.issue, path, out) : add(refinementMessage(issue.ast, issue), true)
+    case "Missing":
+      return add("is required")
+    case "Unexpected":
+      return add("is not a field of this tool; check the tool's inputSchema")
+    case "Forbidden":
+      return add("could not be checked")
+    case "Type":
+      return add(typeMessage(issue.ast), true)
+    case "Composite": {
+      const issues = Arr.ensure(issue.issues)
+      if (!AST.isUnion(issue.ast)) {
+        for (const inner of issues) collect(inner, path, out)
+        return
+      }
+      // An optional field is a union with `undefined`; that branch says nothing useful.
+      const members = issue.ast.types.filter((m) => !AST.isUndefinedKeyword(m))
+      const literals = unionMessage(members)
+      if (literals) return add(literals, true)
+      const relevant = issues.filter((inner) => !(inner._tag === "Type" && AST.isUndefinedKeyword(inner.ast)))
+      if (relevant.length === 1 && relevant[0]) return collect(relevant[0], path, out)
+      return add("does not match any of the allowed shapes", true)
+    }
+  }
+}
+
+/** Turns a schema parse failure into `invalid` with one entry per bad field. */
+export const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
+  const errors: Array<FieldProblem> = []
+  collect(error.issue, [], errors)
+  const first = errors[0]
+  return new InvalidInput({
+    message: first
+      ? `${first.path || "the input"} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problems)` : ""}`
+      : "the input does not match the tool's inputSchema",
+    errors
+  })
+}

@@ -1,0 +1,119 @@
+import { type Access, ApiKeys, describeAccess, Level, Part } from "@svc/core"
+import { Effect, Schema } from "effect"
+import { accountByEmail } from "./accounts.js"
+import { type Output, report, UsageError } from "./output.js"
+
+const parsePart = (text: string) =>
+  Effect.gen(function* () {
+    const [part, level] = text.split("=")
+    const decodedPart = yield* Schema.decodeUnknown(Part)(part).pipe(
+      Effect.mapError(
+        () => new UsageError({ message: `--part ${text}: the part must be one of ${Part.literals.join(", ")}` })
+      )
+    )
+    const decodedLevel = yield* Schema.decodeUnknown(Level)(level).pipe(
+      Effect.mapError(
+        () => new UsageError({ message: `--part ${text}: the level must be one of ${Level.literals.join(", ")}` })
+      )
+    )
+    return [decodedPart, decodedLevel] as const
+  })
+
+/** Reads `--access full` or a list of `--part <part>=<level>` into an access grant. */
+export const parseAccess = (access: string | undefined, parts: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (access !== undefined && access !== "full" && access !== "custom") {
+      return yield* new UsageError({ message: "--access must be full, or custom with --part <part>=<level>" })
+    }
+    if (parts.length === 0) {
+      if (access === "custom")
+        return yield* new UsageError({ message: "--access custom needs at least one --part <part>=<level>" })
+      return { kind: "full" } satisfies Access
+    }
+    if (access === "full") return yield* new UsageError({ message: "--access full cannot be combined with --part" })
+    const entries = yield* Effect.forEach(parts, parsePart)
+    return { kind: "custom", parts: Object.fromEntries(entries) } satisfies Access as Access
+  })
+
+const keyView = (key: {
+  readonly id: string
+  readonly name: string
+  readonly prefix: string
+  readonly access: Access
+  readonly workspaceId: string
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+  readonly expiresAt: Date | null
+  readonly revokedAt: Date | null
+}) => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.prefix,
+  access: key.access,
+  workspaceId: key.workspaceId,
+  createdAt: key.createdAt.toISOString(),
+  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  expiresAt: key.expiresAt?.toISOString() ?? null,
+  revokedAt: key.revokedAt?.toISOString() ?? null
+})
+
+/** `svc keys create --email [--name] [--access full | --part p=l ...] [--store handle] [--expires-in-days N]` */
+export const createKey = (
+  input: {
+    readonly email?: string | undefined
+    readonly name?: string | undefined
+    readonly access?: string | undefined
+    readonly parts: ReadonlyArray<string>
+    readonly store?: string | undefined
+    readonly expiresInDays?: string | undefined
+  },
+  output: Output
+) =>
+  Effect.gen(function* () {
+    const account = yield* accountByEmail(input.email)
+    const access = yield* parseAccess(input.access, input.parts)
+    const days = input.expiresInDays === undefined ? undefined : Number(input.expiresInDays)
+    if (days !== undefined && !Number.isInteger(days)) {
+      return yield* new UsageError({ message: "--expires-in-days must be a whole number" })
+    }
+    const { key, token } = yield* (yield* ApiKeys).create(account.id, {
+      name: input.name,
+      access,
+      storeHandle: input.store,
+      expiresInDays: days
+    })
+    yield* report(output, { key: keyView(key), token }, [
+      `Created API key ${key.id} (${key.name}) for ${account.email}, access: ${describeAccess(key.access)}.`,
+      "The token is shown once; store it now:",
+      "",
+      `  ${token}`,
+      ""
+    ])
+  })
+
+/** `svc keys list --email` */
+export const listKeys = (input: { readonly email?: string | undefined }, output: Output) =>
+  Effect.gen(function* () {
+    const account = yield* accountByEmail(input.email)
+    const keys = yield* (yield* ApiKeys).list(account.id)
+    yield* report(
+      output,
+      { keys: keys.map(keyView) },
+      keys.length === 0
+        ? [`${account.email} has no API keys.`]
+        : keys.map(
+            (k) =>
+              `${k.id}  ${k.prefix}…  ${k.name}  access: ${describeAccess(k.access)}  ${
+                k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "no expiry"
+              }  last used: ${k.lastUsedAt?.toISOString() ?? "never"}`
+          )
+    )
+  })
+
+/** `svc keys revoke <id>` */
+export const revokeKey = (id: string | undefined, output: Output) =>
+  Effect.gen(function* () {
+    if (!id) return yield* new UsageError({ message: "keys revoke needs the key id: svc keys revoke <key id>" })
+    yield* (yield* ApiKeys).revoke(id)
+    yield* report(output, { revoked: id }, [`Revoked ${id}; it stops working at once.`])
+  })

@@ -1,0 +1,119 @@
+import { parseArgs } from "node:util"
+import { DataDirectoryLocked, runMigrations, migrations } from "@svc/adapters"
+import { Cause, Console, Effect, Exit, type Layer, Option } from "effect"
+import { AppLive } from "../runtime.js"
+import { createAccount, setPlan } from "./accounts.js"
+import { createKey, listKeys, revokeKey } from "./keys.js"
+import { type Output, report, UsageError } from "./output.js"
+
+/** The help text of `svc`. */
+export const usage = `svc — the creator-business service for AI agents
+
+Usage:
+  svc serve                                  start the server (same as npm start)
+  svc migrate                                apply database migrations and exit
+  svc accounts create --email <e> --password <p> [--name <n>] [--plan free|starter|pro]
+  svc plans set --email <e> --plan free|starter|pro
+  svc keys create --email <e> [--name <n>] [--access full | --part <part>=<level> ...]
+                  [--store <handle>] [--expires-in-days <n>]
+  svc keys list --email <e>
+  svc keys revoke <key id>
+
+Parts: workspace social highlights boards scheduling routines media custom_ai skills store
+Levels: off read edit
+Every command takes --json for machine-readable output.
+Storage: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data).`
+
+const options = {
+  email: { type: "string" },
+  password: { type: "string" },
+  name: { type: "string" },
+  plan: { type: "string" },
+  access: { type: "string" },
+  part: { type: "string", multiple: true },
+  store: { type: "string" },
+  "expires-in-days": { type: "string" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false }
+} as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"]
+
+const command = (
+  words: ReadonlyArray<string>,
+  values: Values,
+  output: Output
+): Effect.Effect<void, unknown, Layer.Layer.Success<typeof AppLive>> => {
+  const [group, action, target] = words
+  switch (`${group ?? ""} ${action ?? ""}`.trim()) {
+    case "migrate":
+      return Effect.gen(function* () {
+        const applied = yield* runMigrations(migrations)
+        yield* report(output, { applied: applied.map(([id, name]) => ({ id, name })) }, [
+          applied.length === 0
+            ? "The database is up to date."
+            : `Applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}.`
+        ])
+      })
+    case "accounts create":
+      return createAccount(values, output)
+    case "plans set":
+      return setPlan(values, output)
+    case "keys create":
+      return createKey(
+        {
+          email: values.email,
+          name: values.name,
+          access: values.access,
+          parts: values.part ?? [],
+          store: values.store,
+          expiresInDays: values["expires-in-days"]
+        },
+        output
+      )
+    case "keys list":
+      return listKeys(values, output)
+    case "keys revoke":
+      return revokeKey(target, output)
+    default:
+      return Effect.fail(
+        new UsageError({ message: words.length === 0 ? usage : `unknown command: svc ${words.join(" ")}\n\n${usage}` })
+      )
+  }
+}
+
+const explain = (error: unknown): string => {
+  if (error instanceof UsageError) return error.message
+  if (error instanceof DataDirectoryLocked) {
+    return `the server (pid ${error.pid}) holds the data directory ${error.dataDir}; stop it first, or point DATABASE_URL at PostgreSQL to run commands beside a running server`
+  }
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    return error.message
+  }
+  return String(error)
+}
+
+/** Runs a CLI command (everything but `serve`) and answers the process exit code. */
+export const runCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+  } catch (error) {
+    console.error(`${explain(error)}\n\n${usage}`)
+    return 2
+  }
+  const output: Output = { json: parsed.values.json ?? false }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    console.log(usage)
+    return 0
+  }
+  const program = command(parsed.positionals, parsed.values, output).pipe(Effect.provide(AppLive))
+  const exit = await Effect.runPromiseExit(program)
+  if (Exit.isSuccess(exit)) return 0
+  const failure = Cause.failureOption(exit.cause)
+  const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
+  const message = explain(error)
+  if (output.json) await Effect.runPromise(Console.error(JSON.stringify({ ok: false, error: message })))
+  else console.error(`svc: ${message}`)
+  return error instanceof UsageError ? 2 : 1
+}

@@ -1,0 +1,49 @@
+import { createServer } from "node:http"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { HttpLayerRouter } from "@effect/platform"
+import { HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
+import { Effect, Layer } from "effect"
+import { bootstrapDemoOwner } from "./bootstrap.js"
+import { publicOrigin, ServerConfig } from "./config.js"
+import { AppLive } from "./runtime.js"
+
+/** Settings of the HTTP faces from the server configuration. */
+const FaceSettingsLive = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (config) =>
+    Layer.mergeAll(
+      PublicUrl.layer(publicOrigin(config)),
+      Layer.succeed(HttpFaceSettings, {
+        maxBodyBytes: 1024 * 1024,
+        allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
+      })
+    )
+  )
+)
+
+/** Prints the start-up banner and, on an empty database, creates the demo owner. */
+const StartupLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    const base = publicOrigin(config)
+    if (config.bootstrap) yield* bootstrapDemoOwner(base)
+    yield* Effect.logInfo(`svc listening on http://${config.host}:${config.port} (public URL ${base})`)
+  })
+)
+
+/** The whole server: every face on one router, the core, storage, and the start-up work. */
+export const ServerLive = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (config) =>
+    HttpLayerRouter.serve(ToolFacesLive).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
+      Layer.merge(StartupLive),
+      Layer.provide(FaceSettingsLive),
+      Layer.provide(AppLive)
+    )
+  )
+)
+
+/** Starts the server and keeps it up until SIGINT or SIGTERM, then closes it cleanly. */
+export const runServer = () =>
+  NodeRuntime.runMain(Layer.launch(ServerLive).pipe(Effect.tapErrorCause(Effect.logError)), {
+    disableErrorReporting: true
+  })
