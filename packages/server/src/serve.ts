@@ -35,7 +35,8 @@ export const ServerLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     HttpLayerRouter.serve(ToolFacesLive).pipe(
       Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
-      Layer.merge(StartupLive),
+      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
+      Layer.provide(StartupLive),
       Layer.provide(FaceSettingsLive),
       Layer.provide(AppLive)
     )

@@ -26,9 +26,15 @@ export const toolJsonSchema = (schema: Schema.Schema.Any): { readonly [key: stri
     for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) continue
       if (key === "$defs" || key === "$schema" || key === "title") continue
-      out[key] = clean(value, depth + 1)
+      out[key] =
+        (key === "properties" || key === "patternProperties") && isObject(value)
+          ? cleanMap(value, depth + 1)
+          : clean(value, depth + 1)
     }
     return out
   }
+  // The keys of `properties` are field names, not keywords: a field called `title` must survive.
+  const cleanMap = (map: { readonly [key: string]: Json }, depth: number): Json =>
+    Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, clean(schema, depth)]))
   return clean(root, 0) as { readonly [key: string]: Json }
 }

@@ -72,19 +72,27 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
   }
   switch (issue._tag) {
     case "Pointer":
-      return collect(issue.issue, [...path, ...Arr.ensure(issue.path)], out)
+      collect(issue.issue, [...path, ...Arr.ensure(issue.path)], out)
+      return
     case "Transformation":
-      return collect(issue.issue, path, out)
+      collect(issue.issue, path, out)
+      return
     case "Refinement":
-      return issue.kind === "From" ? collect(issue.issue, path, out) : add(refinementMessage(issue.ast, issue), true)
+      if (issue.kind === "From") collect(issue.issue, path, out)
+      else add(refinementMessage(issue.ast, issue), true)
+      return
     case "Missing":
-      return add("is required")
+      add("is required")
+      return
     case "Unexpected":
-      return add("is not a field of this tool; check the tool's inputSchema")
+      add("is not a field of this tool; check the tool's inputSchema")
+      return
     case "Forbidden":
-      return add("could not be checked")
+      add("could not be checked")
+      return
     case "Type":
-      return add(typeMessage(issue.ast), true)
+      add(typeMessage(issue.ast), true)
+      return
     case "Composite": {
       const issues = Arr.ensure(issue.issues)
       if (!AST.isUnion(issue.ast)) {
@@ -94,10 +102,11 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
       // An optional field is a union with `undefined`; that branch says nothing useful.
       const members = issue.ast.types.filter((m) => !AST.isUndefinedKeyword(m))
       const literals = unionMessage(members)
-      if (literals) return add(literals, true)
       const relevant = issues.filter((inner) => !(inner._tag === "Type" && AST.isUndefinedKeyword(inner.ast)))
-      if (relevant.length === 1 && relevant[0]) return collect(relevant[0], path, out)
-      return add("does not match any of the allowed shapes", true)
+      if (literals) add(literals, true)
+      else if (relevant.length === 1 && relevant[0]) collect(relevant[0], path, out)
+      else add("does not match any of the allowed shapes", true)
+      return
     }
   }
 }

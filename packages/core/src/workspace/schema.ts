@@ -37,23 +37,29 @@ export const NOTE_MAX_CHARACTERS = 200_000
 export const TITLE_MAX_CHARACTERS = 300
 
 /** One thing in a workspace, as lists show it. */
-export class ItemSummary extends Schema.Class<ItemSummary>("ItemSummary")({
-  id: Schema.String.annotations({ description: "Item id (note_…, link_…, …)." }),
-  type: ItemType,
-  title: Schema.String.annotations({ description: "Item title." }),
-  url: Schema.NullOr(Schema.String).annotations({
-    description: "Web address for links, posts and media; null otherwise."
-  }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp
-}) {}
+export class ItemSummary extends Schema.Class<ItemSummary>("ItemSummary")(
+  {
+    id: Schema.String.annotations({ description: "Item id (note_…, link_…, …)." }),
+    type: ItemType,
+    title: Schema.String.annotations({ description: "Item title." }),
+    url: Schema.NullOr(Schema.String).annotations({
+      description: "Web address for links, posts and media; null otherwise."
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp
+  },
+  { description: "One item of the workspace, without its body." }
+) {}
 
 /** A markdown note with its body. */
-export class Note extends Schema.Class<Note>("Note")({
-  id: Schema.String.annotations({ description: "Note id (note_…)." }),
-  title: Schema.String.annotations({ description: "Note title." }),
-  markdown: Schema.String.annotations({ description: "The note body, Markdown." }),
-  characters: Schema.Int.annotations({ description: "Length of the body in characters." }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp
-}) {}
+export class Note extends Schema.Class<Note>("Note")(
+  {
+    id: Schema.String.annotations({ description: "Note id (note_…)." }),
+    title: Schema.String.annotations({ description: "Note title." }),
+    markdown: Schema.String.annotations({ description: "The note body, Markdown." }),
+    characters: Schema.Int.annotations({ description: "Length of the body in characters." }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp
+  },
+  { description: "A Markdown note: id, title, full body, length and timestamps." }
+) {}

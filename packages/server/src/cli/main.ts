@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util"
-import { DataDirectoryLocked, runMigrations, migrations } from "@svc/adapters"
+import { DatabaseLive, DataDirectoryLocked, migrations, runMigrations } from "@svc/adapters"
 import { Cause, Console, Effect, Exit, type Layer, Option } from "effect"
 import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"
@@ -38,6 +38,16 @@ const options = {
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"]
+
+const migrate = (output: Output) =>
+  Effect.gen(function* () {
+    const applied = yield* runMigrations(migrations)
+    yield* report(output, { applied: applied.map(([id, name]) => ({ id, name })) }, [
+      applied.length === 0
+        ? "The database is up to date."
+        : `Applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}.`
+    ])
+  })
 
 const command = (
   words: ReadonlyArray<string>,
@@ -107,7 +117,11 @@ export const runCommand = async (argv: ReadonlyArray<string>): Promise<number> =
     console.log(usage)
     return 0
   }
-  const program = command(parsed.positionals, parsed.values, output).pipe(Effect.provide(AppLive))
+  // `migrate` opens only the database: the app layer would apply the migrations before the command could.
+  const program =
+    parsed.positionals.join(" ") === "migrate"
+      ? migrate(output).pipe(Effect.provide(DatabaseLive))
+      : command(parsed.positionals, parsed.values, output).pipe(Effect.provide(AppLive))
   const exit = await Effect.runPromiseExit(program)
   if (Exit.isSuccess(exit)) return 0
   const failure = Cause.failureOption(exit.cause)

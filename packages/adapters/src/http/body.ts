@@ -1,0 +1,74 @@
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import { Data, Effect, Stream } from "effect"
+
+/** The body is longer than the face accepts. */
+export class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly maxBytes: number }> {
+  override get message() {
+    return `the request body is larger than ${this.maxBytes} bytes`
+  }
+}
+
+/** The body could not be read to the end, or is not UTF-8 text. */
+export class BodyUnreadable extends Data.TaggedError("BodyUnreadable")<{ readonly reason: string }> {}
+
+/** Whether `Content-Length` already announces more than `maxBytes` (checked before any byte is read). */
+export const declaresTooLarge = (request: HttpServerRequest, maxBytes: number): boolean => {
+  const declared = request.headers["content-length"]
+  return declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes
+}
+
+// A web `Request` built without a body has none to stream; the platform's stream would fail on it.
+const hasNoBody = (request: HttpServerRequest): boolean =>
+  request.source instanceof globalThis.Request && request.source.body === null
+
+/**
+ * Reads the body as UTF-8 text, failing when it passes `maxBytes`: `Content-Length` may be absent
+ * (chunked uploads) or wrong, so the cap is enforced on the bytes actually received. Past the cap the
+ * bytes are read and dropped up to the cap once more: the platform destroys a half-read request and
+ * its socket with it, so a client that sent a little too much would see a reset instead of the 413.
+ * A longer flood is cut off there.
+ */
+export const readBodyText = (
+  request: HttpServerRequest,
+  maxBytes: number
+): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
+  Effect.suspend(() => {
+    if (hasNoBody(request)) return Effect.succeed("")
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    return request.stream.pipe(
+      Stream.mapError(() => new BodyUnreadable({ reason: "the request body could not be read" })),
+      Stream.runForEach((chunk): Effect.Effect<void, BodyTooLarge> => {
+        size += chunk.byteLength
+        if (size > 2 * maxBytes) return Effect.fail(new BodyTooLarge({ maxBytes }))
+        if (size <= maxBytes) parts.push(chunk)
+        return Effect.void
+      }),
+      Effect.flatMap((): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+        if (size > maxBytes) return Effect.fail(new BodyTooLarge({ maxBytes }))
+        const bytes = new Uint8Array(size)
+        let offset = 0
+        for (const part of parts) {
+          bytes.set(part, offset)
+          offset += part.byteLength
+        }
+        return Effect.try({
+          try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+          catch: () => new BodyUnreadable({ reason: "the request body is not UTF-8 text" })
+        })
+      })
+    )
+  })
+
+/** Whether a JSON value is a plain object (not an array, not null). */
+export const isJsonObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Parses JSON text; `undefined` when it is not JSON (JSON itself has no `undefined`). */
+export const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}

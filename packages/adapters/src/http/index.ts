@@ -1,0 +1,22 @@
+import { Layer } from "effect"
+import { McpRoutes } from "./mcp/routes.js"
+import { MetaRoutes } from "./meta.js"
+import { RestToolRoutes } from "./rest/routes.js"
+
+export { bearerChallenge, bearerTokenOf, makeToolGate, resourceMetadataUrl, type ToolGate } from "./auth.js"
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  HttpFaceSettings,
+  type HttpFaceSettingsShape,
+  makePublicUrl,
+  PublicUrl,
+  type PublicUrlShape
+} from "./config.js"
+export { McpRoutes } from "./mcp/routes.js"
+export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
+export { MetaRoutes, protectedResourceMetadata } from "./meta.js"
+export { makeToolsOpenApi } from "./rest/openapi.js"
+export { RestToolRoutes } from "./rest/routes.js"
+
+/** Every face of the tool server (MCP, REST tools, health and metadata), ready to merge into one router. */
+export const ToolFacesLive = Layer.mergeAll(McpRoutes, RestToolRoutes, MetaRoutes)

@@ -1,0 +1,149 @@
+import type { Principal } from "@svc/core"
+import { ToolServer } from "@svc/core"
+import { Effect } from "effect"
+import type { ToolGate } from "../auth.js"
+import { isJsonObject } from "../body.js"
+import {
+  ErrorCode,
+  errorReply,
+  HANDSHAKE_VERSIONS,
+  isSupportedVersion,
+  META_PROTOCOL_VERSION,
+  type Reply,
+  type RequestId,
+  resultReply,
+  STATELESS_VERSION,
+  SUPPORTED_VERSIONS,
+  unsupportedVersionReply
+} from "./protocol.js"
+import { serverCapabilities, serverInfo, serverInstructions } from "./server-info.js"
+import { makeToolListEncoder } from "./tool-list.js"
+
+/** One JSON-RPC request (not a notification) from an authenticated caller. */
+export interface McpRequest {
+  readonly principal: Principal
+  readonly id: RequestId
+  readonly method: string
+  readonly params: Readonly<Record<string, unknown>>
+  /** The `MCP-Protocol-Version` header, already checked to be a version we serve. */
+  readonly headerVersion: string | undefined
+}
+
+// The stateless revision puts the version in `_meta`; early drafts called the key plain `protocolVersion`.
+const metaVersionOf = (params: Readonly<Record<string, unknown>>): unknown => {
+  const meta = params._meta
+  return isJsonObject(meta) ? (meta[META_PROTOCOL_VERSION] ?? meta.protocolVersion) : undefined
+}
+
+const complete = (result: object, stateless: boolean): string =>
+  JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)
+
+/** Answers MCP requests: lifecycle (`initialize`, `server/discover`, `ping`) and tools. */
+export const makeMcpDispatch = (gate: ToolGate) =>
+  Effect.gen(function* () {
+    const tools = yield* ToolServer
+    const encodeToolList = makeToolListEncoder()
+
+    const discovery = {
+      supportedVersions: SUPPORTED_VERSIONS,
+      capabilities: serverCapabilities,
+      serverInfo,
+      instructions: serverInstructions
+    }
+    const discoverResults = { handshake: complete(discovery, false), stateless: complete(discovery, true) }
+
+    // A client asking for a revision we do not speak gets our newest; it then decides whether to go on.
+    const initializeResult = (requested: unknown): string =>
+      complete(
+        {
+          protocolVersion: HANDSHAKE_VERSIONS.find((known) => known === requested) ?? HANDSHAKE_VERSIONS[0],
+          capabilities: serverCapabilities,
+          serverInfo,
+          instructions: serverInstructions
+        },
+        false
+      )
+
+    const invalidParams = (id: RequestId, message: string): Reply =>
+      errorReply(200, id, ErrorCode.InvalidParams, message)
+
+    const callTool = (request: McpRequest, stateless: boolean): Effect.Effect<Reply> => {
+      const { id, params, principal } = request
+      const name = params.name
+      if (typeof name !== "string" || name.length === 0) {
+        return Effect.succeed(invalidParams(id, "params.name must be the name of a tool from tools/list"))
+      }
+      // Unknown names are refused before admission, so a typo does not use up the caller's minute.
+      if (tools.registry.find(name) === undefined) {
+        return Effect.succeed(invalidParams(id, `no tool named ${name}; call tools/list for the names`))
+      }
+      return gate.admit(principal).pipe(
+        Effect.andThen(() => tools.call(principal, name, params.arguments)),
+        Effect.map((answer) => {
+          const text = JSON.stringify(answer)
+          const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
+          return resultReply(
+            id,
+            `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
+          )
+        }),
+        Effect.catchTags({
+          RateLimited: (limited) =>
+            Effect.succeed(
+              errorReply(429, id, ErrorCode.ServerError, limited.message, {
+                data: { retryAfterSeconds: limited.retryAfterSeconds },
+                headers: { "retry-after": String(limited.retryAfterSeconds) }
+              })
+            ),
+          UnknownTool: (unknown) => Effect.succeed(invalidParams(id, unknown.message))
+        })
+      )
+    }
+
+    /** The reply to one request; only `tools/call` does any work beyond a cached lookup. */
+    return (request: McpRequest): Effect.Effect<Reply> => {
+      const { id, method, params, headerVersion } = request
+      const metaVersion = metaVersionOf(params)
+      if (metaVersion !== undefined && typeof metaVersion !== "string") {
+        return Effect.succeed(invalidParams(id, `_meta["${META_PROTOCOL_VERSION}"] must be a protocol version string`))
+      }
+      if (metaVersion !== undefined && !isSupportedVersion(metaVersion)) {
+        return Effect.succeed(unsupportedVersionReply(id, metaVersion))
+      }
+      if (metaVersion !== undefined && headerVersion !== undefined && metaVersion !== headerVersion) {
+        return Effect.succeed(
+          errorReply(
+            400,
+            id,
+            ErrorCode.InvalidRequest,
+            `the MCP-Protocol-Version header (${headerVersion}) and _meta (${metaVersion}) name different versions`
+          )
+        )
+      }
+      const stateless = (metaVersion ?? headerVersion) === STATELESS_VERSION
+      switch (method) {
+        case "tools/call":
+          return callTool(request, stateless)
+        case "tools/list":
+          return Effect.succeed(resultReply(id, encodeToolList(tools.list(request.principal), stateless)))
+        case "server/discover":
+          return Effect.succeed(resultReply(id, stateless ? discoverResults.stateless : discoverResults.handshake))
+        case "initialize":
+        case "ping":
+          if (stateless) {
+            return Effect.succeed(
+              errorReply(
+                200,
+                id,
+                ErrorCode.MethodNotFound,
+                `${method} is not part of ${STATELESS_VERSION}; call server/discover`
+              )
+            )
+          }
+          if (method === "ping") return Effect.succeed(resultReply(id, "{}"))
+          return Effect.succeed(resultReply(id, initializeResult(params.protocolVersion)))
+        default:
+          return Effect.succeed(errorReply(200, id, ErrorCode.MethodNotFound, `no method ${method}`))
+      }
+    }
+  })

@@ -1,0 +1,115 @@
+/**
+ * MCP protocol constants and JSON-RPC 2.0 envelopes. Bodies are built as strings, so cached JSON
+ * (tool lists, tool answers) is spliced in without being parsed or encoded again.
+ */
+import { isJsonObject } from "../body.js"
+
+/** The revision without `initialize`: every request names its version in `params._meta`. */
+export const STATELESS_VERSION = "2026-07-28"
+
+/** Revisions negotiated through `initialize`, newest first. */
+export const HANDSHAKE_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const
+
+/** Every revision served, newest first, as `server/discover` lists them. */
+export const SUPPORTED_VERSIONS: ReadonlyArray<string> = [STATELESS_VERSION, ...HANDSHAKE_VERSIONS]
+
+/** Whether a protocol version (from a header or `_meta`) is one we serve. */
+export const isSupportedVersion = (version: string): boolean => SUPPORTED_VERSIONS.includes(version)
+
+/** The `_meta` key that carries the protocol version in the stateless revision. */
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+
+/** JSON-RPC error codes we answer with. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Transport refusals and the rate limit (the service description fixes -32000 for 429). */
+  ServerError: -32000,
+  /** Missing or invalid bearer token (fixed by the service description). */
+  Unauthorized: -32001,
+  /** A protocol version we do not serve, with `data: { supported, requested }`. */
+  UnsupportedProtocolVersion: -32004
+} as const
+
+/** A JSON-RPC request id; MCP forbids `null`. */
+export type RequestId = string | number
+
+/** An HTTP answer of the MCP endpoint, before it becomes a response. */
+export interface Reply {
+  readonly status: number
+  /** JSON text, or `undefined` for an empty body (202). */
+  readonly body: string | undefined
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** A JSON-RPC success carrying a result that is already JSON text. */
+export const resultReply = (id: RequestId, resultJson: string): Reply => ({
+  status: 200,
+  body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`
+})
+
+/** A JSON-RPC error answer with the given HTTP status. */
+export const errorReply = (
+  status: number,
+  id: RequestId | null,
+  code: number,
+  message: string,
+  options?: { readonly data?: unknown; readonly headers?: Readonly<Record<string, string>> }
+): Reply => ({
+  status,
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    error: options?.data === undefined ? { code, message } : { code, message, data: options.data }
+  }),
+  ...(options?.headers ? { headers: options.headers } : {})
+})
+
+/** The answer to a request for a revision we do not serve. */
+export const unsupportedVersionReply = (id: RequestId | null, requested: string): Reply =>
+  errorReply(
+    400,
+    id,
+    ErrorCode.UnsupportedProtocolVersion,
+    `protocol version ${requested} is not supported; use one of ${SUPPORTED_VERSIONS.join(", ")}`,
+    { data: { supported: SUPPORTED_VERSIONS, requested } }
+  )
+
+/** One incoming JSON-RPC message, sorted by what the endpoint must do with it. */
+export type Incoming =
+  | {
+      readonly kind: "request"
+      readonly id: RequestId
+      readonly method: string
+      readonly params: Readonly<Record<string, unknown>>
+    }
+  /** A notification or a response: acknowledged with 202 and no body. */
+  | { readonly kind: "acknowledge" }
+  | { readonly kind: "batch" }
+  | { readonly kind: "invalid"; readonly id: RequestId | null; readonly reason: string }
+
+const isRequestId = (value: unknown): value is RequestId =>
+  typeof value === "string" || (typeof value === "number" && Number.isFinite(value))
+
+/** Sorts a parsed body into a request, something to acknowledge, a batch, or an invalid envelope. */
+export const classify = (message: unknown): Incoming => {
+  if (Array.isArray(message)) return { kind: "batch" }
+  if (!isJsonObject(message))
+    return { kind: "invalid", id: null, reason: "the body must be one JSON-RPC message object" }
+  const id = isRequestId(message.id) ? message.id : null
+  if (message.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'jsonrpc must be "2.0"' }
+  const hasId = "id" in message
+  if (typeof message.method !== "string") {
+    // A response to a request of ours; we never send any, so there is nothing to match it to.
+    if (hasId && ("result" in message || "error" in message)) return { kind: "acknowledge" }
+    return { kind: "invalid", id, reason: "method must be a string" }
+  }
+  const params = message.params === undefined ? {} : message.params
+  if (!isJsonObject(params)) return { kind: "invalid", id, reason: "params must be an object" }
+  if (!hasId) return { kind: "acknowledge" }
+  if (id === null) return { kind: "invalid", id: null, reason: "id must be a string or a number" }
+  return { kind: "request", id, method: message.method, params }
+}

@@ -1,0 +1,91 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Authenticator, ToolServer } from "@svc/core"
+import { Effect, type Layer } from "effect"
+import { makeToolGate } from "../auth.js"
+import { parseJson, readBodyText } from "../body.js"
+import { HttpFaceSettings, PublicUrl } from "../config.js"
+import { answerDefects, internalErrorMessage } from "../defects.js"
+import { defaultAllowedOrigins, makeOriginCheck } from "../origin.js"
+import { makeMcpDispatch } from "./dispatch.js"
+import { classify, ErrorCode, errorReply, type Reply } from "./protocol.js"
+import { transportRefusal } from "./transport.js"
+
+const toResponse = (reply: Reply): HttpServerResponse.HttpServerResponse =>
+  reply.body === undefined
+    ? HttpServerResponse.empty({ status: reply.status, headers: reply.headers })
+    : HttpServerResponse.text(reply.body, {
+        status: reply.status,
+        contentType: "application/json",
+        headers: reply.headers
+      })
+
+const withDefectsAnswered = answerDefects((requestId) =>
+  toResponse(errorReply(500, null, ErrorCode.InternalError, internalErrorMessage(requestId)))
+)
+
+/**
+ * `POST /mcp`: the MCP face, stateless (no `Mcp-Session-Id`, ever) and JSON-only (never SSE).
+ * Batches are refused with -32600 whatever the revision: 2025-06-18 removed them, and no client we
+ * serve sends them to earlier revisions either.
+ */
+export const McpRoutes: Layer.Layer<
+  never,
+  never,
+  HttpLayerRouter.HttpRouter | ToolServer | Authenticator | PublicUrl | HttpFaceSettings
+> = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const gate = yield* makeToolGate
+    const dispatch = yield* makeMcpDispatch(gate)
+    const settings = yield* HttpFaceSettings
+    const url = yield* PublicUrl
+    const rules = {
+      maxBodyBytes: settings.maxBodyBytes,
+      originAllowed: makeOriginCheck(settings.allowedOrigins ?? defaultAllowedOrigins(url.origin))
+    }
+    const unauthorized = (message: string) =>
+      errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": gate.challenge } })
+
+    const answer = (request: HttpServerRequest): Effect.Effect<Reply> => {
+      const refusal = transportRefusal(request, rules)
+      if (refusal !== undefined) return Effect.succeed(refusal)
+      return Effect.gen(function* () {
+        const principal = yield* gate.authenticate(request)
+        const text = yield* readBodyText(request, rules.maxBodyBytes)
+        const message = parseJson(text)
+        if (message === undefined) return errorReply(400, null, ErrorCode.ParseError, "the body is not JSON")
+        const incoming = classify(message)
+        switch (incoming.kind) {
+          case "acknowledge":
+            return { status: 202, body: undefined }
+          case "batch":
+            return errorReply(
+              400,
+              null,
+              ErrorCode.InvalidRequest,
+              "batches are not supported; send one JSON-RPC message per POST"
+            )
+          case "invalid":
+            return errorReply(400, incoming.id, ErrorCode.InvalidRequest, incoming.reason)
+          case "request":
+            return yield* dispatch({
+              principal,
+              id: incoming.id,
+              method: incoming.method,
+              params: incoming.params,
+              headerVersion: request.headers["mcp-protocol-version"]?.trim()
+            })
+        }
+      }).pipe(
+        Effect.catchTags({
+          AuthExpired: (error) => Effect.succeed(unauthorized(error.message)),
+          BodyTooLarge: (error) => Effect.succeed(errorReply(413, null, ErrorCode.ServerError, error.message)),
+          BodyUnreadable: (error) => Effect.succeed(errorReply(400, null, ErrorCode.ParseError, error.reason))
+        })
+      )
+    }
+
+    yield* router.add("*", "/mcp", (request) => withDefectsAnswered(Effect.map(answer(request), toResponse)))
+  })
+)

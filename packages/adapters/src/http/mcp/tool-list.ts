@@ -1,0 +1,58 @@
+import type { Tool } from "@modelcontextprotocol/sdk/types.js"
+import type { ListedTool, ToolDescriptor } from "@svc/core"
+import { toolFailureJsonSchema } from "../tool-failure-schema.js"
+
+/**
+ * The MCP `outputSchema` of a tool. A failure is sent as `structuredContent` with `isError: true`, and
+ * clients (the official SDK among them) check `structuredContent` against `outputSchema` even then, so
+ * the schema admits the failure shape beside the success shape.
+ */
+const mcpOutputSchema = (descriptor: ToolDescriptor) => ({
+  type: "object" as const,
+  anyOf: [descriptor.outputSchema, toolFailureJsonSchema]
+})
+
+/** A catalog descriptor as an MCP tool; catalog extras travel under `_meta`. */
+export const toMcpTool = (descriptor: ToolDescriptor) =>
+  ({
+    name: descriptor.name,
+    title: descriptor.title,
+    description: descriptor.description,
+    inputSchema: { ...descriptor.inputSchema, type: "object" },
+    outputSchema: mcpOutputSchema(descriptor),
+    annotations: descriptor.annotations,
+    _meta: {
+      "svc/group": descriptor.group,
+      "svc/write": descriptor.write,
+      ...(descriptor.deprecated ? { "svc/deprecated": true } : {}),
+      ...(descriptor.aliasOf ? { "svc/aliasOf": descriptor.aliasOf } : {})
+    }
+  }) satisfies Tool
+
+interface EncodedLists {
+  handshake?: string
+  stateless?: string
+}
+
+/**
+ * The `tools/list` result as JSON text, encoded once per distinct tool list. The registry hands out
+ * the same array for equal grants, so keying on the array makes a repeat `tools/list` free of JSON work.
+ */
+export const makeToolListEncoder = () => {
+  const cache = new WeakMap<ReadonlyArray<ListedTool>, EncodedLists>()
+  return (tools: ReadonlyArray<ListedTool>, stateless: boolean): string => {
+    let entry = cache.get(tools)
+    if (entry === undefined) {
+      entry = {}
+      cache.set(tools, entry)
+    }
+    const key = stateless ? "stateless" : "handshake"
+    const cached = entry[key]
+    if (cached !== undefined) return cached
+    const result = { tools: tools.map((listed) => toMcpTool(listed.descriptor)) }
+    // The stateless revision marks every finished result with resultType "complete".
+    const encoded = JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)
+    entry[key] = encoded
+    return encoded
+  }
+}

@@ -1,0 +1,59 @@
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import { declaresTooLarge } from "../body.js"
+import { ErrorCode, errorReply, isSupportedVersion, type Reply, unsupportedVersionReply } from "./protocol.js"
+
+/** What the transport checks need to know. */
+export interface TransportRules {
+  readonly maxBodyBytes: number
+  readonly originAllowed: (origin: string) => boolean
+}
+
+const mediaTypes = (header: string): ReadonlyArray<string> =>
+  header.split(",").map((part) => (part.split(";")[0] ?? "").trim().toLowerCase())
+
+// No Accept header means "anything" (RFC 9110 §12.5.1); we only ever answer JSON, never an SSE stream.
+const acceptsJson = (accept: string | undefined): boolean =>
+  accept === undefined ||
+  mediaTypes(accept).some((type) => type === "application/json" || type === "application/*" || type === "*/*")
+
+const isJsonContent = (contentType: string | undefined): boolean =>
+  contentType !== undefined && mediaTypes(contentType)[0] === "application/json"
+
+const refuse = (status: number, message: string, headers?: Readonly<Record<string, string>>): Reply =>
+  errorReply(status, null, ErrorCode.ServerError, message, headers ? { headers } : undefined)
+
+/**
+ * The first transport rule a request to `/mcp` breaks, as the reply to send; `undefined` when it may go
+ * on to authentication. Order: method (405), Origin (403), Accept (406), Content-Type (415),
+ * Content-Length (413), MCP-Protocol-Version (400). None of them needs the body or the database.
+ */
+export const transportRefusal = (request: HttpServerRequest, rules: TransportRules): Reply | undefined => {
+  const { headers } = request
+  if (request.method !== "POST") {
+    return refuse(
+      405,
+      "this endpoint is stateless: send every JSON-RPC message as a POST; there is no stream to GET or session to DELETE",
+      {
+        allow: "POST"
+      }
+    )
+  }
+  const origin = headers.origin
+  if (origin !== undefined && !rules.originAllowed(origin)) {
+    return refuse(403, `requests from the origin ${origin} are not allowed`)
+  }
+  if (!acceptsJson(headers.accept)) {
+    return refuse(406, "answers are application/json; include application/json in Accept")
+  }
+  if (!isJsonContent(headers["content-type"])) {
+    return refuse(415, "send the JSON-RPC message with Content-Type: application/json")
+  }
+  if (declaresTooLarge(request, rules.maxBodyBytes)) {
+    return refuse(413, `the request body is larger than ${rules.maxBodyBytes} bytes`)
+  }
+  const version = headers["mcp-protocol-version"]
+  if (version !== undefined && !isSupportedVersion(version.trim())) {
+    return unsupportedVersionReply(null, version)
+  }
+  return undefined
+}

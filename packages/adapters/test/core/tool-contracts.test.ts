@@ -1,0 +1,78 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { ToolRegistry } from "@svc/core"
+import { Effect } from "effect"
+import { testCoreLayer } from "../support/core.js"
+
+type Node = { readonly [key: string]: unknown }
+
+// Every property at any depth must say what it is: agents read these descriptions to fill the input.
+const undescribed = (schema: Node, path: string): Array<string> => {
+  const out: Array<string> = []
+  const properties = (schema.properties ?? {}) as Record<string, Node>
+  for (const [name, property] of Object.entries(properties)) {
+    if (typeof property.description !== "string" || property.description.length < 10) out.push(`${path}${name}`)
+    out.push(...undescribed(property, `${path}${name}.`))
+    if (typeof property.items === "object" && property.items !== null) {
+      out.push(...undescribed(property.items as Node, `${path}${name}[].`))
+    }
+  }
+  return out
+}
+
+layer(testCoreLayer(), { timeout: "60 seconds" })("tool contracts", (it) => {
+  it.effect("pin each tool's name, annotations and input schema (change a snapshot only on purpose)", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      for (const { descriptor } of registry.tools) {
+        const contract = {
+          name: descriptor.name,
+          title: descriptor.title,
+          group: descriptor.group,
+          write: descriptor.write,
+          deprecated: descriptor.deprecated ?? false,
+          aliasOf: descriptor.aliasOf ?? null,
+          annotations: descriptor.annotations,
+          inputSchema: descriptor.inputSchema
+        }
+        yield* Effect.promise(() =>
+          expect(`${JSON.stringify(contract, null, 2)}\n`).toMatchFileSnapshot(
+            `./__contracts__/${descriptor.name}.json`
+          )
+        )
+      }
+    })
+  )
+
+  describe("schemas agents can act on", () => {
+    it.effect("describe every input and output field, refuse unknown fields, and name the workspace", () =>
+      Effect.gen(function* () {
+        const registry = yield* ToolRegistry
+        for (const { descriptor } of registry.tools) {
+          expect(descriptor.inputSchema.type, descriptor.name).toBe("object")
+          expect(descriptor.inputSchema.additionalProperties, descriptor.name).toBe(false)
+          expect(undescribed(descriptor.inputSchema, `${descriptor.name}: `)).toEqual([])
+          expect(undescribed(descriptor.outputSchema, `${descriptor.name} output: `)).toEqual([])
+          expect(Object.keys(descriptor.inputSchema.properties as Node)).toContain("workspaceId")
+          expect(JSON.stringify(descriptor.inputSchema)).not.toContain("$ref")
+          expect(descriptor.description.length, descriptor.name).toBeGreaterThan(60)
+          expect(descriptor.annotations.readOnlyHint).toBe(!descriptor.write)
+        }
+      })
+    )
+
+    it.effect("serve the foundation's five tools and the sticky-note alias", () =>
+      Effect.gen(function* () {
+        const registry = yield* ToolRegistry
+        expect(registry.tools.map((t) => t.descriptor.name)).toEqual([
+          "svc_list_workspaces",
+          "svc_list_workspace_items",
+          "svc_get_note_markdown",
+          "svc_create_note",
+          "svc_create_sticky_note",
+          "svc_append_to_note"
+        ])
+        expect(registry.missing).toHaveLength(113 - 6)
+      })
+    )
+  })
+})

@@ -1,0 +1,84 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { engineName, freshDatabase, svc } from "./support/environment.js"
+import { type RunningServer, startServer } from "./support/server-process.js"
+
+let env: Record<string, string> = {}
+let dispose = async () => {}
+let server: RunningServer | undefined
+
+beforeAll(async () => {
+  const database = await freshDatabase()
+  env = database.env
+  dispose = database.dispose
+  server = await startServer(env)
+}, 90_000)
+
+afterAll(async () => {
+  if (server && server.process.exitCode === null) await server.stop()
+  await dispose()
+})
+
+const bootstrapKey = (output: string) => /svc_pat_[0-9A-Za-z]{36}/.exec(output)?.[0]
+
+const mcpClient = async (baseUrl: string, token: string) => {
+  const client = new Client({ name: "server-test", version: "1.0.0" })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } }
+    })
+  )
+  return client
+}
+
+describe(`svc serve on ${engineName}`, { timeout: 120_000 }, () => {
+  it("prints the URLs and a working key once on an empty database", async () => {
+    const output = server?.output() ?? ""
+    expect(output).toContain(`${server?.baseUrl}/mcp`)
+    expect(output).toContain("owner@demo.svc.local")
+    const token = bootstrapKey(output)
+    expect(token).toBeDefined()
+    const health = await fetch(`${server?.baseUrl}/health`)
+    expect(await health.json()).toEqual({ ok: true, mode: "stateless" })
+  })
+
+  it("serves an MCP client and REST with the same key, and keeps the data across a clean restart", async () => {
+    const baseUrl = server?.baseUrl ?? ""
+    const token = bootstrapKey(server?.output() ?? "") ?? ""
+    const client = await mcpClient(baseUrl, token)
+    const { tools } = await client.listTools()
+    expect(tools.map((t) => t.name)).toContain("svc_create_note")
+    const created = await client.callTool({
+      name: "svc_create_note",
+      arguments: { markdown: "# Kept\n\nacross restarts" }
+    })
+    const note = (created.structuredContent as { note: { id: string } }).note
+    await client.close()
+
+    const rest = await fetch(`${baseUrl}/v1/tools/svc_get_note_markdown`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ noteId: note.id })
+    })
+    expect(rest.status).toBe(200)
+    expect(await rest.json()).toMatchObject({ ok: true, note: { id: note.id, title: "Kept" } })
+
+    if (engineName === "PGlite") {
+      // The embedded database belongs to the running server; the CLI says so instead of corrupting it.
+      const refused = await svc(["keys", "list", "--email", "owner@demo.svc.local"], env)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/the server \(pid \d+\) holds the data directory/)
+    }
+
+    expect(await server?.stop()).toBe(0)
+    server = await startServer(env)
+    expect(bootstrapKey(server.output())).toBeUndefined()
+    const again = await fetch(`${server.baseUrl}/v1/tools/svc_get_note_markdown`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ noteId: note.id })
+    })
+    expect(await again.json()).toMatchObject({ ok: true, note: { markdown: "# Kept\n\nacross restarts" } })
+  })
+})

@@ -1,0 +1,56 @@
+/**
+ * A fresh, empty database for a test that runs the real `svc` process: a temporary PGlite
+ * directory, or (with TEST_DATABASE_URL) a new PostgreSQL schema reached through search_path.
+ */
+import { execFile } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { DatabaseConfig, databaseLayer } from "@svc/adapters"
+import { Effect } from "effect"
+
+const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
+
+/** The engine the process tests run on, for test titles. */
+export const engineName = postgresUrl === undefined ? "PGlite" : "PostgreSQL"
+
+const admin = (url: string, statement: string) =>
+  Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
+      Effect.provide(databaseLayer(DatabaseConfig.Postgres({ url })))
+    )
+  )
+
+/** Environment variables naming a new empty database, and how to throw it away. */
+export const freshDatabase = async (): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> => {
+  if (postgresUrl === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "svc-test-"))
+    return { env: { DATA_DIR: dir }, dispose: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const schema = `test_${randomBytes(8).toString("hex")}`
+  await admin(postgresUrl, `CREATE SCHEMA ${schema}`)
+  const url = new URL(postgresUrl)
+  url.searchParams.set("options", `-c search_path=${schema}`)
+  return {
+    env: { DATABASE_URL: url.toString() },
+    dispose: () => admin(postgresUrl, `DROP SCHEMA ${schema} CASCADE`).then(() => undefined)
+  }
+}
+
+const bin = resolve(import.meta.dirname, "../../bin/svc.mjs")
+
+/** Runs `svc <args>` as a real process and answers its exit code and output. */
+export const svc = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...process.env, DATABASE_URL: "", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        done({ code, stdout, stderr })
+      }
+    )
+  })

@@ -1,0 +1,68 @@
+/** Starts the real `svc serve` process on a free loopback port, as a user would with `npm start`. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { resolve } from "node:path"
+
+const bin = resolve(import.meta.dirname, "../../bin/svc.mjs")
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const probe = createServer()
+    probe.once("error", fail)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address ? address.port : 0
+      probe.close(() => done(port))
+    })
+  })
+
+/** A running server: its base URL, everything it printed so far, and how to stop it. */
+export interface RunningServer {
+  readonly baseUrl: string
+  readonly output: () => string
+  /** Sends SIGTERM and answers the exit code. */
+  readonly stop: () => Promise<number | null>
+  readonly process: ChildProcess
+}
+
+/** Starts `svc serve` with the given environment and waits until `/health` answers. */
+export const startServer = async (env: Record<string, string>): Promise<RunningServer> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env: { ...process.env, DATABASE_URL: "", HOST: "127.0.0.1", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`svc serve exited early:\n${output}`)
+    try {
+      const health = await fetch(`${baseUrl}/health`)
+      if (health.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL")
+      throw new Error(`svc serve did not answer /health within 60 s:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  return {
+    baseUrl,
+    output: () => output,
+    process: child,
+    stop: () => {
+      child.kill("SIGTERM")
+      return exited
+    }
+  }
+}
