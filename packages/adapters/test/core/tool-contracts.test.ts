@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { ToolRegistry } from "@svc/core"
+import { catalog, ToolRegistry } from "@svc/core"
 import { Effect } from "effect"
 import { testCoreLayer } from "../support/core.js"
 
@@ -60,18 +60,23 @@ layer(testCoreLayer(), { timeout: "60 seconds" })("tool contracts", (it) => {
       })
     )
 
-    it.effect("serve the foundation's five tools and the sticky-note alias", () =>
+    it.effect("serve the foundation's five tools and the sticky-note alias, in catalog order", () =>
       Effect.gen(function* () {
         const registry = yield* ToolRegistry
-        expect(registry.tools.map((t) => t.descriptor.name)).toEqual([
+        const served = registry.tools.map((t) => t.descriptor.name)
+        for (const name of [
           "svc_list_workspaces",
           "svc_list_workspace_items",
           "svc_get_note_markdown",
           "svc_create_note",
           "svc_create_sticky_note",
           "svc_append_to_note"
-        ])
-        expect(registry.missing).toHaveLength(113 - 6)
+        ]) {
+          expect(served).toContain(name)
+        }
+        const order = catalog.map((entry) => entry.name).filter((name) => served.includes(name))
+        expect(served).toEqual(order)
+        expect(served.length + registry.missing.length).toBe(113)
       })
     )
   })
