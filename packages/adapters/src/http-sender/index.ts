@@ -1,0 +1,1 @@
+export { HttpSenderLive, makeSsrfSafeSender, type ResolvedAddress, type SenderOptions } from "./sender.js"

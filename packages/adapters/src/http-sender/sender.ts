@@ -1,0 +1,193 @@
+import { promises as dns } from "node:dns"
+import * as http from "node:http"
+import * as https from "node:https"
+import type { LookupFunction } from "node:net"
+import { checkReceiverUrl, HttpSender, isLoopbackHost, isPublicAddress, refusalMessage, SendFailed } from "@svc/core"
+import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core"
+import { Config, Effect, Layer } from "effect"
+
+/** A resolved address of a host name. */
+export interface ResolvedAddress {
+  readonly address: string
+  readonly family: 4 | 6
+}
+
+/** Settings of the SSRF-safe sender. */
+export interface SenderOptions {
+  /** Test-only: admit loopback receivers over plain http (SVC_WEBHOOKS_ALLOW_LOOPBACK). */
+  readonly allowLoopback: boolean
+  /** One deadline over DNS, connect, TLS and the body. */
+  readonly timeoutMs: number
+  /** How much of a response body is read; the rest is never downloaded. */
+  readonly maxResponseBytes: number
+  readonly userAgent: string
+  /** How host names are resolved; the system resolver unless a test supplies one. */
+  readonly resolve?: (host: string) => Promise<ReadonlyArray<ResolvedAddress>>
+}
+
+const systemResolve = async (host: string): Promise<ReadonlyArray<ResolvedAddress>> =>
+  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4
+  }))
+
+const reasonOf = (error: unknown): SendFailureReason => {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
+  if (code === "ABORT_ERR" || code === "ETIMEDOUT") return "timeout"
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "dns"
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.startsWith("ERR_SSL") ||
+    code.includes("CERT") ||
+    code.includes("SELF_SIGNED")
+  ) {
+    return "tls"
+  }
+  if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE") return "protocol"
+  return "connect"
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** Builds the sender: check, resolve, check every address, pin, send, read a capped answer. */
+export const makeSsrfSafeSender = (options: SenderOptions) => {
+  const resolve = options.resolve ?? systemResolve
+
+  const sendOnce = async (request: OutgoingRequest, signal: AbortSignal, started: number): Promise<SendOutcome> => {
+    const fail = (reason: SendFailureReason, message: string) =>
+      new SendFailed({ reason, message, durationMs: Math.round(performance.now() - started) })
+    const checked = checkReceiverUrl(request.url, { allowLoopback: options.allowLoopback })
+    if (!checked.ok)
+      throw fail(checked.refusal === "not-a-url" ? "invalid-url" : "blocked-address", refusalMessage[checked.refusal])
+    const { url } = checked
+    const host = url.hostname.replace(/^\[|\]$/g, "")
+    const addresses: ReadonlyArray<ResolvedAddress> = /^[\d.]+$|:/.test(host)
+      ? [{ address: host, family: host.includes(":") ? 6 : 4 }]
+      : await Promise.race([
+          resolve(host),
+          new Promise<never>((_, reject) =>
+            signal.addEventListener("abort", () => reject(signal.reason), { once: true })
+          )
+        ])
+    // Every address must pass: a name that also points inside our network is refused, not half-trusted.
+    const admitted = (a: ResolvedAddress) =>
+      isPublicAddress(a.address) || (options.allowLoopback && isLoopbackHost(a.address))
+    if (addresses.length === 0) throw fail("dns", `${host} has no address`)
+    if (!addresses.every(admitted)) throw fail("blocked-address", `${host}: ${refusalMessage["non-public-address"]}`)
+    const pinned = addresses[0] as ResolvedAddress
+    // The connection goes to the address we checked, whatever DNS says a moment later (DNS rebinding).
+    const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+      if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }])
+      else callback(null, pinned.address, pinned.family)
+    }
+    const client = url.protocol === "https:" ? https : http
+    return new Promise<SendOutcome>((done, reject) => {
+      const outgoing = client.request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            ...request.headers,
+            "user-agent": options.userAgent,
+            "content-length": Buffer.byteLength(request.body)
+          },
+          lookup,
+          signal,
+          agent: false
+        },
+        (response) => {
+          const chunks: Array<Buffer> = []
+          let size = 0
+          let truncated = false
+          const finish = () => {
+            const headers: Record<string, string> = {}
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
+            }
+            done({
+              status: response.statusCode ?? 0,
+              headers,
+              body: Buffer.concat(chunks).toString("utf8"),
+              bodyTruncated: truncated,
+              durationMs: Math.round(performance.now() - started),
+              address: pinned.address
+            })
+          }
+          response.on("data", (chunk: Buffer) => {
+            if (truncated) return
+            const room = options.maxResponseBytes - size
+            if (chunk.length > room) {
+              chunks.push(chunk.subarray(0, room))
+              size += room
+              truncated = true
+              response.destroy()
+              finish()
+              return
+            }
+            chunks.push(chunk)
+            size += chunk.length
+          })
+          response.on("end", () => {
+            if (!truncated) finish()
+          })
+          response.on("error", (error) => {
+            if (!truncated) reject(fail(reasonOf(error), messageOf(error)))
+          })
+        }
+      )
+      outgoing.on("error", (error) => reject(fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error))))
+      outgoing.end(request.body)
+    })
+  }
+
+  return HttpSender.of({
+    send: (request) =>
+      Effect.tryPromise({
+        try: (interrupted) => {
+          const started = performance.now()
+          const deadline = AbortSignal.timeout(options.timeoutMs)
+          // Interrupting the fiber aborts the request too, so a cancelled delivery holds no socket.
+          const signal = AbortSignal.any([deadline, interrupted])
+          return sendOnce(request, signal, started).catch((error: unknown) => {
+            if (error instanceof SendFailed) {
+              throw deadline.aborted
+                ? new SendFailed({
+                    reason: "timeout",
+                    message: `no answer within ${options.timeoutMs} ms`,
+                    durationMs: error.durationMs
+                  })
+                : error
+            }
+            throw new SendFailed({
+              reason: deadline.aborted ? "timeout" : reasonOf(error),
+              message: deadline.aborted ? `no answer within ${options.timeoutMs} ms` : messageOf(error),
+              durationMs: Math.round(performance.now() - started)
+            })
+          })
+        },
+        catch: (error) =>
+          error instanceof SendFailed
+            ? error
+            : new SendFailed({ reason: "connect", message: messageOf(error), durationMs: 0 })
+      })
+  })
+}
+
+/** The sender with the service's defaults: 10 s deadline, 64 KiB read, loopback only with the test switch. */
+export const HttpSenderLive = Layer.effect(
+  HttpSender,
+  Effect.gen(function* () {
+    const allowLoopback = yield* Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+    if (allowLoopback) {
+      yield* Effect.logWarning(
+        "SVC_WEBHOOKS_ALLOW_LOOPBACK=true: outgoing requests may reach loopback addresses over plain http. Use this only in tests."
+      )
+    }
+    return makeSsrfSafeSender({
+      allowLoopback,
+      timeoutMs: 10_000,
+      maxResponseBytes: 64 * 1024,
+      userAgent: "svc-webhooks/1.0"
+    })
+  })
+)
