@@ -11,12 +11,35 @@ const path = new URL("../package-lock.json", import.meta.url)
 const lock = JSON.parse(readFileSync(path, "utf8"))
 const packages = lock.packages
 
-const OS = ["android", "darwin", "freebsd", "linux", "netbsd", "openbsd", "openharmony", "sunos", "win32", "aix", "cygwin"]
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "netbsd",
+  "openbsd",
+  "openharmony",
+  "sunos",
+  "win32",
+  "aix",
+  "cygwin"
+]
 const CPU = ["arm64", "x64", "ia32", "arm", "loong64", "mips64el", "ppc64", "riscv64", "s390x", "wasm32"]
-const aliases = { win: "win32", "32": "ia32", x86_64: "x64", aarch64: "arm64", loongarch64: "loong64", powerpc64le: "ppc64" }
+const aliases = {
+  win: "win32",
+  32: "ia32",
+  x86_64: "x64",
+  aarch64: "arm64",
+  loongarch64: "loong64",
+  powerpc64le: "ppc64"
+}
 
 const platformOf = (name) => {
-  const words = name.split("/").pop().split("-").map((w) => aliases[w] ?? w)
+  const words = name
+    .split("/")
+    .pop()
+    .split("-")
+    .map((w) => aliases[w] ?? w)
   const os = words.find((w) => OS.includes(w))
   const cpu = words.find((w) => CPU.includes(w)) ?? (words.includes("wasm32") ? "wasm32" : undefined)
   const libc = words.includes("musl") ? "musl" : words.includes("gnu") && os === "linux" ? "glibc" : undefined

@@ -1,13 +1,37 @@
 import { Layer } from "effect"
 import { Accounts } from "./accounts/service.js"
 import { Authenticator } from "./auth/authenticator.js"
+import { OAuthLive } from "./auth/oauth/layer.js"
 import { ApiKeys } from "./auth/service.js"
+import { Boards } from "./boards/boards.js"
+import { Connections } from "./boards/connections.js"
 import { Notes } from "./boards/notes.js"
+import { Tables } from "./boards/tables.js"
+import { Tags } from "./boards/tags.js"
+import { Trash } from "./boards/trash.js"
+import { Highlights } from "./highlights/service.js"
+import { LibrarySaves } from "./library/service.js"
+import { StoreLive } from "./store/layer.js"
 import { ToolRegistryLive } from "./tools/all.js"
 import { ToolServer } from "./tools/server.js"
+import { WorkspaceSearch } from "./workspace/search.js"
 import { Library } from "./workspace/service.js"
 
-const areas = Layer.mergeAll(Accounts.Default, ApiKeys.Default, Notes.Default, Library.Default)
+const areas = Layer.mergeAll(
+  Accounts.Default,
+  ApiKeys.Default,
+  Notes.Default,
+  Library.Default,
+  Boards.Default,
+  Connections.Default,
+  Tables.Default,
+  Tags.Default,
+  Trash.Default,
+  LibrarySaves.Default,
+  Highlights.Default,
+  WorkspaceSearch.Default,
+  StoreLive
+)
 
 /**
  * Every core service, wired together. Needs the ports (repositories, `EventLog`, `RateLimiter`,
@@ -15,5 +39,6 @@ const areas = Layer.mergeAll(Accounts.Default, ApiKeys.Default, Notes.Default, L
  */
 export const CoreLive = Layer.mergeAll(ToolServer.Default, Authenticator.Default).pipe(
   Layer.provideMerge(ToolRegistryLive),
+  Layer.provideMerge(OAuthLive),
   Layer.provideMerge(areas)
 )

@@ -17,6 +17,8 @@ export const ServerConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8787)),
   /** The origin clients use to reach us; defaults to http://HOST:PORT. */
   publicUrl: Config.option(Config.url("PUBLIC_URL")),
+  /** The authorization server's base URL (`{auth_url}`, the OAuth issuer); defaults to the public origin. */
+  authUrl: Config.option(Config.url("AUTH_URL")),
   bootstrap: Config.boolean("SVC_BOOTSTRAP").pipe(Config.withDefault(true)),
   rateLimitExemptKeyIds: list("SVC_RATE_LIMIT_EXEMPT_KEYS"),
   allowedOrigins: list("SVC_ALLOWED_ORIGINS")

@@ -1,7 +1,8 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpLayerRouter } from "@effect/platform"
-import { HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
+import { AuthUrl, HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
+import { TrashPurgeLive } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
@@ -12,6 +13,7 @@ const FaceSettingsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     Layer.mergeAll(
       PublicUrl.layer(publicOrigin(config)),
+      AuthUrl.layer(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)),
       Layer.succeed(HttpFaceSettings, {
         maxBodyBytes: 1024 * 1024,
         allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
@@ -33,10 +35,11 @@ const StartupLive = Layer.effectDiscard(
 /** The whole server: every face on one router, the core, storage, and the start-up work. */
 export const ServerLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
-    HttpLayerRouter.serve(ToolFacesLive).pipe(
+    // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
+    HttpLayerRouter.serve(ToolFacesLive, { disableLogger: true }).pipe(
       Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
       // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
-      Layer.provide(StartupLive),
+      Layer.provide(Layer.merge(StartupLive, TrashPurgeLive())),
       Layer.provide(FaceSettingsLive),
       Layer.provide(AppLive)
     )

@@ -3,6 +3,7 @@ import {
   type DatabaseConfig as Database,
   databaseLayer,
   IdsLive,
+  LinkPreviewOffline,
   migrations,
   migrationsLayer,
   RateLimiterMemory,
@@ -22,6 +23,8 @@ export const storageLayer = (database: Database) => {
   return Layer.mergeAll(SqlReposLive, limiter, migrationsLayer(migrations)).pipe(
     Layer.provideMerge(databaseLayer(database)),
     Layer.merge(IdsLive),
-    Layer.merge(SecretsLive)
+    Layer.merge(SecretsLive),
+    // Link titles are made from the address; a fetching LinkPreview adapter would go here.
+    Layer.merge(LinkPreviewOffline)
   )
 }

@@ -1,5 +1,5 @@
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { type AuthExpired, Authenticator, type Principal, type RateLimited, ToolServer } from "@svc/core"
+import { type AuthExpired, Authenticator, canUse, type Principal, type RateLimited, ToolServer } from "@svc/core"
 import { Effect } from "effect"
 import { PublicUrl, type PublicUrlShape } from "./config.js"
 
@@ -29,6 +29,13 @@ export interface ToolGate {
   readonly admit: (principal: Principal) => Effect.Effect<void, RateLimited>
   /** The `WWW-Authenticate` header value for a 401. */
   readonly challenge: string
+  /** The 401 challenge for this request: with `error="invalid_token"` when it carried a token (RFC 6750 §3.1). */
+  readonly challengeFor: (request: HttpServerRequest) => string
+  /**
+   * The 403 challenge when an OAuth token lacks the scope a tool needs (`error="insufficient_scope"`,
+   * `scope="read write"`), so the client can ask the user for more; `undefined` when the scope is enough.
+   */
+  readonly scopeChallenge: (principal: Principal, toolName: string) => string | undefined
 }
 
 /** Builds the `ToolGate` from the core's `Authenticator` and `ToolServer`. */
@@ -40,7 +47,20 @@ export const makeToolGate: Effect.Effect<ToolGate, never, Authenticator | ToolSe
     return {
       authenticate: (request) => authenticator.authenticate(bearerTokenOf(request), "tools"),
       admit: (principal) => tools.admit(principal),
-      challenge: bearerChallenge(url)
+      challenge: bearerChallenge(url),
+      challengeFor: (request) =>
+        bearerTokenOf(request) === undefined
+          ? bearerChallenge(url)
+          : `Bearer realm="mcp", error="invalid_token", error_description="the token is expired, revoked or not for this resource", resource_metadata="${resourceMetadataUrl(url)}"`,
+      scopeChallenge: (principal, toolName) => {
+        const listed = tools.registry.find(toolName)
+        return principal.credential.kind === "oauth" &&
+          listed !== undefined &&
+          listed.entry.write &&
+          !canUse(principal.access, listed.entry)
+          ? `Bearer realm="mcp", error="insufficient_scope", scope="read write", error_description="${toolName} needs the write scope", resource_metadata="${resourceMetadataUrl(url)}"`
+          : undefined
+      }
     }
   }
 )

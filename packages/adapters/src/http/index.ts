@@ -1,7 +1,9 @@
 import { Layer } from "effect"
 import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
+import { OAuthRoutes } from "./oauth/index.js"
 import { RestToolRoutes } from "./rest/routes.js"
+import { StoreApiRoutes } from "./store-api/index.js"
 
 export { bearerChallenge, bearerTokenOf, makeToolGate, resourceMetadataUrl, type ToolGate } from "./auth.js"
 export {
@@ -15,8 +17,10 @@ export {
 export { McpRoutes } from "./mcp/routes.js"
 export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
 export { MetaRoutes, protectedResourceMetadata } from "./meta.js"
+export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
 export { makeToolsOpenApi } from "./rest/openapi.js"
 export { RestToolRoutes } from "./rest/routes.js"
+export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
-/** Every face of the tool server (MCP, REST tools, health and metadata), ready to merge into one router. */
-export const ToolFacesLive = Layer.mergeAll(McpRoutes, RestToolRoutes, MetaRoutes)
+/** Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages), ready to merge into one router. */
+export const ToolFacesLive = Layer.mergeAll(McpRoutes, RestToolRoutes, MetaRoutes, OAuthRoutes, StoreApiRoutes)

@@ -2,11 +2,12 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, type Layer } from "effect"
 import { PublicUrl, type PublicUrlShape } from "./config.js"
+import { currentAuthUrl } from "./oauth/config.js"
 
-/** The protected-resource metadata (RFC 9728) of the tool server. */
-export const protectedResourceMetadata = (url: PublicUrlShape) => ({
+/** The protected-resource metadata (RFC 9728) of the tool server; `auth` is the authorization server. */
+export const protectedResourceMetadata = (url: PublicUrlShape, auth: PublicUrlShape = url) => ({
   resource: `${url.base}/mcp`,
-  authorization_servers: [url.base],
+  authorization_servers: [auth.base],
   bearer_methods_supported: ["header"],
   scopes_supported: ["read", "write"],
   resource_name: "svc"
@@ -31,10 +32,11 @@ export const MetaRoutes: Layer.Layer<never, never, HttpLayerRouter.HttpRouter | 
   (router) =>
     Effect.gen(function* () {
       const url = yield* PublicUrl
+      const auth = yield* currentAuthUrl
       const health = HttpServerResponse.text(JSON.stringify({ ok: true, mode: "stateless" }), {
         contentType: "application/json"
       })
-      const metadata = HttpServerResponse.text(JSON.stringify(protectedResourceMetadata(url)), {
+      const metadata = HttpServerResponse.text(JSON.stringify(protectedResourceMetadata(url, auth)), {
         contentType: "application/json",
         headers: corsHeaders
       })

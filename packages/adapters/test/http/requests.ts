@@ -1,8 +1,5 @@
 /** Builders for requests to the tool faces, so tests say what differs from a well-formed call. */
 
-/** A web handler as `HttpLayerRouter.toWebHandler` makes it. */
-export type WebHandler = (request: Request) => Promise<Response>
-
 /** The headers a conforming MCP client sends with a JSON-RPC POST. */
 export const mcpHeaders = (token: string | undefined): Record<string, string> => ({
   accept: "application/json, text/event-stream",

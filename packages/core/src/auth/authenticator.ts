@@ -1,5 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { AuthExpired } from "../shared/errors.js"
+import { ACCESS_TOKEN_PREFIX } from "./oauth/crypto.js"
+import { OAuthTokens } from "./oauth/tokens.js"
 import type { Principal } from "./schema.js"
 import { ApiKeys } from "./service.js"
 import { TOKEN_PREFIX } from "./token.js"
@@ -23,11 +25,14 @@ export type Audience = "tools" | "store"
 export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Authenticator", {
   effect: Effect.gen(function* () {
     const keys = yield* ApiKeys
+    const oauth = yield* OAuthTokens
     const settings = yield* AuthSettings
-    const missing = new AuthExpired({ message: "send Authorization: Bearer <token> with an API key (svc_pat_…)" })
+    const missing = new AuthExpired({
+      message: "send Authorization: Bearer <token> with an OAuth access token or an API key (svc_pat_…)"
+    })
     return {
       /** Checks a bearer token (without the `Bearer ` word) for a face. */
-      authenticate: (token: string | undefined, _audience: Audience): Effect.Effect<Principal, AuthExpired> => {
+      authenticate: (token: string | undefined, audience: Audience): Effect.Effect<Principal, AuthExpired> => {
         if (token === undefined || token.length === 0) return Effect.fail(missing)
         if (token.startsWith(TOKEN_PREFIX)) {
           return keys
@@ -40,6 +45,7 @@ export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Aut
               )
             )
         }
+        if (token.startsWith(ACCESS_TOKEN_PREFIX)) return oauth.authenticate(token, audience)
         return Effect.fail(new AuthExpired({ message: "the bearer token is not one this service issued" }))
       }
     } as const

@@ -20,6 +20,19 @@ export interface NewApiKey {
 // `last_used_at` is advisory: writing it on every call would turn each read into a write.
 const TOUCH_EVERY = Duration.minutes(1)
 
+// A busy agent sends many calls a second with one key; looking the key and its account up for each would
+// be two queries per call. The principal is remembered for a few seconds per token hash instead. A
+// revocation in this process forgets it at once; a revocation or plan change made by another process (the
+// CLI, another instance) takes effect here within `REMEMBER_FOR`. Expiry is checked on every call.
+const REMEMBER_FOR = Duration.toMillis(Duration.seconds(5))
+const REMEMBER_AT_MOST = 10_000
+
+interface Remembered {
+  readonly principal: Principal
+  readonly expiresAt: number | null
+  readonly until: number
+}
+
 /** Making, listing and revoking API keys, and turning a bearer token into a `Principal`. */
 export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
   effect: Effect.gen(function* () {
@@ -28,6 +41,23 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const workspaces = yield* WorkspacesRepo
     const ids = yield* Ids
     const secrets = yield* Secrets
+    const remembered = new Map<string, Remembered>()
+    // Bumped by every revocation, so a lookup that overlapped one does not remember what it read before it.
+    let revocations = 0
+
+    const remember = (hash: string, entry: Remembered) => {
+      remembered.delete(hash)
+      // Map keeps insertion order: past the cap the oldest entry goes.
+      if (remembered.size >= REMEMBER_AT_MOST) {
+        const oldest = remembered.keys().next()
+        if (oldest.done !== true) remembered.delete(oldest.value)
+      }
+      remembered.set(hash, entry)
+    }
+
+    const forgetKey = (keyId: string) => {
+      for (const [hash, entry] of remembered) if (entry.principal.credential.id === keyId) remembered.delete(hash)
+    }
 
     const newToken: Effect.Effect<string> = secrets.randomBytes(48).pipe(
       Effect.flatMap((bytes) => Option.fromNullable(tokenFromRandom(bytes))),
@@ -86,9 +116,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const revoke = (keyId: string, accountId?: string) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        if (!(yield* keys.revoke(keyId, accountId, new Date(now)))) {
-          return yield* new NotFound({ message: `no API key ${keyId}` })
-        }
+        const revoked = yield* keys.revoke(keyId, accountId, new Date(now))
+        if (!revoked) return yield* new NotFound({ message: `no API key ${keyId}` })
+        revocations += 1
+        forgetKey(keyId)
       })
 
     const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
@@ -97,10 +128,18 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const authenticate = (token: string) =>
       Effect.gen(function* () {
         if (!isWellFormedToken(token)) return yield* rejected
-        const found = yield* keys.findByHash(yield* secrets.sha256Hex(token))
+        const hash = yield* secrets.sha256Hex(token)
+        const now = yield* Clock.currentTimeMillis
+        const hit = remembered.get(hash)
+        if (hit !== undefined && hit.until > now) {
+          if (hit.expiresAt === null || hit.expiresAt > now) return hit.principal
+          remembered.delete(hash)
+          return yield* rejected
+        }
+        const generation = revocations
+        const found = yield* keys.findByHash(hash)
         if (Option.isNone(found)) return yield* rejected
         const key = found.value
-        const now = yield* Clock.currentTimeMillis
         if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now)) return yield* rejected
         const account = yield* accounts.findById(key.accountId)
         if (Option.isNone(account)) return yield* rejected
@@ -115,6 +154,9 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           workspaceId: key.workspaceId,
           reach: "bound",
           rateLimitExempt: false
+        }
+        if (generation === revocations) {
+          remember(hash, { principal, expiresAt: key.expiresAt?.getTime() ?? null, until: now + REMEMBER_FOR })
         }
         return principal
       }).pipe(Effect.withSpan("ApiKeys.authenticate"))

@@ -1,9 +1,16 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
-import { invalid, NotFound } from "../shared/errors.js"
+import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { LIBRARY_LIMITS } from "../workspace/limits.js"
 import { ItemsRepo } from "../workspace/ports.js"
 import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
+import { applyEdits, applyUnifiedDiff, type TextEdit } from "./patch.js"
+
+/** The ways svc_patch_note can change a note: find/replace edits or a unified diff. */
+export type NotePatch =
+  | { readonly edits: ReadonlyArray<TextEdit>; readonly diff?: undefined }
+  | { readonly diff: string; readonly edits?: undefined }
 
 // A note with no title is named after its first line, as a person skimming a list would.
 const titleFromMarkdown = (markdown: string): string => {
@@ -15,7 +22,7 @@ const titleFromMarkdown = (markdown: string): string => {
 const tooLong = (path: string, characters: number) =>
   invalid(path, `the note would be ${characters} characters; a note holds at most ${NOTE_MAX_CHARACTERS}`)
 
-/** Markdown notes: create, read, append. Every change records its event in the same transaction. */
+/** Markdown notes (create, read, append, patch, replace, rename) and the note on any item. Every change records its event in the same transaction. */
 export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
   effect: Effect.gen(function* () {
     const items = yield* ItemsRepo
@@ -95,6 +102,105 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return result.value
       }).pipe(Effect.withSpan("Notes.append"))
 
-    return { create, get, append } as const
+    // Reads the note under a row lock, computes the new body and writes it, so concurrent edits never lose each other.
+    const rewrite = (
+      workspaceId: string,
+      noteId: string,
+      change: string,
+      compute: (note: Note) => Effect.Effect<{ readonly markdown: string; readonly title?: string }, Conflict>
+    ) =>
+      Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* tx.withTransaction(
+          Effect.gen(function* () {
+            const current = yield* items.lockNote(workspaceId, noteId)
+            if (Option.isNone(current)) return yield* notFound(noteId)
+            const next = yield* compute(current.value)
+            if (next.markdown.length > NOTE_MAX_CHARACTERS) return yield* tooLong("markdown", next.markdown.length)
+            if (
+              next.markdown === current.value.markdown &&
+              (next.title ?? current.value.title) === current.value.title
+            ) {
+              return current.value
+            }
+            const note = yield* items.replaceNoteBody(workspaceId, noteId, next, now)
+            yield* recordEvent(workspaceId, "note.updated", {
+              note_id: noteId,
+              change,
+              characters: note.characters,
+              ...(next.title !== undefined ? { title: note.title } : {})
+            })
+            return note
+          })
+        )
+      })
+
+    /** Applies find/replace edits or a unified diff; a patch that does not apply fails with `Conflict` saying why. */
+    const patch = (workspaceId: string, input: { readonly noteId: string } & NotePatch) =>
+      rewrite(workspaceId, input.noteId, "patched", (note) => {
+        const result =
+          input.diff !== undefined
+            ? applyUnifiedDiff(note.markdown, input.diff)
+            : applyEdits(note.markdown, input.edits)
+        return Either.match(result, {
+          onLeft: (reason) => Effect.fail(new Conflict({ message: `the patch does not apply: ${reason}` })),
+          onRight: (markdown) => Effect.succeed({ markdown })
+        })
+      }).pipe(Effect.withSpan("Notes.patch"))
+
+    /** Replaces a note's whole body, and its title when given. */
+    const replace = (
+      workspaceId: string,
+      input: { readonly noteId: string; readonly markdown: string; readonly title?: string | undefined }
+    ) =>
+      Effect.gen(function* () {
+        if (input.markdown.length > NOTE_MAX_CHARACTERS) return yield* tooLong("markdown", input.markdown.length)
+        const title = input.title?.trim()
+        if (input.title !== undefined && !title) return yield* invalid("title", "title must not be blank")
+        return yield* rewrite(workspaceId, input.noteId, "replaced", () =>
+          Effect.succeed(title === undefined ? { markdown: input.markdown } : { markdown: input.markdown, title })
+        )
+      }).pipe(Effect.withSpan("Notes.replace"))
+
+    /** Gives a note a new title. */
+    const rename = (workspaceId: string, input: { readonly noteId: string; readonly title: string }) =>
+      Effect.gen(function* () {
+        const title = input.title.trim()
+        if (!title) return yield* invalid("title", "title must not be blank")
+        return yield* rewrite(workspaceId, input.noteId, "renamed", (note) =>
+          Effect.succeed({ markdown: note.markdown, title })
+        )
+      }).pipe(Effect.withSpan("Notes.rename"))
+
+    /** Sets the note of any item (what a person wrote about it); an empty note clears it. */
+    const setItemNote = (workspaceId: string, input: { readonly itemId: string; readonly note: string }) =>
+      Effect.gen(function* () {
+        if (input.note.length > LIBRARY_LIMITS.itemNoteCharacters) {
+          return yield* invalid(
+            "note",
+            `an item note holds at most ${LIBRARY_LIMITS.itemNoteCharacters} characters (got ${input.note.length}); keep longer writing in a note (svc_create_note)`
+          )
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* tx.withTransaction(
+          Effect.gen(function* () {
+            const item = yield* items.lockItem(workspaceId, input.itemId)
+            if (Option.isNone(item) || item.value.trashedAt !== null) {
+              return yield* new NotFound({
+                message: `no item ${input.itemId} in this workspace (or it is in the trash); svc_list_workspace_items lists them`
+              })
+            }
+            if (item.value.note === input.note) return { ...item.value }
+            yield* items.updateItem(workspaceId, input.itemId, { note: input.note }, now)
+            yield* recordEvent(workspaceId, "item.note_set", {
+              item_id: input.itemId,
+              characters: input.note.length
+            })
+            return { ...item.value, note: input.note, updatedAt: now }
+          })
+        )
+      }).pipe(Effect.withSpan("Notes.setItemNote"))
+
+    return { create, get, append, patch, replace, rename, setItemNote } as const
   })
 }) {}

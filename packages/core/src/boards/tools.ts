@@ -1,11 +1,31 @@
 import { Effect, Schema } from "effect"
+import { invalid } from "../shared/errors.js"
 import { defineTool } from "../tools/tool.js"
+import { LIBRARY_LIMITS } from "../workspace/limits.js"
 import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
 import { Notes } from "./notes.js"
+import { ItemIdField, NotedItem, NoteIdField, titleInput } from "./tool-fields.js"
+
+const PATCH_MAX_EDITS = LIBRARY_LIMITS.patchEdits
+
+const Edit = Schema.Struct({
+  find: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
+    description:
+      "The exact passage to replace, copied from the note (spaces and line breaks count). It must occur exactly once unless replaceAll is true; include surrounding words to make it unique."
+  }),
+  replace: Schema.String.pipe(Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
+    description: "The text to put in its place; empty to delete the passage."
+  }),
+  replaceAll: Schema.optional(
+    Schema.Boolean.annotations({
+      description: "Replace every occurrence instead of requiring exactly one. Default false."
+    })
+  )
+}).annotations({ description: "One find/replace edit." })
 
 const Markdown = Schema.String.pipe(Schema.maxLength(NOTE_MAX_CHARACTERS))
 
-/** The Boards & documents group's tools that exist so far. */
+/** The note tools of Boards & documents: create, append, patch, replace, rename, and the note on any item. */
 export const boardTools = Effect.gen(function* () {
   const notes = yield* Notes
   return [
@@ -55,6 +75,94 @@ export const boardTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const { id } = yield* workspace
           return { note: yield* notes.append(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_patch_note",
+      description:
+        "Apply a precise edit to a note and return the note as it now is: either find/replace edits (each passage must occur exactly once, applied in order, all or nothing) or a unified diff against the current body. Free. A patch that does not apply changes nothing and answers conflict with the reason (passage not found, found several times, hunk mismatch); read the note with svc_get_note_markdown and retry. Use svc_update_note to replace the whole body.",
+      input: {
+        noteId: NoteIdField,
+        edits: Schema.optional(
+          Schema.Array(Edit)
+            .pipe(Schema.minItems(1), Schema.maxItems(PATCH_MAX_EDITS))
+            .annotations({
+              description: `Find/replace edits, 1 to ${PATCH_MAX_EDITS}, applied in order. Give edits or diff, not both.`
+            })
+        ),
+        diff: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
+            description:
+              "A unified diff of the note body (hunks starting '@@ -12,3 +12,4 @@', lines starting with a space, - or +; --- and +++ headers optional). Hunks are found at their line numbers, else where their context matches once. Give edits or diff, not both."
+          })
+        )
+      },
+      output: { note: Note },
+      hints: { destructive: false, idempotent: false, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          if (input.edits !== undefined && input.diff !== undefined) {
+            return yield* invalid("diff", "give edits or diff, not both")
+          }
+          if (input.diff !== undefined)
+            return { note: yield* notes.patch(id, { noteId: input.noteId, diff: input.diff }) }
+          if (input.edits !== undefined) {
+            return { note: yield* notes.patch(id, { noteId: input.noteId, edits: input.edits }) }
+          }
+          return yield* invalid("edits", "give edits (find/replace) or diff (a unified diff)")
+        })
+    }),
+    defineTool({
+      name: "svc_update_note",
+      description:
+        "Replace a note's whole Markdown body (and its title when given) and return the note as it now is. Free. Destructive: the old body is gone; prefer svc_patch_note for a change to part of it.",
+      input: {
+        noteId: NoteIdField,
+        markdown: Markdown.annotations({
+          description: `The new body in Markdown, up to ${NOTE_MAX_CHARACTERS} characters; it replaces the old one entirely.`
+        }),
+        title: Schema.optional(titleInput("New note"))
+      },
+      output: { note: Note },
+      hints: { destructive: true, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { note: yield* notes.replace(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_rename_note",
+      description: "Give a note a new title and return the note as it now is. Free. The body is unchanged.",
+      input: { noteId: NoteIdField, title: titleInput("New note") },
+      output: { note: Note },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { note: yield* notes.rename(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_set_item_note",
+      description:
+        "Set the note of any item (a link, board, table, note, post…): a short text of what the item is about or why it was kept. Replaces the previous item note; an empty note clears it. Returns the item with its note. Free.",
+      input: {
+        itemId: ItemIdField,
+        note: Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.itemNoteCharacters)).annotations({
+          description: `The note, plain text or Markdown, up to ${LIBRARY_LIMITS.itemNoteCharacters} characters; empty clears it.`
+        })
+      },
+      output: { item: NotedItem },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const item = yield* notes.setItemNote(id, input)
+          return {
+            item: { id: item.id, type: item.type, title: item.title, note: item.note, updatedAt: item.updatedAt }
+          }
         })
     })
   ]

@@ -23,5 +23,21 @@ export const LIBRARY_LIMITS = {
   /** Characters in an item note (svc_set_item_note). */
   itemNoteCharacters: 20_000,
   /** Days a trashed item can still be restored before it is purged. */
-  trashDays: 30
+  trashDays: 30,
+  /** Characters in a saved URL. */
+  urlCharacters: 2_048,
+  /** Characters of text saved with a link, post or ad (and so in its capture). */
+  savedTextCharacters: 20_000,
+  /** Highlights saved with one link in one call. */
+  highlightsPerLink: 20,
+  /** Characters in one highlight. */
+  highlightCharacters: 5_000,
+  /** Characters in a search query. */
+  queryCharacters: 500,
+  /** Find/replace edits in one svc_patch_note call. */
+  patchEdits: 20,
+  /** Characters in a table column name. */
+  columnNameCharacters: 100,
+  /** Characters in a connection label. */
+  connectionLabelCharacters: 200
 } as const

@@ -46,7 +46,9 @@ export class ItemSummary extends Schema.Class<ItemSummary>("ItemSummary")(
       description: "Web address for links, posts and media; null otherwise."
     }),
     createdAt: Timestamp,
-    updatedAt: Timestamp
+    updatedAt: Timestamp,
+    // When the item went to the trash; present only when listing the trash.
+    trashedAt: Schema.optional(Timestamp)
   },
   { description: "One item of the workspace, without its body." }
 ) {}

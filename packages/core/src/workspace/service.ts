@@ -1,7 +1,9 @@
-import { Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import type { Principal } from "../auth/schema.js"
+import { invalid, NotFound } from "../shared/errors.js"
 import { decodeCursor, type Page } from "../shared/paging.js"
-import { ItemsRepo, WorkspacesRepo } from "./ports.js"
+import { LIBRARY_LIMITS } from "./limits.js"
+import { type ItemFilter, ItemsRepo, WorkspacesRepo } from "./ports.js"
 import type { ItemType, Store, Workspace } from "./schema.js"
 
 /** A page request as tools take it: a size and an opaque cursor. */
@@ -48,10 +50,71 @@ export class Library extends Effect.Service<Library>()("svc/workspace/Library", 
         return { rows, next: page.next }
       })
 
-    /** Items of a workspace, newest first, trash left out. */
-    const listItems = (workspaceId: string, input: ListInput & { readonly type?: ItemType | undefined }) =>
-      Effect.flatMap(pageRequest(input), (request) => items.list(workspaceId, { type: input.type }, request))
+    /**
+     * Items of a workspace, newest first, trash left out; or, with `inTrash`, the trash (items trashed in the
+     * last 30 days, still restorable).
+     */
+    const listItems = (
+      workspaceId: string,
+      input: ListInput & {
+        readonly type?: ItemType | undefined
+        readonly tag?: string | undefined
+        readonly boardId?: string | undefined
+        readonly createdAfter?: Date | undefined
+        readonly createdBefore?: Date | undefined
+        readonly inTrash?: boolean | undefined
+      }
+    ) =>
+      Effect.gen(function* () {
+        if (input.createdAfter && input.createdBefore && input.createdAfter >= input.createdBefore) {
+          return yield* invalid("createdBefore", "createdBefore must be later than createdAfter")
+        }
+        if (input.boardId !== undefined) {
+          const board = yield* items.findItem(workspaceId, input.boardId)
+          if (Option.isNone(board) || board.value.type !== "board" || board.value.trashedAt !== null) {
+            return yield* new NotFound({
+              message: `no board ${input.boardId} in this workspace (or it is in the trash); list boards with type "board"`
+            })
+          }
+        }
+        const request = yield* pageRequest(input)
+        const now = yield* Clock.currentTimeMillis
+        const filter: ItemFilter = {
+          type: input.type,
+          tag: input.tag?.trim(),
+          boardId: input.boardId,
+          createdAfter: input.createdAfter,
+          createdBefore: input.createdBefore,
+          trashedSince: input.inTrash ? new Date(now - LIBRARY_LIMITS.trashDays * 86_400_000) : undefined
+        }
+        return yield* items.list(workspaceId, filter, request)
+      })
 
-    return { listWorkspaces, listItems } as const
+    /** Items whose fields equal the ones given (title and tag without regard to case), newest first. */
+    const findItems = (
+      workspaceId: string,
+      input: ListInput & {
+        readonly title?: string | undefined
+        readonly url?: string | undefined
+        readonly type?: ItemType | undefined
+        readonly tag?: string | undefined
+      }
+    ) =>
+      Effect.gen(function* () {
+        const title = input.title?.trim()
+        const url = input.url?.trim()
+        const tag = input.tag?.trim()
+        if (!title && !url && !tag && input.type === undefined) {
+          return yield* invalid("title", "give at least one of title, url, type or tag to match")
+        }
+        const request = yield* pageRequest(input)
+        return yield* items.list(
+          workspaceId,
+          { title: title || undefined, url: url || undefined, tag: tag || undefined, type: input.type },
+          request
+        )
+      })
+
+    return { listWorkspaces, listItems, findItems } as const
   })
 }) {}

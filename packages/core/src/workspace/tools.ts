@@ -3,7 +3,8 @@ import { Notes } from "../boards/notes.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
 import { Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
-import { ItemSummary, ItemType, Note } from "./schema.js"
+import { LIBRARY_LIMITS } from "./limits.js"
+import { ItemSummary, ItemType, Note, TITLE_MAX_CHARACTERS } from "./schema.js"
 import { Library } from "./service.js"
 
 const NextCursor = Schema.optional(
@@ -24,6 +25,12 @@ const WorkspaceRow = Schema.Struct({
   ).annotations({ description: "The workspace's store, or null." }),
   createdAt: Timestamp
 })
+
+// A time filter: the description must sit in the JSON Schema annotation, which wins over a plain description.
+const timeInput = (what: string) => {
+  const description = `${what}: an ISO 8601 date or time, e.g. 2026-11-21 or 2026-11-21T09:30:00Z.`
+  return Schema.Date.annotations({ description, jsonSchema: { type: "string", format: "date-time", description } })
+}
 
 /** The Workspace group's tools that exist so far. */
 export const workspaceTools = Effect.gen(function* () {
@@ -55,9 +62,26 @@ export const workspaceTools = Effect.gen(function* () {
     defineTool({
       name: "svc_list_workspace_items",
       description:
-        "List the items of a workspace (notes, links, boards, tables, media, posts, ads), newest first, optionally of one type. Returns id, type, title, url and timestamps; trashed items are left out. Free. Read a note's body with svc_get_note_markdown.",
+        "List the items of a workspace (notes, links, boards, tables, media, posts, ads), newest first, optionally narrowed by type, tag, board and creation time. Returns id, type, title, url and timestamps; trashed items are left out unless inTrash is true, which lists the trash instead (restore with svc_trash_item and restore: true). Free. Read a note's body with svc_get_note_markdown.",
       input: {
         type: Schema.optional(ItemType),
+        tag: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(LIBRARY_LIMITS.tagCharacters)).annotations({
+            description: "Only items with this tag (name, case ignored)."
+          })
+        ),
+        boardId: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+            description: "Only items placed on this board (board_…)."
+          })
+        ),
+        createdAfter: Schema.optional(timeInput("Only items created at or after this time")),
+        createdBefore: Schema.optional(timeInput("Only items created before this time")),
+        inTrash: Schema.optional(
+          Schema.Boolean.annotations({
+            description: `true to list the trash instead: items trashed in the last ${LIBRARY_LIMITS.trashDays} days, with trashedAt. Default false.`
+          })
+        ),
         limit: Schema.optional(Limit),
         cursor: Schema.optional(Cursor)
       },
@@ -70,6 +94,42 @@ export const workspaceTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const { id } = yield* workspace
           const page = yield* library.listItems(id, input)
+          return { items: page.rows, ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) }
+        })
+    }),
+    defineTool({
+      name: "svc_find_workspace_items",
+      description:
+        "Find items whose fields equal the ones given: exact title (case ignored), exact url, type, tag (case ignored); fields combine with AND, at least one is needed. Newest first, trash left out. Free. For words anywhere in an item, use svc_search_workspace_items.",
+      input: {
+        title: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(TITLE_MAX_CHARACTERS)).annotations({
+            description: "The whole title, case ignored (not a part of it)."
+          })
+        ),
+        url: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
+            description: "The exact web address, as saved."
+          })
+        ),
+        type: Schema.optional(ItemType),
+        tag: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(LIBRARY_LIMITS.tagCharacters)).annotations({
+            description: "A tag name the items carry, case ignored."
+          })
+        ),
+        limit: Schema.optional(Limit),
+        cursor: Schema.optional(Cursor)
+      },
+      output: {
+        items: Schema.Array(ItemSummary).annotations({ description: "The matching items, newest first." }),
+        nextCursor: NextCursor
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const page = yield* library.findItems(id, input)
           return { items: page.rows, ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) }
         })
     }),

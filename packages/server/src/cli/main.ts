@@ -5,6 +5,7 @@ import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"
 import { createKey, listKeys, revokeKey } from "./keys.js"
 import { type Output, report, UsageError } from "./output.js"
+import { createCustomAi, setStore } from "./store.js"
 
 /** The help text of `svc`. */
 export const usage = `svc — the creator-business service for AI agents
@@ -18,6 +19,9 @@ Usage:
                   [--store <handle>] [--expires-in-days <n>]
   svc keys list --email <e>
   svc keys revoke <key id>
+  svc store set --email <e> [--store <handle>] [--support-email <address>|none]
+                [--card-processor connected|none]
+  svc custom-ais create --email <e> --name <n> [--store <handle>]
 
 Parts: workspace social highlights boards scheduling routines media custom_ai skills store
 Levels: off read edit
@@ -33,6 +37,8 @@ const options = {
   part: { type: "string", multiple: true },
   store: { type: "string" },
   "expires-in-days": { type: "string" },
+  "support-email": { type: "string" },
+  "card-processor": { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false }
 } as const
@@ -85,6 +91,18 @@ const command = (
       return listKeys(values, output)
     case "keys revoke":
       return revokeKey(target, output)
+    case "store set":
+      return setStore(
+        {
+          email: values.email,
+          store: values.store,
+          supportEmail: values["support-email"],
+          cardProcessor: values["card-processor"]
+        },
+        output
+      )
+    case "custom-ais create":
+      return createCustomAi(values, output)
     default:
       return Effect.fail(
         new UsageError({ message: words.length === 0 ? usage : `unknown command: svc ${words.join(" ")}\n\n${usage}` })

@@ -11,6 +11,7 @@ import {
   META_PROTOCOL_VERSION,
   type Reply,
   type RequestId,
+  resultBytesReply,
   resultReply,
   STATELESS_VERSION,
   SUPPORTED_VERSIONS,
@@ -77,6 +78,15 @@ export const makeMcpDispatch = (gate: ToolGate) =>
       if (tools.registry.find(name) === undefined) {
         return Effect.succeed(invalidParams(id, `no tool named ${name}; call tools/list for the names`))
       }
+      // An OAuth token without the write scope is refused at the HTTP level, so the client can step up.
+      const scopeChallenge = gate.scopeChallenge(principal, name)
+      if (scopeChallenge !== undefined) {
+        return Effect.succeed(
+          errorReply(403, id, ErrorCode.ServerError, `${name} changes data; authorize again with scope "read write"`, {
+            headers: { "www-authenticate": scopeChallenge }
+          })
+        )
+      }
       return gate.admit(principal).pipe(
         Effect.andThen(() => tools.call(principal, name, params.arguments)),
         Effect.map((answer) => {
@@ -125,7 +135,7 @@ export const makeMcpDispatch = (gate: ToolGate) =>
         case "tools/call":
           return callTool(request, stateless)
         case "tools/list":
-          return Effect.succeed(resultReply(id, encodeToolList(tools.list(request.principal), stateless)))
+          return Effect.succeed(resultBytesReply(id, encodeToolList(tools.list(request.principal), stateless)))
         case "server/discover":
           return Effect.succeed(resultReply(id, stateless ? discoverResults.stateless : discoverResults.handshake))
         case "initialize":

@@ -40,10 +40,21 @@ export type RequestId = string | number
 /** An HTTP answer of the MCP endpoint, before it becomes a response. */
 export interface Reply {
   readonly status: number
-  /** JSON text, or `undefined` for an empty body (202). */
-  readonly body: string | undefined
+  /** JSON text (or its UTF-8 bytes), or `undefined` for an empty body (202). */
+  readonly body: string | Uint8Array | undefined
   readonly headers?: Readonly<Record<string, string>>
 }
+
+const RESULT_END = new TextEncoder().encode("}")
+
+/**
+ * A JSON-RPC success around a result that is already UTF-8 JSON bytes (a cached `tools/list`): only the
+ * envelope is encoded per request, and the result is copied, never re-encoded.
+ */
+export const resultBytesReply = (id: RequestId, resultBytes: Uint8Array): Reply => ({
+  status: 200,
+  body: Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), resultBytes, RESULT_END])
+})
 
 /** A JSON-RPC success carrying a result that is already JSON text. */
 export const resultReply = (id: RequestId, resultJson: string): Reply => ({

@@ -15,11 +15,17 @@ import { transportRefusal } from "./transport.js"
 const toResponse = (reply: Reply): HttpServerResponse.HttpServerResponse =>
   reply.body === undefined
     ? HttpServerResponse.empty({ status: reply.status, headers: reply.headers })
-    : HttpServerResponse.text(reply.body, {
-        status: reply.status,
-        contentType: "application/json",
-        headers: reply.headers
-      })
+    : typeof reply.body !== "string"
+      ? HttpServerResponse.uint8Array(reply.body, {
+          status: reply.status,
+          contentType: "application/json",
+          headers: reply.headers
+        })
+      : HttpServerResponse.text(reply.body, {
+          status: reply.status,
+          contentType: "application/json",
+          headers: reply.headers
+        })
 
 const withDefectsAnswered = answerDefects((requestId) =>
   toResponse(errorReply(500, null, ErrorCode.InternalError, internalErrorMessage(requestId)))
@@ -44,8 +50,8 @@ export const McpRoutes: Layer.Layer<
       maxBodyBytes: settings.maxBodyBytes,
       originAllowed: makeOriginCheck(settings.allowedOrigins ?? defaultAllowedOrigins(url.origin))
     }
-    const unauthorized = (message: string) =>
-      errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": gate.challenge } })
+    const unauthorized = (message: string, challenge: string) =>
+      errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": challenge } })
 
     const answer = (request: HttpServerRequest): Effect.Effect<Reply> => {
       const refusal = transportRefusal(request, rules)
@@ -79,7 +85,7 @@ export const McpRoutes: Layer.Layer<
         }
       }).pipe(
         Effect.catchTags({
-          AuthExpired: (error) => Effect.succeed(unauthorized(error.message)),
+          AuthExpired: (error) => Effect.succeed(unauthorized(error.message, gate.challengeFor(request))),
           BodyTooLarge: (error) => Effect.succeed(errorReply(413, null, ErrorCode.ServerError, error.message)),
           BodyUnreadable: (error) => Effect.succeed(errorReply(400, null, ErrorCode.ParseError, error.reason))
         })

@@ -30,17 +30,19 @@ export const toMcpTool = (descriptor: ToolDescriptor) =>
   }) satisfies Tool
 
 interface EncodedLists {
-  handshake?: string
-  stateless?: string
+  handshake?: Uint8Array
+  stateless?: Uint8Array
 }
 
 /**
- * The `tools/list` result as JSON text, encoded once per distinct tool list. The registry hands out
- * the same array for equal grants, so keying on the array makes a repeat `tools/list` free of JSON work.
+ * The `tools/list` result as UTF-8 JSON bytes, encoded once per distinct tool list. The registry hands
+ * out the same array for equal grants, so keying on the array makes a repeat `tools/list` free of JSON and
+ * UTF-8 work (the list is the largest answer we send).
  */
 export const makeToolListEncoder = () => {
   const cache = new WeakMap<ReadonlyArray<ListedTool>, EncodedLists>()
-  return (tools: ReadonlyArray<ListedTool>, stateless: boolean): string => {
+  const utf8 = new TextEncoder()
+  return (tools: ReadonlyArray<ListedTool>, stateless: boolean): Uint8Array => {
     let entry = cache.get(tools)
     if (entry === undefined) {
       entry = {}
@@ -51,7 +53,7 @@ export const makeToolListEncoder = () => {
     if (cached !== undefined) return cached
     const result = { tools: tools.map((listed) => toMcpTool(listed.descriptor)) }
     // The stateless revision marks every finished result with resultType "complete".
-    const encoded = JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)
+    const encoded = utf8.encode(JSON.stringify(stateless ? { ...result, resultType: "complete" } : result))
     entry[key] = encoded
     return encoded
   }

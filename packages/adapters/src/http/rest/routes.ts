@@ -47,8 +47,8 @@ export const RestToolRoutes: Layer.Layer<
     const openApiJson = JSON.stringify(makeToolsOpenApi(tools.registry.tools, url))
     const encodeListing = makeToolListingEncoder()
 
-    const unauthorized = (message: string) =>
-      json(401, JSON.stringify({ ok: false, status: "auth-expired", message }), { "www-authenticate": gate.challenge })
+    const unauthorized = (message: string, challenge: string) =>
+      json(401, JSON.stringify({ ok: false, status: "auth-expired", message }), { "www-authenticate": challenge })
 
     // Checks run cheapest first, and only a well-formed call of a real tool counts against the rate limit.
     const callTool = (request: HttpServerRequest) =>
@@ -66,12 +66,19 @@ export const RestToolRoutes: Layer.Layer<
         if (!isJsonObject(args)) {
           return failureResponse(400, "invalid", "the body must be a JSON object of the tool's arguments, or empty")
         }
+        const scopeChallenge = gate.scopeChallenge(principal, name)
+        if (scopeChallenge !== undefined) {
+          const message = `${name} changes data; authorize again with scope "read write"`
+          return json(403, JSON.stringify({ ok: false, status: "forbidden", message }), {
+            "www-authenticate": scopeChallenge
+          })
+        }
         yield* gate.admit(principal)
         const answer = yield* tools.call(principal, name, args)
         return json(isFailure(answer) ? httpStatusOf[answer.status] : 200, JSON.stringify(answer))
       }).pipe(
         Effect.catchTags({
-          AuthExpired: (error) => Effect.succeed(unauthorized(error.message)),
+          AuthExpired: (error) => Effect.succeed(unauthorized(error.message, gate.challengeFor(request))),
           BodyTooLarge: (error) => Effect.succeed(failureResponse(413, "invalid", error.message)),
           BodyUnreadable: (error) => Effect.succeed(failureResponse(400, "invalid", error.reason)),
           RateLimited: (limited) =>
@@ -87,7 +94,9 @@ export const RestToolRoutes: Layer.Layer<
     const listTools = (request: HttpServerRequest) =>
       gate.authenticate(request).pipe(
         Effect.map((principal) => json(200, encodeListing(tools.list(principal)))),
-        Effect.catchTag("AuthExpired", (error) => Effect.succeed(unauthorized(error.message)))
+        Effect.catchTag("AuthExpired", (error) =>
+          Effect.succeed(unauthorized(error.message, gate.challengeFor(request)))
+        )
       )
 
     yield* router.addAll([

@@ -1,8 +1,14 @@
 import foundation from "./0001_foundation.js"
 import library from "./0002_library.js"
+import libraryContent from "./0004_library_content.js"
+import store from "./0005_store.js"
+import oauth from "./0006_oauth.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
   "0001_foundation": foundation,
-  "0002_library": library
+  "0002_library": library,
+  "0004_library_content": libraryContent,
+  "0005_store": store,
+  "0006_oauth": oauth
 }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { ItemSummary, ItemsRepo, type ItemType, Note, pageOf } from "@svc/core"
+import { ItemSummary, ItemsRepo, type ItemType, Note, pageOf, type StoredItem } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 
 interface ItemRow {
@@ -9,7 +9,30 @@ interface ItemRow {
   readonly url: string | null
   readonly created_at: Date
   readonly updated_at: Date
+  readonly trashed_at?: Date | null
 }
+
+interface StoredRow extends ItemRow {
+  readonly note: string
+  readonly data: unknown
+  readonly trashed_at: Date | null
+}
+
+/** A jsonb value as the driver hands it over (PGlite and pg may give text or a parsed value). */
+export const jsonOf = (value: unknown): Readonly<Record<string, unknown>> =>
+  (typeof value === "string" ? JSON.parse(value) : (value ?? {})) as Record<string, unknown>
+
+const toStored = (row: StoredRow): StoredItem => ({
+  id: row.id,
+  type: row.type,
+  title: row.title,
+  url: row.url,
+  note: row.note,
+  data: jsonOf(row.data),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  trashedAt: row.trashed_at
+})
 
 interface NoteRow extends ItemRow {
   readonly body: string
@@ -32,7 +55,8 @@ const toSummary = (row: ItemRow) =>
     title: row.title,
     url: row.url,
     createdAt: row.created_at,
-    updatedAt: row.updated_at
+    updatedAt: row.updated_at,
+    ...(row.trashed_at ? { trashedAt: row.trashed_at } : {})
   })
 
 /** `ItemsRepo` over SQL. */
@@ -71,15 +95,91 @@ export const ItemsRepoSql = Layer.effect(
           return exists.length === 0 ? Option.none() : Option.some<Note | "too-long">("too-long")
         }).pipe(Effect.orDie),
       list: (workspaceId, filter, page) => {
-        const type = filter.type ? sql`AND type = ${filter.type}` : sql``
-        const after = page.after ? sql`AND (created_at, id) < (${page.after.createdAt}, ${page.after.id})` : sql``
-        return sql<ItemRow>`SELECT id, type, title, url, created_at, updated_at FROM items
-                            WHERE workspace_id = ${workspaceId} AND trashed_at IS NULL ${type} ${after}
-                            ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
+        const type = filter.type ? sql`AND i.type = ${filter.type}` : sql``
+        const trash = filter.trashedSince
+          ? sql`AND i.trashed_at >= ${filter.trashedSince}`
+          : sql`AND i.trashed_at IS NULL`
+        const title = filter.title === undefined ? sql`` : sql`AND lower(i.title) = lower(${filter.title})`
+        const url = filter.url === undefined ? sql`` : sql`AND i.url = ${filter.url}`
+        const tag =
+          filter.tag === undefined
+            ? sql``
+            : sql`AND EXISTS (SELECT 1 FROM item_tags it JOIN tags t ON t.id = it.tag_id
+                              WHERE it.item_id = i.id AND t.workspace_id = ${workspaceId}
+                                AND lower(t.name) = lower(${filter.tag}))`
+        const board =
+          filter.boardId === undefined
+            ? sql``
+            : sql`AND EXISTS (SELECT 1 FROM board_items b WHERE b.board_id = ${filter.boardId} AND b.item_id = i.id)`
+        const from = filter.createdAfter ? sql`AND i.created_at >= ${filter.createdAfter}` : sql``
+        const until = filter.createdBefore ? sql`AND i.created_at < ${filter.createdBefore}` : sql``
+        const after = page.after ? sql`AND (i.created_at, i.id) < (${page.after.createdAt}, ${page.after.id})` : sql``
+        return sql<ItemRow>`SELECT i.id, i.type, i.title, i.url, i.created_at, i.updated_at, i.trashed_at FROM items i
+                            WHERE i.workspace_id = ${workspaceId} ${trash} ${type} ${title} ${url} ${tag} ${board}
+                              ${from} ${until} ${after}
+                            ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toSummary), page.limit)),
+          Effect.orDie,
+          Effect.withSpan("ItemsRepo.list")
+        )
+      },
+      insertItem: (workspaceId, item) =>
+        sql`INSERT INTO items (id, workspace_id, type, title, url, data, created_at, updated_at)
+            VALUES (${item.id}, ${workspaceId}, ${item.type}, ${item.title}, ${item.url},
+                    ${JSON.stringify(item.data)}::jsonb, ${item.createdAt}, ${item.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      findItem: (workspaceId, itemId) =>
+        sql<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
+                       WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
+          Effect.orDie
+        ),
+      lockItem: (workspaceId, itemId) =>
+        sql<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
+                       WHERE id = ${itemId} AND workspace_id = ${workspaceId} FOR UPDATE`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
+          Effect.orDie,
+          Effect.withSpan("ItemsRepo.lockItem")
+        ),
+      findSummaries: (workspaceId, itemIds) =>
+        itemIds.length === 0
+          ? Effect.succeed([])
+          : sql<ItemRow>`SELECT id, type, title, url, created_at, updated_at FROM items
+                         WHERE workspace_id = ${workspaceId} AND trashed_at IS NULL AND id IN ${sql.in(itemIds)}`.pipe(
+              Effect.map((rows) => rows.map(toSummary)),
+              Effect.orDie
+            ),
+      updateItem: (workspaceId, itemId, change, at) =>
+        sql`UPDATE items SET
+              title = coalesce(${change.title ?? null}, title),
+              note = coalesce(${change.note ?? null}, note),
+              data = coalesce(${change.data === undefined ? null : JSON.stringify(change.data)}::jsonb, data),
+              updated_at = ${at}
+            WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(Effect.asVoid, Effect.orDie),
+      lockNote: (workspaceId, noteId) =>
+        sql<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
+                     WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL
+                     FOR UPDATE`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toNote)),
+          Effect.orDie
+        ),
+      replaceNoteBody: (workspaceId, noteId, change, at) =>
+        sql<NoteRow>`UPDATE items SET body = ${change.markdown}, title = coalesce(${change.title ?? null}, title),
+                       updated_at = ${at}
+                     WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note'
+                     RETURNING id, type, title, url, body, created_at, updated_at`.pipe(
+          Effect.flatMap((rows) =>
+            rows[0] ? Effect.succeed(toNote(rows[0])) : Effect.dieMessage(`note ${noteId} vanished inside its lock`)
+          ),
+          Effect.orDie
+        ),
+      setTrashed: (workspaceId, itemId, at) =>
+        sql`UPDATE items SET trashed_at = ${at} WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.asVoid,
           Effect.orDie
         )
-      }
     }
   })
 )

@@ -1,0 +1,250 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import {
+  type BrowserSession,
+  BrowserSessions,
+  type OAuthClient,
+  OAuthAuthorization,
+  type PendingAuthorization,
+  redirectHostOf
+} from "@svc/core"
+import { Effect, type Layer, Option } from "effect"
+import { PublicUrl } from "../config.js"
+import { answerDefects } from "../defects.js"
+import { ensureSession, existingSession, readPostedForm, signedInCookie } from "./browser.js"
+import { currentAuthUrl, protectedResources } from "./config.js"
+import { consentPage, errorPage, hidden, html, signInPage } from "./html.js"
+import { noStore, queryPairs, sameOrigin, withQuery } from "./http-util.js"
+import { stylesheet } from "./style.js"
+
+/** A `303 See Other` (after a form post) or `302 Found` to `location`, never cached. */
+export const redirectTo = (location: string, status: 302 | 303, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.empty({ status, headers: { ...noStore, ...headers, location } })
+
+/** Form purposes: each single-use token is good for one form of one pending request. */
+export const signInPurpose = (pendingId: string | undefined) =>
+  pendingId === undefined ? "sign-in" : `authorize:${pendingId}`
+const consentPurpose = (pendingId: string) => `consent:${pendingId}`
+
+const clientLabel = (client: OAuthClient) => client.name ?? "An application"
+
+/** `GET /oauth/authorize`, the sign-in and consent pages and their form posts, and the stylesheet. */
+export const OAuthAuthorizeRoutes: Layer.Layer<
+  never,
+  never,
+  HttpLayerRouter.HttpRouter | PublicUrl | OAuthAuthorization | BrowserSessions
+> = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const url = yield* PublicUrl
+    const auth = yield* currentAuthUrl
+    const authorization = yield* OAuthAuthorization
+    const sessions = yield* BrowserSessions
+    const resources = protectedResources(url)
+    const withDefectsAnswered = answerDefects((requestId) =>
+      errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
+    )
+    const pageError = (title: string, message: string, status = 400) => errorPage(auth.base, title, message, status)
+    const crossSite = () =>
+      pageError("Request refused", "This form was sent from another site, so it was not accepted.", 403)
+
+    const signInFor = (
+      session: BrowserSession,
+      pending: PendingAuthorization,
+      client: OAuthClient,
+      extra: { error?: string; email?: string; status?: number; headers?: Readonly<Record<string, string>> } = {}
+    ) =>
+      Effect.map(sessions.formToken(session, signInPurpose(pending.id)), (token) =>
+        signInPage({
+          base: auth.base,
+          action: `${auth.base}/oauth/sign-in`,
+          fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`,
+          intro: `Sign in to connect ${clientLabel(client)} to your account.`,
+          error: extra.error,
+          email: extra.email,
+          ...(extra.status === undefined ? {} : { status: extra.status }),
+          ...(extra.headers === undefined ? {} : { headers: extra.headers })
+        })
+      )
+
+    const consentFor = (
+      session: BrowserSession,
+      pending: PendingAuthorization,
+      client: OAuthClient,
+      headers: Readonly<Record<string, string>> = {}
+    ) =>
+      Effect.gen(function* () {
+        const account = yield* sessions.accountOf(session)
+        if (Option.isNone(account)) return yield* signInFor(session, pending, client, { headers })
+        const token = yield* sessions.formToken(session, consentPurpose(pending.id))
+        return HttpServerResponse.setHeaders(
+          consentPage({
+            base: auth.base,
+            clientName: clientLabel(client),
+            redirectHost: redirectHostOf(pending.redirectUri),
+            scopes: pending.scopes,
+            resource: pending.resource,
+            accountEmail: account.value.email,
+            fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`
+          }),
+          headers
+        )
+      })
+
+    const authorize = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const checked = yield* authorization.check(queryPairs(request), resources)
+        const { session, headers } = yield* ensureSession(sessions, request, auth)
+        const pending = yield* authorization.begin(checked, session.hash)
+        return session.accountId === null
+          ? yield* signInFor(session, pending, checked.client, { headers })
+          : yield* consentFor(session, pending, checked.client, headers)
+      }).pipe(
+        Effect.catchTags({
+          AuthorizePageError: (error) => Effect.succeed(pageError("This connection cannot continue", error.message)),
+          AuthorizeRedirectError: (error) =>
+            Effect.succeed(
+              redirectTo(
+                withQuery(error.redirectUri, {
+                  error: error.error,
+                  error_description: error.description,
+                  ...(error.state === null ? {} : { state: error.state }),
+                  iss: auth.base
+                }),
+                302
+              )
+            )
+        })
+      )
+
+    const signIn = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        if (!sameOrigin(request, auth)) return crossSite()
+        const form = yield* readPostedForm(request)
+        const session = yield* existingSession(sessions, request, auth)
+        if (Option.isNone(session)) {
+          return pageError("Your session expired", "Go back to the application and connect again.")
+        }
+        const pendingId = form.get("request") ?? undefined
+        const found =
+          pendingId === undefined ? Option.none() : yield* authorization.pending(pendingId, session.value.hash)
+        if (pendingId !== undefined && Option.isNone(found)) {
+          return pageError("This request has expired", "Go back to the application and connect again.")
+        }
+        if (!(yield* sessions.useFormToken(session.value, signInPurpose(pendingId), form.get("csrf") ?? ""))) {
+          return pageError(
+            "This form has expired",
+            "The form was already used or is too old. Go back and try again.",
+            403
+          )
+        }
+        const email = form.get("email") ?? ""
+        const result = yield* sessions.signIn(session.value, email, form.get("password") ?? "")
+        if ("refused" in result) {
+          const error =
+            result.refused === "too-many-attempts"
+              ? "Too many sign-in attempts. Wait a few minutes and try again."
+              : "That email and password do not match an account."
+          const status = result.refused === "too-many-attempts" ? 429 : 401
+          if (Option.isSome(found)) {
+            return yield* signInFor(session.value, found.value.pending, found.value.client, { error, email, status })
+          }
+          return yield* settingsSignIn(session.value, { error, email, status })
+        }
+        const cookie = yield* signedInCookie(result.signedIn.cookie, auth)
+        return redirectTo(
+          pendingId === undefined
+            ? `${auth.base}/settings`
+            : `${auth.base}/oauth/consent?request=${encodeURIComponent(pendingId)}`,
+          303,
+          cookie
+        )
+      })
+
+    const settingsSignIn = (
+      session: BrowserSession,
+      extra: { error?: string; email?: string; status?: number; headers?: Readonly<Record<string, string>> }
+    ) =>
+      Effect.map(sessions.formToken(session, signInPurpose(undefined)), (token) =>
+        signInPage({
+          base: auth.base,
+          action: `${auth.base}/oauth/sign-in`,
+          fields: hidden("csrf", token),
+          intro: "Sign in to manage your API keys and connected applications.",
+          error: extra.error,
+          email: extra.email,
+          ...(extra.status === undefined ? {} : { status: extra.status }),
+          ...(extra.headers === undefined ? {} : { headers: extra.headers })
+        })
+      )
+
+    const consent = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const pendingId = new URL(request.url, "http://localhost").searchParams.get("request") ?? ""
+        const session = yield* existingSession(sessions, request, auth)
+        const found = Option.isNone(session)
+          ? Option.none()
+          : yield* authorization.pending(pendingId, session.value.hash)
+        if (Option.isNone(session) || Option.isNone(found)) {
+          return pageError("This request has expired", "Go back to the application and connect again.")
+        }
+        return yield* consentFor(session.value, found.value.pending, found.value.client)
+      })
+
+    const decide = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        if (!sameOrigin(request, auth)) return crossSite()
+        const form = yield* readPostedForm(request)
+        const pendingId = form.get("request") ?? ""
+        const session = yield* existingSession(sessions, request, auth)
+        if (Option.isNone(session) || session.value.accountId === null) {
+          return pageError("Sign in first", "Your session ended. Go back to the application and connect again.", 403)
+        }
+        if (!(yield* sessions.useFormToken(session.value, consentPurpose(pendingId), form.get("csrf") ?? ""))) {
+          return pageError(
+            "This form has expired",
+            "The form was already used or is too old. Go back and try again.",
+            403
+          )
+        }
+        const decision = form.get("decision")
+        if (decision !== "approve" && decision !== "deny") {
+          return pageError("Choose Approve or Deny", "The answer must be Approve or Deny.")
+        }
+        const answer = yield* authorization.decide(
+          pendingId,
+          session.value.hash,
+          session.value.accountId,
+          decision === "approve"
+        )
+        if (Option.isNone(answer)) {
+          return pageError("This request has expired", "It was already answered or is too old. Connect again.")
+        }
+        return redirectTo(withQuery(answer.value.redirectUri, { ...answer.value.params, iss: auth.base }), 303)
+      })
+
+    const settingsEntry = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const { session, headers } = yield* ensureSession(sessions, request, auth)
+        return yield* settingsSignIn(session, { headers })
+      })
+
+    yield* router.addAll([
+      HttpLayerRouter.route("GET", "/oauth/authorize", (request) => withDefectsAnswered(authorize(request))),
+      HttpLayerRouter.route("POST", "/oauth/sign-in", (request) => withDefectsAnswered(signIn(request))),
+      HttpLayerRouter.route("GET", "/oauth/sign-in", (request) => withDefectsAnswered(settingsEntry(request))),
+      HttpLayerRouter.route("GET", "/oauth/consent", (request) => withDefectsAnswered(consent(request))),
+      HttpLayerRouter.route("POST", "/oauth/consent", (request) => withDefectsAnswered(decide(request))),
+      HttpLayerRouter.route(
+        "GET",
+        "/oauth/style.css",
+        Effect.succeed(
+          HttpServerResponse.text(stylesheet, {
+            contentType: "text/css; charset=utf-8",
+            headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
+          })
+        )
+      )
+    ])
+  })
+)

@@ -1,0 +1,175 @@
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { OAuthScope } from "@svc/core"
+import { noStore } from "./http-util.js"
+
+/** Text made safe for HTML content and attribute values. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+
+/** Marks a string as already-safe HTML. */
+export interface Html {
+  readonly html: string
+}
+
+/** Builds HTML from a template, escaping every interpolated value that is not already `Html`. */
+export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<unknown>): Html => ({
+  html: strings.reduce((out, part, i) => {
+    if (i === 0) return part
+    const value = values[i - 1]
+    const text = Array.isArray(value)
+      ? value.map((v: unknown) => (isHtml(v) ? v.html : escapeHtml(String(v)))).join("")
+      : isHtml(value)
+        ? value.html
+        : value === undefined || value === null || value === false
+          ? ""
+          : escapeHtml(String(value))
+    return out + text + part
+  }, "")
+})
+
+const isHtml = (value: unknown): value is Html =>
+  typeof value === "object" && value !== null && "html" in value && typeof value.html === "string"
+
+// No scripts at all; styles only from our own stylesheet; never inside a frame (clickjacking of Approve).
+const PAGE_HEADERS = {
+  ...noStore,
+  "content-security-policy":
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  // `same-origin` keeps `Origin` on our own form posts (no-referrer would turn it into "null").
+  "referrer-policy": "same-origin"
+} as const
+
+/** A whole page: the shared layout around `body`, with the security headers every page sends. */
+export const page = (options: {
+  readonly title: string
+  readonly body: Html
+  readonly base: string
+  readonly status?: number
+  readonly wide?: boolean
+  readonly headers?: Readonly<Record<string, string>>
+}): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(
+    html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${options.title} · svc</title>
+<link rel="stylesheet" href="${options.base}/oauth/style.css">
+</head>
+<body>
+<main class="${options.wide ? "wide" : ""}">
+<p class="brand" aria-hidden="true">svc</p>
+${options.body}
+</main>
+</body>
+</html>
+`.html,
+    {
+      status: options.status ?? 200,
+      contentType: "text/html; charset=utf-8",
+      headers: { ...PAGE_HEADERS, ...options.headers }
+    }
+  )
+
+/** What each scope lets an application do, as the consent page says it. */
+export const scopeDescriptions: Record<OAuthScope, { readonly title: string; readonly detail: string }> = {
+  read: {
+    title: "Read your workspace",
+    detail: "Items, boards, notes, tables, tags, chats, research and analytics."
+  },
+  write: {
+    title: "Change your workspace",
+    detail: "Create and edit boards, notes, tables, scheduled posts and other workspace data."
+  },
+  store: {
+    title: "Use your store",
+    detail: "Record sales and read your store through the store API. It cannot change your products."
+  }
+}
+
+/** A hidden form field. */
+export const hidden = (name: string, value: string): Html => html`<input type="hidden" name="${name}" value="${value}">`
+
+/** The error page shown when a request cannot even be sent back to the application. */
+export const errorPage = (base: string, title: string, message: string, status = 400) =>
+  page({
+    base,
+    title,
+    status,
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">${title}</h1>
+<p role="alert">${message}</p>
+<p class="muted">Go back to the application and try connecting again. If it keeps happening, tell the application's developer.</p>
+</section>`
+  })
+
+/** The sign-in form; posts email, password and the form token to `action`. */
+export const signInPage = (options: {
+  readonly base: string
+  readonly action: string
+  readonly fields: Html
+  readonly intro: string
+  readonly error?: string | undefined
+  readonly email?: string | undefined
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string>>
+}) =>
+  page({
+    base: options.base,
+    title: "Sign in",
+    status: options.status ?? 200,
+    ...(options.headers ? { headers: options.headers } : {}),
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">Sign in</h1>
+<p class="muted">${options.intro}</p>
+${options.error === undefined ? "" : html`<p class="alert" role="alert" id="sign-in-error">${options.error}</p>`}
+<form method="post" action="${options.action}">
+${options.fields}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}"${
+      options.error === undefined ? html`` : html` aria-describedby="sign-in-error"`
+    }>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button class="primary" type="submit">Sign in</button></div>
+</form>
+</section>`
+  })
+
+/** The consent page: who asks, where the answer goes, what it may do; Approve or Deny. */
+export const consentPage = (options: {
+  readonly base: string
+  readonly clientName: string
+  readonly redirectHost: string
+  readonly scopes: ReadonlyArray<OAuthScope>
+  readonly resource: string
+  readonly accountEmail: string
+  readonly fields: Html
+}) =>
+  page({
+    base: options.base,
+    title: `Allow ${options.clientName}?`,
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">Allow ${options.clientName} to use your account?</h1>
+<p class="muted">Signed in as <strong>${options.accountEmail}</strong>.</p>
+<p>After you answer, you go back to <span class="where">${options.redirectHost}</span>.</p>
+<h2>It will be able to</h2>
+<ul class="scopes">
+${options.scopes.map(
+  (scope) =>
+    html`<li><strong>${scopeDescriptions[scope].title}</strong><span class="muted">${scopeDescriptions[scope].detail}</span></li>`
+)}
+</ul>
+<p class="muted">For <span class="where">${options.resource}</span>. You can disconnect it any time in your settings.</p>
+<form method="post" action="${options.base}/oauth/consent">
+${options.fields}
+<div class="actions end">
+<button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+<button class="primary" type="submit" name="decision" value="approve">Approve</button>
+</div>
+</form>
+</section>`
+  })

@@ -1,0 +1,133 @@
+import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core"
+import { hidden, html, page, scopeDescriptions } from "./html.js"
+
+const when = (date: Date | null): string => (date === null ? "—" : date.toISOString().slice(0, 16).replace("T", " "))
+
+const partLabels: Record<Part, string> = {
+  workspace: "Workspace",
+  social: "Social intelligence",
+  highlights: "Highlights & captures",
+  boards: "Boards & documents",
+  scheduling: "Scheduling",
+  routines: "Routines",
+  media: "Media",
+  custom_ai: "Custom AI",
+  skills: "Skills",
+  store: "Store"
+}
+
+const keyStatus = (key: ApiKey, now: number): string =>
+  key.revokedAt !== null
+    ? `revoked ${when(key.revokedAt)}`
+    : key.expiresAt !== null && key.expiresAt.getTime() <= now
+      ? `expired ${when(key.expiresAt)}`
+      : key.expiresAt === null
+        ? "active, no expiry"
+        : `active until ${when(key.expiresAt)}`
+
+/** The settings page: API keys (create, list, revoke) and connected applications (list, disconnect). */
+export const settingsPage = (options: {
+  readonly base: string
+  readonly email: string
+  readonly csrf: string
+  readonly keys: ReadonlyArray<ApiKey>
+  readonly connections: ReadonlyArray<OAuthConnection>
+  readonly now: number
+  readonly created?: { readonly name: string; readonly token: string; readonly access: Access } | undefined
+  readonly notice?: string | undefined
+  readonly error?: string | undefined
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string>>
+}) => {
+  const csrf = hidden("csrf", options.csrf)
+  const live = options.keys.filter((key) => key.revokedAt === null)
+  return page({
+    base: options.base,
+    title: "Settings",
+    wide: true,
+    status: options.status ?? 200,
+    ...(options.headers ? { headers: options.headers } : {}),
+    body: html`<div class="topbar">
+<h1>Settings</h1>
+<form method="post" action="${options.base}/settings/sign-out">${csrf}<button class="secondary" type="submit">Sign out</button></form>
+</div>
+<p class="muted">Signed in as <strong>${options.email}</strong>.</p>
+${options.notice === undefined ? "" : html`<p class="notice" role="status">${options.notice}</p>`}
+${options.error === undefined ? "" : html`<p class="alert" role="alert">${options.error}</p>`}
+${
+  options.created === undefined
+    ? ""
+    : html`<section class="card" aria-labelledby="new-key">
+<h2 id="new-key">Your new API key “${options.created.name}”</h2>
+<p>Copy it now: it is shown only this once. Access: ${describeAccess(options.created.access)}.</p>
+<code class="token" aria-label="The new API key">${options.created.token}</code>
+<p class="muted">Send it as <code>Authorization: Bearer …</code> to <code>${options.base}/mcp</code> or <code>${options.base}/v1/tools</code>.</p>
+</section>`
+}
+<section class="card" aria-labelledby="keys">
+<h2 id="keys">API keys</h2>
+${
+  options.keys.length === 0
+    ? html`<p class="muted">No API keys yet.</p>`
+    : html`<table>
+<caption class="visually-hidden">Your API keys</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Access</th><th scope="col">Created (UTC)</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${options.keys.map(
+  (key) => html`<tr class="${key.revokedAt === null ? "" : "status-revoked"}">
+<td>${key.name}</td><td><code>${key.prefix}…</code></td><td>${describeAccess(key.access)}</td><td class="date">${when(key.createdAt)}</td>
+<td class="date">${when(key.lastUsedAt)}</td><td>${keyStatus(key, options.now)}</td>
+<td>${
+    key.revokedAt === null
+      ? html`<form method="post" action="${options.base}/settings/keys/revoke">${csrf}${hidden("key_id", key.id)}<button class="danger" type="submit" aria-label="Revoke ${key.name}">Revoke</button></form>`
+      : ""
+  }</td></tr>`
+)}
+</tbody></table>
+<p class="muted">${live.length} active.</p>`
+}
+</section>
+<section class="card" aria-labelledby="create">
+<h2 id="create">Create an API key</h2>
+<form method="post" action="${options.base}/settings/keys">
+${csrf}
+<label for="key-name">Name</label>
+<input id="key-name" name="name" type="text" maxlength="100" required placeholder="e.g. Zapier, my laptop">
+<fieldset>
+<legend>Access</legend>
+<label class="choice"><input type="radio" name="access" value="full" checked> Full access: every tool, read and change</label>
+<label class="choice"><input type="radio" name="access" value="custom"> Custom: choose per part below</label>
+<div class="parts">
+${Part.literals.map(
+  (part) => html`<div><label for="part-${part}">${partLabels[part]}</label>
+<select id="part-${part}" name="part_${part}"><option value="off">Off</option><option value="read" selected>Read</option><option value="edit">Edit</option></select></div>`
+)}
+</div>
+<p class="muted">The parts apply only to a Custom key.</p>
+</fieldset>
+<label for="key-expiry">Expires after (days, optional)</label>
+<input id="key-expiry" name="expires_in_days" type="number" min="1" max="3650" inputmode="numeric">
+<div class="actions"><button class="primary" type="submit">Create key</button></div>
+</form>
+</section>
+<section class="card" aria-labelledby="apps">
+<h2 id="apps">Connected applications</h2>
+${
+  options.connections.length === 0
+    ? html`<p class="muted">No application is connected. MCP clients connect with the URL <code>${options.base}/mcp</code>.</p>`
+    : html`<table>
+<caption class="visually-hidden">Applications connected with OAuth</caption>
+<thead><tr><th scope="col">Application</th><th scope="col">Returns to</th><th scope="col">Can</th><th scope="col">Connected (UTC)</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${options.connections.map(
+  (connection) => html`<tr><td>${connection.clientName ?? connection.clientId}</td>
+<td class="where">${redirectHostOf(connection.redirectUri)}</td>
+<td>${connection.scopes.map((scope) => scopeDescriptions[scope].title).join(", ")}</td>
+<td class="date">${when(connection.connectedAt)}</td>
+<td><form method="post" action="${options.base}/settings/apps/revoke">${csrf}${hidden("client_id", connection.clientId)}<button class="danger" type="submit" aria-label="Disconnect ${connection.clientName ?? connection.clientId}">Disconnect</button></form></td></tr>`
+)}
+</tbody></table>`
+}
+</section>`
+  })
+}

@@ -1,0 +1,160 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core"
+import { Clock, Effect, type Layer, Option } from "effect"
+import type { PublicUrl } from "../config.js"
+import { answerDefects } from "../defects.js"
+import { redirectTo } from "./authorize.js"
+import { existingSession, readPostedForm } from "./browser.js"
+import { currentAuthUrl } from "./config.js"
+import { clearedSessionCookieHeader } from "./cookies.js"
+import { errorPage } from "./html.js"
+import { sameOrigin } from "./http-util.js"
+import { settingsPage } from "./settings-page.js"
+
+const SETTINGS_FORM = "settings"
+
+const notices: Record<string, string> = {
+  "key-revoked": "The API key was revoked. It stops working at once.",
+  "app-disconnected": "The application was disconnected. Its tokens stop working at once."
+}
+
+/** The access a create-key form asks for: full, or custom with a level per part (at least one on). */
+const accessFromForm = (form: URLSearchParams): Access | string => {
+  if (form.get("access") !== "custom") return { kind: "full" }
+  const parts: Partial<Record<Part, Level>> = {}
+  for (const part of Part.literals) {
+    const level = form.get(`part_${part}`) ?? "off"
+    if (!(Level.literals as ReadonlyArray<string>).includes(level))
+      return `the level of ${part} must be off, read or edit`
+    if (level !== "off") parts[part] = level as Level
+  }
+  return Object.keys(parts).length === 0
+    ? "a Custom key needs at least one part on Read or Edit"
+    : { kind: "custom", parts }
+}
+
+/** `GET /settings` and its forms: create and revoke API keys, disconnect OAuth applications, sign out. */
+export const SettingsRoutes: Layer.Layer<
+  never,
+  never,
+  HttpLayerRouter.HttpRouter | PublicUrl | ApiKeys | OAuthTokens | BrowserSessions
+> = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const auth = yield* currentAuthUrl
+    const keys = yield* ApiKeys
+    const tokens = yield* OAuthTokens
+    const sessions = yield* BrowserSessions
+    const withDefectsAnswered = answerDefects((requestId) =>
+      errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
+    )
+    const signInFirst = redirectTo(`${auth.base}/oauth/sign-in`, 303)
+
+    const render = (
+      session: BrowserSession,
+      extra: {
+        created?: { name: string; token: string; access: Access }
+        notice?: string | undefined
+        error?: string
+        status?: number
+      } = {}
+    ) =>
+      Effect.gen(function* () {
+        const account = yield* sessions.accountOf(session)
+        if (Option.isNone(account)) return signInFirst
+        return settingsPage({
+          base: auth.base,
+          email: account.value.email,
+          csrf: yield* sessions.formToken(session, SETTINGS_FORM),
+          keys: yield* keys.list(account.value.id),
+          connections: yield* tokens.connections(account.value.id),
+          now: yield* Clock.currentTimeMillis,
+          ...extra
+        })
+      })
+
+    /** A posted settings form from a signed-in session, its token used up; or the answer that refuses it. */
+    const acceptForm = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        if (!sameOrigin(request, auth)) {
+          return { refused: errorPage(auth.base, "Request refused", "This form was sent from another site.", 403) }
+        }
+        const form = yield* readPostedForm(request)
+        const session = yield* existingSession(sessions, request, auth)
+        if (Option.isNone(session) || session.value.accountId === null) return { refused: signInFirst }
+        if (!(yield* sessions.useFormToken(session.value, SETTINGS_FORM, form.get("csrf") ?? ""))) {
+          return {
+            refused: errorPage(auth.base, "This form has expired", "Reload the settings page and try again.", 403)
+          }
+        }
+        return { form, session: session.value, accountId: session.value.accountId }
+      })
+
+    const show = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const session = yield* existingSession(sessions, request, auth)
+        if (Option.isNone(session) || session.value.accountId === null) return signInFirst
+        const notice = new URL(request.url, "http://localhost").searchParams.get("notice") ?? ""
+        return yield* render(session.value, { notice: notices[notice] })
+      })
+
+    const createKey = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const { form, session, accountId } = accepted
+        const access = accessFromForm(form)
+        if (typeof access === "string") return yield* render(session, { error: access, status: 422 })
+        const days = (form.get("expires_in_days") ?? "").trim()
+        const created = yield* keys
+          .create(accountId, {
+            name: form.get("name") ?? undefined,
+            access,
+            expiresInDays: days === "" ? undefined : Number(days)
+          })
+          .pipe(Effect.either)
+        if (created._tag === "Left") return yield* render(session, { error: created.left.message, status: 422 })
+        return yield* render(session, {
+          created: { name: created.right.key.name, token: created.right.token, access },
+          status: 201
+        })
+      })
+
+    const revokeKey = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const revoked = yield* keys.revoke(accepted.form.get("key_id") ?? "", accepted.accountId).pipe(Effect.either)
+        if (revoked._tag === "Left")
+          return yield* render(accepted.session, { error: revoked.left.message, status: 404 })
+        return redirectTo(`${auth.base}/settings?notice=key-revoked`, 303)
+      })
+
+    const disconnect = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const done = yield* tokens
+          .disconnect(accepted.accountId, accepted.form.get("client_id") ?? "")
+          .pipe(Effect.either)
+        if (done._tag === "Left") return yield* render(accepted.session, { error: done.left.message, status: 404 })
+        return redirectTo(`${auth.base}/settings?notice=app-disconnected`, 303)
+      })
+
+    const signOut = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return accepted.refused
+        yield* sessions.signOut(accepted.session)
+        return redirectTo(`${auth.base}/oauth/sign-in`, 303, { "set-cookie": clearedSessionCookieHeader(auth) })
+      })
+
+    yield* router.addAll([
+      HttpLayerRouter.route("GET", "/settings", (request) => withDefectsAnswered(show(request))),
+      HttpLayerRouter.route("POST", "/settings/keys", (request) => withDefectsAnswered(createKey(request))),
+      HttpLayerRouter.route("POST", "/settings/keys/revoke", (request) => withDefectsAnswered(revokeKey(request))),
+      HttpLayerRouter.route("POST", "/settings/apps/revoke", (request) => withDefectsAnswered(disconnect(request))),
+      HttpLayerRouter.route("POST", "/settings/sign-out", (request) => withDefectsAnswered(signOut(request)))
+    ])
+  })
+)

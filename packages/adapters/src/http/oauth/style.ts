@@ -1,0 +1,49 @@
+/** The stylesheet of the sign-in, consent, error and settings pages (served at `/oauth/style.css`). */
+export const stylesheet = `
+:root { color-scheme: light dark; --bg: #f6f7f9; --card: #ffffff; --text: #1c2330; --muted: #5a6473; --line: #d9dee6;
+  --accent: #2f5bd3; --accent-text: #ffffff; --danger: #b42318; --ok: #137333; --focus: #f59e0b; }
+@media (prefers-color-scheme: dark) { :root { --bg: #11151c; --card: #1a202a; --text: #e8ecf2; --muted: #a3adbb;
+  --line: #2e3643; --accent: #7aa2ff; --accent-text: #0c1220; --danger: #ff8a80; --ok: #81c995; } }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 28rem; margin: 8vh auto 4rem; padding: 0 1rem; }
+main.wide { max-width: 52rem; margin-top: 4vh; }
+.brand { font-weight: 700; letter-spacing: .02em; color: var(--muted); margin: 0 0 .75rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.75rem; box-shadow: 0 1px 2px rgba(0,0,0,.05); }
+.card + .card { margin-top: 1.25rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .5rem; line-height: 1.3; }
+h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
+p { margin: .5rem 0; }
+.muted { color: var(--muted); font-size: .95rem; }
+label { display: block; font-weight: 600; margin: 1rem 0 .3rem; }
+input[type=email], input[type=password], input[type=text], input[type=number], select {
+  width: 100%; padding: .6rem .7rem; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--text); font: inherit; }
+input:focus-visible, select:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+button { font: inherit; font-weight: 600; border-radius: 8px; padding: .6rem 1.1rem; border: 1px solid transparent; cursor: pointer; }
+button.primary { background: var(--accent); color: var(--accent-text); }
+button.secondary { background: transparent; color: var(--text); border-color: var(--line); }
+button.danger { background: transparent; color: var(--danger); border-color: var(--danger); padding: .35rem .8rem; }
+.actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
+.actions.end { justify-content: flex-end; }
+.alert { border-left: 4px solid var(--danger); background: color-mix(in srgb, var(--danger) 10%, transparent); padding: .6rem .8rem; border-radius: 6px; margin: 1rem 0 0; }
+.notice { border-left: 4px solid var(--ok); background: color-mix(in srgb, var(--ok) 10%, transparent); padding: .6rem .8rem; border-radius: 6px; margin: 0 0 1rem; }
+ul.scopes { list-style: none; padding: 0; margin: 1rem 0; }
+ul.scopes li { padding: .6rem 0; border-top: 1px solid var(--line); }
+ul.scopes li:first-child { border-top: 0; }
+ul.scopes strong { display: block; }
+.where { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; overflow-wrap: anywhere; }
+code.token { display: block; padding: .75rem; border: 1px dashed var(--line); border-radius: 8px; font-size: .95rem; overflow-wrap: anywhere; user-select: all; }
+table { width: 100%; border-collapse: collapse; font-size: .95rem; }
+th, td { text-align: left; padding: .55rem .4rem; border-top: 1px solid var(--line); vertical-align: middle; }
+td.date { white-space: nowrap; }
+th { color: var(--muted); font-weight: 600; border-top: 0; }
+fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .75rem 1rem 1rem; }
+legend { font-weight: 600; padding: 0 .3rem; }
+.choice { display: flex; gap: .5rem; align-items: center; font-weight: 400; margin: .3rem 0; }
+.parts { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .25rem 1rem; }
+.parts label { font-weight: 400; margin: .4rem 0 .2rem; }
+.topbar { display: flex; justify-content: space-between; align-items: center; margin-bottom: .75rem; }
+.topbar form { margin: 0; }
+.status-revoked { color: var(--muted); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`

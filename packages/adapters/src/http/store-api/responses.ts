@@ -1,0 +1,90 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Cause, Effect, Option } from "effect"
+import { internalErrorMessage } from "../defects.js"
+
+const body = (status: number, value: Readonly<Record<string, unknown>>) =>
+  HttpServerResponse.unsafeJson(value, { status })
+
+interface DecodeIssue {
+  readonly path?: ReadonlyArray<unknown>
+  readonly message?: string
+}
+
+// The platform answers a request that fails its schema with its own `HttpApiDecodeError` body; the
+// store API promises `{ ok: false, error, message }`, so that one answer is rewritten here.
+const decodeIssues = (response: HttpServerResponse.HttpServerResponse): ReadonlyArray<DecodeIssue> | undefined => {
+  if (response.status !== 400 || response.body._tag !== "Uint8Array") return undefined
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(response.body.body)) as {
+      readonly _tag?: unknown
+      readonly issues?: ReadonlyArray<DecodeIssue>
+    }
+    return parsed._tag === "HttpApiDecodeError" ? (parsed.issues ?? []) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+// A 429 body carries `retry_after_seconds`; clients and proxies look for the standard header too.
+const withRetryAfter = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+  if (response.status !== 429 || response.body._tag !== "Uint8Array") return response
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(response.body.body)) as {
+      readonly retry_after_seconds?: unknown
+    }
+    return typeof parsed.retry_after_seconds === "number"
+      ? HttpServerResponse.setHeader(response, "retry-after", String(parsed.retry_after_seconds))
+      : response
+  } catch {
+    return response
+  }
+}
+
+const isBodyDecodeFailure = (cause: Cause.Cause<unknown>): boolean =>
+  Option.exists(Cause.dieOption(cause), (defect) => {
+    const error = defect as { readonly _tag?: unknown; readonly reason?: unknown }
+    return error._tag === "RequestError" && error.reason === "Decode"
+  })
+
+/**
+ * Shapes the answers the HttpApi machinery makes on its own: schema failures (400 for a query or path,
+ * 422 for a body, each problem in `errors`), a body that is not JSON (400), `Retry-After` on a 429, and
+ * defects (500 with a request id, the cause logged under it, never a stack).
+ */
+export const StoreResponses = HttpLayerRouter.middleware((effect) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const write = request.method !== "GET" && request.method !== "HEAD"
+    const response = yield* effect
+    const issues = decodeIssues(response)
+    if (issues === undefined) return withRetryAfter(response)
+    const errors = issues.map((issue) => ({
+      path: (issue.path ?? []).map(String).join("."),
+      message: issue.message ?? "is not allowed"
+    }))
+    const message = errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; ")
+    return write
+      ? body(422, { ok: false, error: "invalid_field", message, errors })
+      : body(400, { ok: false, error: "bad_request", message })
+  }).pipe(
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+      if (isBodyDecodeFailure(cause)) {
+        return Effect.succeed(
+          body(400, {
+            ok: false,
+            error: "bad_request",
+            message: "the body must be a JSON object (Content-Type: application/json)"
+          })
+        )
+      }
+      const requestId = crypto.randomUUID()
+      return Effect.logError("store API request failed with a defect", cause).pipe(
+        Effect.annotateLogs({ requestId }),
+        Effect.as(body(500, { ok: false, error: "internal", message: internalErrorMessage(requestId) }))
+      )
+    })
+  )
+)

@@ -1,0 +1,86 @@
+import { SqlClient } from "@effect/sql"
+import { type Billing, pageOf, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core"
+import { Effect, Layer, Option } from "effect"
+
+interface SaleRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly product_id: string
+  readonly product_title: string
+  readonly buyer_email: string
+  readonly buyer_name: string | null
+  readonly amount_cents: number
+  readonly currency: string
+  readonly billing: Billing
+  readonly source: SaleSource
+  readonly order_id: string | null
+  readonly subscription_id: string | null
+  readonly status: SaleRowStatus
+  readonly discount_code: string | null
+  readonly created_at: Date
+}
+
+const toSale = (row: SaleRow): Sale => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  productId: row.product_id,
+  productTitle: row.product_title,
+  buyerEmail: row.buyer_email,
+  buyerName: row.buyer_name,
+  amountCents: Number(row.amount_cents),
+  currency: row.currency,
+  billing: row.billing,
+  source: row.source,
+  orderId: row.order_id,
+  subscriptionId: row.subscription_id,
+  status: row.status,
+  discountCode: row.discount_code,
+  createdAt: row.created_at
+})
+
+/** `SalesRepo` over SQL: idempotency keys by primary key, sale rows newest first by (created_at, id). */
+export const SalesRepoSql = Layer.effect(
+  SalesRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const one = (rows: ReadonlyArray<SaleRow>) => Option.map(Option.fromNullable(rows[0]), toSale)
+    return {
+      claim: (workspaceId, key, at) =>
+        sql`INSERT INTO store_order_keys (workspace_id, key, created_at) VALUES (${workspaceId}, ${key}, ${at})
+            ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      insert: (s) =>
+        sql`INSERT INTO store_sales (id, workspace_id, product_id, product_title, buyer_email, buyer_name, amount_cents,
+              currency, billing, source, order_id, subscription_id, status, discount_code, created_at)
+            VALUES (${s.id}, ${s.workspaceId}, ${s.productId}, ${s.productTitle}, ${s.buyerEmail}, ${s.buyerName},
+              ${s.amountCents}, ${s.currency}, ${s.billing}, ${s.source}, ${s.orderId}, ${s.subscriptionId}, ${s.status},
+              ${s.discountCode}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+      find: (workspaceId, id) =>
+        sql<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
+      findByOrder: (workspaceId, orderId) =>
+        sql<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND order_id = ${orderId}`.pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
+      listPage: (workspaceId, filter, page) => {
+        const product = filter.productId ? sql`AND product_id = ${filter.productId}` : sql``
+        const email = filter.email ? sql`AND buyer_email = ${filter.email}` : sql``
+        const status = filter.status ? sql`AND status = ${filter.status}` : sql``
+        const createdAfter = filter.after ? sql`AND created_at > ${filter.after}` : sql``
+        const createdBefore = filter.before ? sql`AND created_at < ${filter.before}` : sql``
+        const after = page.after ? sql`AND (created_at, id) < (${page.after.createdAt}, ${page.after.id})` : sql``
+        return sql<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId}
+                            ${product} ${email} ${status} ${createdAfter} ${createdBefore} ${after}
+                            ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
+          Effect.map((rows) => pageOf(rows.map(toSale), page.limit)),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)

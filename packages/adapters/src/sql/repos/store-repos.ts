@@ -1,0 +1,17 @@
+import { Layer } from "effect"
+import { AccessRepoSql } from "./customers.js"
+import { MailerOutboxSql } from "./mail-outbox.js"
+import { SalesRepoSql } from "./sales.js"
+import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
+import { CustomAisRepoSql } from "./store-custom-ais.js"
+
+/** The store's storage ports (and the outbox `Mailer`) over one `SqlClient`. */
+export const StoreReposSql = Layer.mergeAll(
+  CustomAisRepoSql,
+  ProductsRepoSql,
+  StoreSettingsRepoSql,
+  SalesRepoSql,
+  AccessRepoSql,
+  StoreFeedRepoSql,
+  MailerOutboxSql
+)

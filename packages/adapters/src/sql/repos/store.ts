@@ -1,0 +1,161 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type EventRecord,
+  pageOf,
+  type Product,
+  type ProductFields,
+  ProductsRepo,
+  type ProductStatus,
+  StoreFeedRepo,
+  type StoreSettings,
+  StoreSettingsRepo
+} from "@svc/core"
+import { Effect, Layer, Option } from "effect"
+
+interface ProductRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly custom_ai_id: string
+  readonly status: ProductStatus
+  readonly fields: unknown
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly published_at: Date | null
+}
+
+const json = <A>(value: unknown): A => (typeof value === "string" ? JSON.parse(value) : value) as A
+
+const toProduct = (row: ProductRow): Product => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  customAiId: row.custom_ai_id,
+  status: row.status,
+  fields: json<ProductFields>(row.fields),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  publishedAt: row.published_at
+})
+
+/** `ProductsRepo` over SQL: fields as one jsonb document, state and times as columns. */
+export const ProductsRepoSql = Layer.effect(
+  ProductsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      insert: (p) =>
+        sql`INSERT INTO store_products (id, workspace_id, custom_ai_id, status, fields, created_at, updated_at, published_at)
+            VALUES (${p.id}, ${p.workspaceId}, ${p.customAiId}, ${p.status}, ${JSON.stringify(p.fields)}::jsonb,
+                    ${p.createdAt}, ${p.updatedAt}, ${p.publishedAt})
+            ON CONFLICT (custom_ai_id) DO NOTHING RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      find: (workspaceId, id) =>
+        sql<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
+          Effect.orDie
+        ),
+      update: (p) =>
+        sql`UPDATE store_products SET status = ${p.status}, fields = ${JSON.stringify(p.fields)}::jsonb,
+              updated_at = ${p.updatedAt}, published_at = ${p.publishedAt}
+            WHERE workspace_id = ${p.workspaceId} AND id = ${p.id}`.pipe(Effect.asVoid, Effect.orDie),
+      listAll: (workspaceId) =>
+        sql<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId}
+                        ORDER BY created_at DESC, id DESC`.pipe(
+          Effect.map((rows) => rows.map(toProduct)),
+          Effect.orDie
+        ),
+      listPage: (workspaceId, filter, page) => {
+        const status = filter.status ? sql`AND status = ${filter.status}` : sql``
+        const createdAfter = filter.after ? sql`AND created_at > ${filter.after}` : sql``
+        const createdBefore = filter.before ? sql`AND created_at < ${filter.before}` : sql``
+        const after = page.after ? sql`AND (created_at, id) < (${page.after.createdAt}, ${page.after.id})` : sql``
+        return sql<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId}
+                               ${status} ${createdAfter} ${createdBefore} ${after}
+                               ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
+          Effect.map((rows) => pageOf(rows.map(toProduct), page.limit)),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)
+
+interface SettingsRow {
+  readonly workspace_id: string
+  readonly support_email: string | null
+  readonly card_processor: "connected" | "none"
+}
+
+/** `StoreSettingsRepo` over SQL. */
+export const StoreSettingsRepoSql = Layer.effect(
+  StoreSettingsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      find: (workspaceId) =>
+        sql<SettingsRow>`SELECT * FROM store_settings WHERE workspace_id = ${workspaceId}`.pipe(
+          Effect.map((rows) =>
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (row): StoreSettings => ({
+                workspaceId: row.workspace_id,
+                supportEmail: row.support_email,
+                cardProcessor: row.card_processor
+              })
+            )
+          ),
+          Effect.orDie
+        ),
+      save: (s) =>
+        sql`INSERT INTO store_settings (workspace_id, support_email, card_processor)
+            VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor})
+            ON CONFLICT (workspace_id) DO UPDATE SET support_email = EXCLUDED.support_email,
+              card_processor = EXCLUDED.card_processor`.pipe(Effect.asVoid, Effect.orDie)
+    }
+  })
+)
+
+interface EventRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly type: string
+  readonly created_at: Date
+  readonly data: unknown
+}
+
+/** `StoreFeedRepo`: the polling feeds read the shared event log. */
+export const StoreFeedRepoSql = Layer.effect(
+  StoreFeedRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      recent: (workspaceId, query) => {
+        const product = query.productId === undefined ? sql`` : sql`AND data->>'product_id' = ${query.productId}`
+        const sales =
+          query.paidSales === undefined
+            ? sql``
+            : query.paidSales === "all"
+              ? sql`AND (type <> 'purchase.created' OR data->>'status' = 'paid')`
+              : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'))`
+        return sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
+                             WHERE workspace_id = ${workspaceId} AND type IN ${sql.in(query.types)}
+                               AND created_at > ${query.since} ${product} ${sales}
+                             ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
+          Effect.map((rows) =>
+            rows.map(
+              (row): EventRecord => ({
+                id: row.id,
+                workspaceId: row.workspace_id,
+                type: row.type,
+                createdAt: row.created_at,
+                data: json<Record<string, unknown>>(row.data)
+              })
+            )
+          ),
+          Effect.orDie
+        )
+      }
+    }
+  })
+)

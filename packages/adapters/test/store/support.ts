@@ -1,0 +1,92 @@
+/** The store API over the whole core on the test database, as a web handler, plus seller set-up helpers. */
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import { SqlClient } from "@effect/sql"
+import { type Access, CustomAis, type Plan, StoreSetup } from "@svc/core"
+import { Context, Effect, Layer } from "effect"
+import { StoreApiRoutes } from "../../src/http/store-api/index.js"
+import { signUp, testCoreLayer } from "../support/core.js"
+
+/** A store test harness: `call` sends one request to `/store-app/v1<path>`. */
+export interface StoreHarness {
+  readonly call: (
+    token: string | undefined,
+    method: string,
+    path: string,
+    body?: unknown
+  ) => Promise<{ readonly status: number; readonly body: Record<string, unknown> }>
+  readonly raw: (request: Request) => Promise<Response>
+  /** The messages the outbox `Mailer` recorded for a workspace, oldest first. */
+  readonly outbox: (
+    workspaceId: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly recipient: string; readonly kind: string }>>
+  /** A new seller with a key, a Custom AI and store settings. */
+  readonly seller: (options?: {
+    readonly plan?: Plan
+    readonly access?: Access
+    readonly supportEmail?: string | null
+    readonly cardProcessor?: "connected" | "none"
+  }) => Effect.Effect<{
+    token: string
+    customAiId: string
+    workspaceId: string
+    newCustomAi: () => Effect.Effect<string>
+  }>
+}
+
+export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHarness>() {
+  static readonly layer = Layer.scoped(
+    StoreTest,
+    Effect.gen(function* () {
+      const core = yield* Layer.build(testCoreLayer())
+      const web = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          HttpLayerRouter.toWebHandler(StoreApiRoutes.pipe(Layer.provide(Layer.succeedContext(core))), {
+            disableLogger: true
+          })
+        ),
+        (w) => Effect.promise(() => w.dispose())
+      )
+      const raw = (request: Request) => web.handler(request)
+      const call: StoreHarness["call"] = async (token, method, path, body) => {
+        const headers: Record<string, string> = { "content-type": "application/json" }
+        if (token !== undefined) headers.authorization = `Bearer ${token}`
+        const response = await raw(
+          new Request(`http://store.test/store-app/v1${path}`, {
+            method,
+            headers,
+            ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+          })
+        )
+        const text = await response.text()
+        return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
+      }
+      const seller: StoreHarness["seller"] = (options = {}) =>
+        Effect.gen(function* () {
+          const user = yield* signUp({
+            plan: options.plan ?? "starter",
+            ...(options.access ? { access: options.access } : {})
+          })
+          const workspaceId = user.workspace.id
+          const setup = yield* StoreSetup
+          yield* setup.set(workspaceId, {
+            supportEmail: options.supportEmail === undefined ? "help@example.com" : options.supportEmail,
+            cardProcessor: options.cardProcessor ?? "none"
+          })
+          const newCustomAi = () =>
+            Effect.flatMap(CustomAis, (s) => s.create(workspaceId, { name: "Coach" })).pipe(
+              Effect.map((c) => c.id),
+              Effect.provide(core),
+              Effect.orDie
+            )
+          return { token: user.token, customAiId: yield* newCustomAi(), workspaceId, newCustomAi }
+        }).pipe(Effect.provide(core), Effect.orDie)
+      const outbox: StoreHarness["outbox"] = (workspaceId) =>
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ recipient: string; kind: string }>`SELECT recipient, kind FROM mail_outbox
+                     WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
+        ).pipe(Effect.provide(core), Effect.orDie)
+      return { call, raw, seller, outbox }
+    })
+  )
+}

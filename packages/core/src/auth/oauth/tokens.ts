@@ -1,0 +1,267 @@
+import { Clock, Effect, Option } from "effect"
+import { AccountsRepo } from "../../accounts/ports.js"
+import { AuthExpired, NotFound } from "../../shared/errors.js"
+import { Ids, Secrets, Transactor } from "../../shared/ports.js"
+import { WorkspacesRepo } from "../../workspace/ports.js"
+import { type Access, fullAccess, readOnlyAccess } from "../access.js"
+import type { Principal } from "../schema.js"
+import { ACCESS_TOKEN_PREFIX, newSecret, pkceMatches, REFRESH_TOKEN_PREFIX } from "./crypto.js"
+import { currentPolicy } from "./policy.js"
+import { OAuthGrantsRepo } from "./ports.js"
+import { type OAuthAudience, type OAuthClient, OAuthError, type OAuthScope } from "./schema.js"
+import { formatScope, isSubset, parseScope } from "./scopes.js"
+
+/** The token endpoint's answer (RFC 6749 §5.1). */
+export interface TokenAnswer {
+  readonly access_token: string
+  readonly token_type: "Bearer"
+  readonly expires_in: number
+  readonly refresh_token?: string
+  readonly scope: string
+}
+
+/** What `grant_type=authorization_code` sends besides client authentication. */
+export interface CodeExchange {
+  readonly code: string
+  readonly redirectUri: string | undefined
+  readonly codeVerifier: string | undefined
+  readonly resource: string | undefined
+}
+
+/** What `grant_type=refresh_token` sends besides client authentication. */
+export interface RefreshRequest {
+  readonly refreshToken: string
+  readonly scope: string | undefined
+  readonly resource: string | undefined
+}
+
+const invalidGrant = (description: string) => new OAuthError({ error: "invalid_grant", description })
+
+/** What a token's scopes let it do at its audience. */
+const accessOf = (audience: OAuthAudience, scopes: ReadonlyArray<OAuthScope>): Access => {
+  if (audience === "store") {
+    return { kind: "custom", parts: { store: scopes.includes("store") || scopes.includes("write") ? "edit" : "read" } }
+  }
+  return scopes.includes("write") ? fullAccess : readOnlyAccess
+}
+
+type Outcome =
+  | { readonly kind: "issued"; readonly answer: TokenAnswer }
+  | { readonly kind: "refused"; readonly error: OAuthError }
+  | { readonly kind: "replayed"; readonly grantId: string | null }
+
+/** Issues, rotates, revokes and checks OAuth tokens (RFC 6749, RFC 7009, OAuth 2.1 refresh rotation). */
+export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/OAuthTokens", {
+  effect: Effect.gen(function* () {
+    const grants = yield* OAuthGrantsRepo
+    const accounts = yield* AccountsRepo
+    const workspaces = yield* WorkspacesRepo
+    const ids = yield* Ids
+    const secrets = yield* Secrets
+    const tx = yield* Transactor
+
+    /** A new access token (and a refresh token when the client may refresh) for a grant. */
+    const issue = (client: OAuthClient, grantId: string, scopes: ReadonlyArray<OAuthScope>, now: number) =>
+      Effect.gen(function* () {
+        const policy = yield* currentPolicy
+        const access = yield* newSecret(secrets, ACCESS_TOKEN_PREFIX)
+        yield* grants.insertToken(yield* secrets.sha256Hex(access), {
+          id: yield* ids.make("oat_"),
+          grantId,
+          kind: "access",
+          scopes,
+          createdAt: new Date(now),
+          expiresAt: new Date(now + policy.accessTokenMs)
+        })
+        const answer: TokenAnswer = {
+          access_token: access,
+          token_type: "Bearer",
+          expires_in: Math.floor(policy.accessTokenMs / 1000),
+          scope: formatScope(scopes)
+        }
+        if (!client.grantTypes.includes("refresh_token")) return answer
+        const refresh = yield* newSecret(secrets, REFRESH_TOKEN_PREFIX)
+        yield* grants.insertToken(yield* secrets.sha256Hex(refresh), {
+          id: yield* ids.make("ort_"),
+          grantId,
+          kind: "refresh",
+          scopes,
+          createdAt: new Date(now),
+          expiresAt: new Date(now + policy.refreshTokenMs)
+        })
+        return { ...answer, refresh_token: refresh }
+      })
+
+    /** `grant_type=authorization_code`: one exchange per code; a replay revokes what the first one issued. */
+    const exchangeCode = (client: OAuthClient, input: CodeExchange) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const codeHash = yield* secrets.sha256Hex(input.code)
+        const grantId = yield* ids.make("grant_")
+        // The code is burned by the first attempt whatever its outcome, so a wrong verifier cannot be retried.
+        const outcome = yield* tx.withTransaction(
+          Effect.gen(function* (): Effect.fn.Return<Outcome> {
+            const consumed = yield* grants.consumeCode(codeHash, new Date(now), grantId)
+            if (Option.isNone(consumed)) return { kind: "refused", error: invalidGrant("the code is not valid") }
+            const { code, replayed } = consumed.value
+            if (replayed) return { kind: "replayed", grantId: code.grantId }
+            const refuse = (description: string): Outcome => ({ kind: "refused", error: invalidGrant(description) })
+            if (code.expiresAt.getTime() <= now) return refuse("the code has expired; start the authorization again")
+            if (code.clientId !== client.id) return refuse("the code was issued to another client")
+            if (input.redirectUri !== code.redirectUri) {
+              return refuse("redirect_uri must be the one sent to the authorization endpoint")
+            }
+            if (
+              input.codeVerifier === undefined ||
+              !(yield* pkceMatches(secrets, input.codeVerifier, code.codeChallenge))
+            ) {
+              return refuse("code_verifier does not match the code_challenge")
+            }
+            if (input.resource !== undefined && input.resource.replace(/\/$/, "") !== code.resource) {
+              return {
+                kind: "refused",
+                error: new OAuthError({
+                  error: "invalid_target",
+                  description: `the code was issued for ${code.resource}`
+                })
+              }
+            }
+            yield* grants.insertGrant({
+              id: grantId,
+              clientId: client.id,
+              accountId: code.accountId,
+              scopes: code.scopes,
+              resource: code.resource,
+              audience: code.audience,
+              createdAt: new Date(now),
+              revokedAt: null
+            })
+            return { kind: "issued", answer: yield* issue(client, grantId, code.scopes, now) }
+          })
+        )
+        switch (outcome.kind) {
+          case "issued":
+            return outcome.answer
+          case "refused":
+            return yield* outcome.error
+          case "replayed":
+            if (outcome.grantId !== null) yield* grants.revokeGrant(outcome.grantId, new Date(now))
+            return yield* invalidGrant("the code was already used; the tokens issued from it are revoked")
+        }
+      }).pipe(Effect.withSpan("OAuthTokens.exchangeCode"))
+
+    /**
+     * `grant_type=refresh_token`: every use rotates the token. A rotated token still works within the
+     * grace window (a lost answer, two refreshes racing); used later, it revokes the whole grant.
+     */
+    const refresh = (client: OAuthClient, input: RefreshRequest) =>
+      Effect.gen(function* () {
+        const policy = yield* currentPolicy
+        const now = yield* Clock.currentTimeMillis
+        if (!client.grantTypes.includes("refresh_token")) {
+          return yield* new OAuthError({
+            error: "unauthorized_client",
+            description: "the client did not register the refresh_token grant type"
+          })
+        }
+        const tokenHash = yield* secrets.sha256Hex(input.refreshToken)
+        const found = yield* grants.findToken(tokenHash)
+        if (Option.isNone(found) || found.value.kind !== "refresh" || found.value.grant.clientId !== client.id) {
+          return yield* invalidGrant("the refresh token is not valid")
+        }
+        const token = found.value
+        if (token.grant.revokedAt !== null || token.revokedAt !== null)
+          return yield* invalidGrant("the grant was revoked")
+        if (token.expiresAt.getTime() <= now) return yield* invalidGrant("the refresh token has expired")
+        if (input.resource !== undefined && input.resource.replace(/\/$/, "") !== token.grant.resource) {
+          return yield* new OAuthError({
+            error: "invalid_target",
+            description: `the grant is for ${token.grant.resource}`
+          })
+        }
+        let scopes = token.scopes
+        if (input.scope !== undefined) {
+          const parsed = parseScope(input.scope)
+          if ("unknown" in parsed || parsed.scopes.length === 0 || !isSubset(parsed.scopes, token.scopes)) {
+            return yield* new OAuthError({
+              error: "invalid_scope",
+              description: `a refresh may only narrow the scopes; this token has ${formatScope(token.scopes)}`
+            })
+          }
+          scopes = parsed.scopes
+        }
+        if (!(yield* grants.rotateToken(tokenHash, new Date(now)))) {
+          const again = yield* grants.findToken(tokenHash)
+          const rotatedAt = Option.match(again, { onNone: () => 0, onSome: (t) => t.rotatedAt?.getTime() ?? 0 })
+          if (now - rotatedAt > policy.refreshGraceMs) {
+            yield* grants.revokeGrant(token.grant.id, new Date(now))
+            return yield* invalidGrant("the refresh token was already used; every token of this grant is now revoked")
+          }
+        }
+        return yield* issue(client, token.grant.id, scopes, now)
+      }).pipe(Effect.withSpan("OAuthTokens.refresh"))
+
+    /** RFC 7009: revoking a refresh token ends its grant; an access token ends alone; unknown tokens are fine. */
+    const revoke = (client: OAuthClient, token: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const tokenHash = yield* secrets.sha256Hex(token)
+        const found = yield* grants.findToken(tokenHash)
+        if (Option.isNone(found) || found.value.grant.clientId !== client.id) return
+        if (found.value.kind === "refresh") yield* grants.revokeGrant(found.value.grant.id, new Date(now))
+        else yield* grants.revokeToken(tokenHash, new Date(now))
+      }).pipe(Effect.withSpan("OAuthTokens.revoke"))
+
+    const rejected = new AuthExpired({
+      message: "the access token is missing, expired or revoked; refresh it or sign in again"
+    })
+
+    /** Checks an access token presented to `audience` and says who is calling. */
+    const authenticate = (token: string, audience: OAuthAudience) =>
+      Effect.gen(function* () {
+        if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return yield* rejected
+        const found = yield* grants.findToken(yield* secrets.sha256Hex(token))
+        if (Option.isNone(found) || found.value.kind !== "access") return yield* rejected
+        const stored = found.value
+        const now = yield* Clock.currentTimeMillis
+        if (stored.revokedAt !== null || stored.grant.revokedAt !== null || stored.expiresAt.getTime() <= now) {
+          return yield* rejected
+        }
+        if (stored.grant.audience !== audience) {
+          return yield* new AuthExpired({
+            message:
+              audience === "tools"
+                ? "this access token was issued for the store API, not the tool server"
+                : "this access token was issued for the tool server, not the store API"
+          })
+        }
+        const account = yield* accounts.findById(stored.grant.accountId)
+        if (Option.isNone(account)) return yield* rejected
+        const workspace = yield* workspaces.findDefault(account.value.id)
+        const principal: Principal = {
+          accountId: account.value.id,
+          plan: account.value.plan,
+          access: accessOf(audience, stored.scopes),
+          credential: { kind: "oauth", id: stored.grant.id },
+          workspaceId: Option.match(workspace, { onNone: () => null, onSome: (w) => w.id }),
+          reach: "account",
+          rateLimitExempt: false
+        }
+        return principal
+      }).pipe(Effect.withSpan("OAuthTokens.authenticate"))
+
+    /** The clients the account has connected (live grants), newest first. */
+    const connections = (accountId: string) => grants.listConnections(accountId, undefined)
+
+    /** Revokes every grant of the account to a client; its tokens stop working at once. */
+    const disconnect = (accountId: string, clientId: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if ((yield* grants.revokeClientGrants(accountId, clientId, new Date(now))) === 0) {
+          return yield* new NotFound({ message: `no connected application ${clientId}` })
+        }
+      })
+
+    return { exchangeCode, refresh, revoke, authenticate, connections, disconnect } as const
+  })
+}) {}

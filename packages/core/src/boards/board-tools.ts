@@ -1,0 +1,211 @@
+import { Effect, Either, Schema } from "effect"
+import { Cursor, decodeCursor, encodeCursor, Limit } from "../shared/paging.js"
+import { defineTool } from "../tools/tool.js"
+import { LIBRARY_LIMITS } from "../workspace/limits.js"
+import { ItemSummary } from "../workspace/schema.js"
+import { Boards } from "./boards.js"
+import { Connections, LABEL_MAX_CHARACTERS } from "./connections.js"
+import { Board, ItemConnection, PlacedItem } from "./schema.js"
+import { BoardIdField, ItemIdField, NextCursorField, titleInput, trashOutput } from "./tool-fields.js"
+import { Trash } from "./trash.js"
+
+const Coordinate = (axis: string) =>
+  Schema.Number.pipe(Schema.finite(), Schema.between(-1_000_000, 1_000_000)).annotations({
+    description: `${axis} position on the board in canvas units, -1000000 to 1000000. Give x and y together, or neither.`
+  })
+
+const Placement = Schema.Struct({
+  itemId: ItemIdField,
+  x: Schema.optional(Coordinate("Horizontal")),
+  y: Schema.optional(Coordinate("Vertical"))
+}).annotations({
+  description:
+    "An item to place. Without x/y a new item goes to the next free cell of a grid and an item already on the board stays where it is."
+})
+
+const RestoreField = Schema.optional(
+  Schema.Boolean.annotations({
+    description: `true to take the item back out of the trash instead (within ${LIBRARY_LIMITS.trashDays} days of trashing it). Default false.`
+  })
+)
+
+const pageOf = (input: { readonly limit?: number | undefined; readonly cursor?: string | undefined }) =>
+  Effect.map(
+    input.cursor === undefined
+      ? Effect.succeed(undefined)
+      : Either.match(decodeCursor(input.cursor), { onLeft: Effect.fail, onRight: Effect.succeed }),
+    (after) => ({ limit: input.limit ?? 25, after })
+  )
+
+/** Board tools: create, rename, trash, place items, connect items, read a board and an item's connections. */
+export const boardCanvasTools = Effect.gen(function* () {
+  const boards = yield* Boards
+  const trash = yield* Trash
+  const connections = yield* Connections
+  return [
+    defineTool({
+      name: "svc_read_board",
+      description:
+        "Read a board: its title and item count, a page of its items (most recently placed first) with their x/y positions, and the connections between items on the board that touch the items of this page. Free. Read a note on it with svc_get_note_markdown, a table with svc_read_table.",
+      input: { boardId: BoardIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
+      output: {
+        board: Board,
+        items: Schema.Array(PlacedItem).annotations({ description: "Items on the board, most recently placed first." }),
+        connections: Schema.Array(ItemConnection).annotations({
+          description:
+            "Connections drawn on this board or workspace-wide between two items on it, touching an item of this page."
+        }),
+        nextCursor: NextCursorField
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const result = yield* boards.read(id, input.boardId, yield* pageOf(input))
+          return {
+            board: result.board,
+            items: result.items,
+            connections: result.connections,
+            ...(result.next ? { nextCursor: encodeCursor(result.next) } : {})
+          }
+        })
+    }),
+    defineTool({
+      name: "svc_get_connections",
+      description:
+        "List an item's connections in both directions, newest first: each with its label, direction (outgoing or incoming), board, and the item at the other end. Connections to trashed items are left out. Free. Make one with svc_connect_items.",
+      input: { itemId: ItemIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
+      output: {
+        item: ItemSummary,
+        connections: Schema.Array(
+          Schema.Struct({
+            ...ItemConnection.fields,
+            direction: Schema.Literal("outgoing", "incoming").annotations({
+              description: "outgoing when the item is fromItemId, incoming when it is toItemId."
+            }),
+            otherItem: ItemSummary
+          }).annotations({ description: "A connection and the item at its other end." })
+        ).annotations({ description: "The connections, newest first." }),
+        nextCursor: NextCursorField
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const result = yield* connections.listOf(id, input.itemId, yield* pageOf(input))
+          return {
+            item: result.item,
+            connections: result.rows.map((row) => ({
+              ...row.connection,
+              direction: row.direction,
+              otherItem: row.other
+            })),
+            ...(result.next ? { nextCursor: encodeCursor(result.next) } : {})
+          }
+        })
+    }),
+    defineTool({
+      name: "svc_create_board",
+      description:
+        "Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items, read it with svc_read_board.",
+      input: { title: titleInput("Board") },
+      output: { board: Board },
+      hints: { destructive: false, idempotent: false, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { board: yield* boards.create(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_connect_items",
+      description:
+        "Connect two items with a directed, optionally labelled connection (from → to) and return it. Free. With boardId the connection is drawn on that board and both items must be on it; without, it is workspace-wide. Connecting the same pair on the same board again only changes the label. Read them with svc_get_connections.",
+      input: {
+        fromItemId: idFieldOf("The item the connection starts at"),
+        toItemId: idFieldOf("The item the connection points to; not the same as fromItemId"),
+        label: Schema.optional(
+          Schema.String.pipe(Schema.maxLength(LABEL_MAX_CHARACTERS)).annotations({
+            description: `What the connection means, e.g. "supports" or "next step"; up to ${LABEL_MAX_CHARACTERS} characters. Default empty.`
+          })
+        ),
+        boardId: Schema.optional(BoardIdField)
+      },
+      output: { connection: ItemConnection },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { connection: yield* connections.connect(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_rename_board",
+      description: "Give a board a new title and return the board as it now is. Free.",
+      input: { boardId: BoardIdField, title: titleInput("New board") },
+      output: { board: Board },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { board: yield* boards.rename(id, input) }
+        })
+    }),
+    defineTool({
+      name: "svc_trash_board",
+      description: `Move a board to the trash and return it with restorableUntil. Free. A trashed board is hidden from lists, reads and search; the items on it stay in the library. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
+      input: { boardId: BoardIdField, restore: RestoreField },
+      output: trashOutput,
+      hints: { destructive: true, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const result = yield* trash.setTrashed(id, {
+            itemId: input.boardId,
+            restore: input.restore,
+            onlyType: "board"
+          })
+          return { item: result.item, ...(result.restorableUntil ? { restorableUntil: result.restorableUntil } : {}) }
+        })
+    }),
+    defineTool({
+      name: "svc_trash_item",
+      description: `Move any item (note, link, table, board, post, media…) to the trash and return it with restorableUntil. Free. A trashed item is hidden from lists, boards, connections and search. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
+      input: { itemId: ItemIdField, restore: RestoreField },
+      output: trashOutput,
+      hints: { destructive: true, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const result = yield* trash.setTrashed(id, { itemId: input.itemId, restore: input.restore })
+          return { item: result.item, ...(result.restorableUntil ? { restorableUntil: result.restorableUntil } : {}) }
+        })
+    }),
+    defineTool({
+      name: "svc_save_items_to_board",
+      description: `Place existing items (notes, links, tables, other boards…) on a board, optionally at x/y, and return the board with those items as placed. Free. An item already on the board moves when x/y are given and stays otherwise. Up to ${LIBRARY_LIMITS.urlsPerCall} items per call; a board holds at most ${LIBRARY_LIMITS.boardItems}. Read it back with svc_read_board.`,
+      input: {
+        boardId: BoardIdField,
+        items: Schema.Array(Placement)
+          .pipe(Schema.minItems(1), Schema.maxItems(LIBRARY_LIMITS.urlsPerCall))
+          .annotations({ description: `The items to place, 1 to ${LIBRARY_LIMITS.urlsPerCall}.` })
+      },
+      output: {
+        board: Board,
+        items: Schema.Array(PlacedItem).annotations({
+          description: "The items of this call as they now sit on the board."
+        })
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return yield* boards.saveItems(id, input)
+        })
+    })
+  ]
+})
+
+function idFieldOf(what: string) {
+  return ItemIdField.annotations({ description: `${what}: an item id of any kind (note_…, board_…, table_…, link_…).` })
+}

@@ -1,0 +1,119 @@
+import { Effect, Schema } from "effect"
+import { Platform } from "../library/schema.js"
+import { Cursor, Limit } from "../shared/paging.js"
+import { Timestamp } from "../shared/time.js"
+import { defineTool } from "../tools/tool.js"
+import { ItemType } from "../workspace/schema.js"
+import { searchQueryField } from "../workspace/search-tools.js"
+import { Highlights } from "./service.js"
+
+const NextCursor = Schema.optional(
+  Schema.String.annotations({
+    description: "Pass as cursor (with the same query and filters) to read the next page; absent on the last page."
+  })
+)
+
+const dateFilter = (description: string) =>
+  Schema.Date.annotations({
+    description,
+    jsonSchema: { type: "string", format: "date-time", description }
+  })
+
+const filters = {
+  query: Schema.optional(searchQueryField(" Leave out (or send an empty string) to list newest first.")),
+  itemId: Schema.optional(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+      description: "Only those saved from this item (link_…, post_…, …)."
+    })
+  ),
+  createdAfter: Schema.optional(
+    dateFilter("Only those saved at or after this time, ISO 8601 (e.g. 2026-11-01 or 2026-11-01T09:00:00Z).")
+  ),
+  createdBefore: Schema.optional(dateFilter("Only those saved before this time, ISO 8601.")),
+  limit: Schema.optional(Limit),
+  cursor: Schema.optional(Cursor)
+}
+
+const matchFields = {
+  snippet: Schema.NullOr(Schema.String).annotations({
+    description: "The matching passage with matching words wrapped in **; null when listing without a query."
+  }),
+  rank: Schema.Number.annotations({ description: "Relevance (PostgreSQL ts_rank); 0 when listing without a query." })
+}
+
+const Highlight = Schema.Struct({
+  id: Schema.String.annotations({ description: "Highlight id (hl_…)." }),
+  itemId: Schema.String.annotations({ description: "The item the passage was saved from." }),
+  itemType: ItemType,
+  itemTitle: Schema.String.annotations({ description: "Title of that item." }),
+  text: Schema.String.annotations({ description: "The highlighted passage." }),
+  note: Schema.String.annotations({ description: "What the person wrote about it; empty when nothing." }),
+  ...matchFields,
+  createdAt: Timestamp
+}).annotations({ description: "A passage saved from an item." })
+
+const Capture = Schema.Struct({
+  id: Schema.String.annotations({ description: "Capture id (cap_…)." }),
+  itemId: Schema.NullOr(Schema.String).annotations({
+    description: "The library item it was saved with (link_…, post_…, ad_…), or null."
+  }),
+  sourceUrl: Schema.NullOr(Schema.String).annotations({ description: "Address it was captured from, or null." }),
+  platform: Schema.NullOr(Platform).annotations({
+    description: "Social platform of a captured post or ad; null for web pages."
+  }),
+  title: Schema.String.annotations({ description: "Title of what was captured." }),
+  text: Schema.String.annotations({ description: "The captured text." }),
+  ...matchFields,
+  createdAt: Timestamp
+}).annotations({ description: "Text captured from the web or a social post." })
+
+/** The Highlights & captures group: full-text search over saved passages and clips. */
+export const highlightTools = Effect.gen(function* () {
+  const highlights = yield* Highlights
+  return [
+    defineTool({
+      name: "svc_search_highlights",
+      description:
+        "Search the highlights (passages saved from links and other items) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Highlights of trashed items are left out. Free. Save highlights with the highlights field of svc_save_links_to_board.",
+      input: filters,
+      output: {
+        highlights: Schema.Array(Highlight).annotations({
+          description: "Matching highlights, most relevant first (newest first without a query)."
+        }),
+        nextCursor: NextCursor
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const page = yield* highlights.searchHighlights(id, input)
+          return { highlights: page.rows, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }
+        })
+    }),
+    defineTool({
+      name: "svc_search_captures",
+      description:
+        "Search the captures (text saved with links, social posts and ads) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Captures of trashed items are left out. Free. Captures are made by svc_save_posts_to_library, svc_save_posts_to_board, svc_save_ads_to_board and svc_save_links_to_board (with text).",
+      input: filters,
+      output: {
+        captures: Schema.Array(Capture).annotations({
+          description: "Matching captures, most relevant first (newest first without a query)."
+        }),
+        nextCursor: NextCursor
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const page = yield* highlights.searchCaptures(id, input)
+          return {
+            captures: page.rows.map((row) => ({
+              ...row,
+              platform: Schema.is(Platform)(row.platform) ? row.platform : null
+            })),
+            ...(page.nextCursor ? { nextCursor: page.nextCursor } : {})
+          }
+        })
+    })
+  ]
+})

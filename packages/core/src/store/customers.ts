@@ -1,0 +1,247 @@
+import { Clock, Effect, Option } from "effect"
+import { makeEventRecorder } from "../events/service.js"
+import { RateLimiter } from "../limits/ports.js"
+import { RateLimited } from "../limits/schema.js"
+import { Mailer } from "../mail/ports.js"
+import { NotFound } from "../shared/errors.js"
+import { Ids, Transactor } from "../shared/ports.js"
+import { type Customer, hasAccess, type ProductAccess as Access } from "./access.js"
+import type { StoreCaller } from "./caller.js"
+import { BadListRequest } from "./errors.js"
+import { pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
+import { AccessRepo, ProductsRepo } from "./ports.js"
+import type { Product } from "./product.js"
+
+/** The answer of `POST /customers`. */
+export type AddCustomerAnswer =
+  | { readonly ok: true; readonly status: "added" | "already_has_access" }
+  | {
+      readonly ok: false
+      readonly status: "rejected"
+      readonly reason: "product_not_found" | "product_not_live" | "access_off"
+      readonly message: string
+    }
+
+const accessLine = (a: Access, title: string, now: number) => ({
+  product_id: a.productId,
+  product_title: title,
+  has_access: hasAccess(a, now),
+  state: a.state,
+  how: a.how,
+  paid_until: a.paidUntil?.toISOString() ?? null,
+  access_ends_at: a.endsAt?.toISOString() ?? null
+})
+
+/** People who have the store's products: adding, finding, removing access, resending the access email. */
+export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/StoreCustomers", {
+  effect: Effect.gen(function* () {
+    const products = yield* ProductsRepo
+    const access = yield* AccessRepo
+    const limiter = yield* RateLimiter
+    const mailer = yield* Mailer
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+    const recordEvent = yield* makeEventRecorder
+
+    const titles = (workspaceId: string) =>
+      Effect.map(products.listAll(workspaceId), (all) => new Map(all.map((p) => [p.id, p.fields.title])))
+
+    const customerJson = (customer: Customer, rows: ReadonlyArray<Access>, names: Map<string, string>, now: number) => {
+      const lines = rows.map((a) => accessLine(a, names.get(a.productId) ?? "", now))
+      return {
+        id: customer.id,
+        email: customer.email,
+        name: customer.name,
+        created_at: customer.createdAt.toISOString(),
+        has_access: lines.some((l) => l.has_access),
+        products_with_access: lines.filter((l) => l.has_access).map((l) => l.product_id),
+        products: lines
+      }
+    }
+
+    const productOf = (caller: StoreCaller, id: string) =>
+      Effect.flatMap(products.find(caller.workspaceId, id), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(new NotFound({ message: `no product ${id} in this store` })),
+          onSome: Effect.succeed
+        })
+      )
+
+    /** Gives free access to a live product without counting a sale; never undoes the seller's switch-off. */
+    const add = (
+      caller: StoreCaller,
+      input: {
+        readonly product: string
+        readonly email: string
+        readonly name?: string | undefined
+        readonly send_email?: boolean | undefined
+      }
+    ) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const found = yield* products.find(caller.workspaceId, input.product)
+          if (Option.isNone(found)) {
+            return {
+              ok: false,
+              status: "rejected",
+              reason: "product_not_found",
+              message: `no product ${input.product} in this store`
+            } satisfies AddCustomerAnswer as AddCustomerAnswer
+          }
+          const product: Product = found.value
+          if (product.status !== "live") {
+            return {
+              ok: false,
+              status: "rejected",
+              reason: "product_not_live",
+              message: "publish the product first"
+            } as AddCustomerAnswer
+          }
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const person = yield* access.lock(caller.workspaceId, product.id, input.email, now)
+          if (person.state === "removed") {
+            return {
+              ok: false,
+              status: "rejected",
+              reason: "access_off",
+              message: `the seller switched off ${input.email}'s access; it stays off`
+            } as AddCustomerAnswer
+          }
+          if (hasAccess(person, now.getTime())) return { ok: true, status: "already_has_access" } as AddCustomerAnswer
+          const name = input.name ?? person.name
+          yield* access.save({
+            ...person,
+            name,
+            state: "active",
+            how: person.how ?? "added",
+            endsAt: null,
+            grantedAt: person.grantedAt ?? now,
+            updatedAt: now
+          })
+          yield* access.ensureCustomer({
+            id: yield* ids.make("cus_"),
+            workspaceId: caller.workspaceId,
+            email: input.email,
+            name,
+            createdAt: now
+          })
+          if (person.state === "none") {
+            yield* recordEvent(caller.workspaceId, "customer.created", {
+              product_id: product.id,
+              product_title: product.fields.title,
+              email: input.email,
+              name,
+              how: "added",
+              created_at: now.toISOString()
+            })
+          }
+          if (input.send_email !== false) {
+            yield* mailer.send({
+              workspaceId: caller.workspaceId,
+              kind: "store.access",
+              to: input.email,
+              subject: `Your access to ${product.fields.title}`,
+              text: `You have been given access to ${product.fields.title}.`
+            })
+          }
+          return { ok: true, status: "added" } as AddCustomerAnswer
+        })
+      )
+
+    /** Switches a person's access to a product off (a later free add cannot turn it back on). */
+    const removeAccess = (caller: StoreCaller, input: { readonly product: string; readonly email: string }) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const product = yield* productOf(caller, input.product)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const person = yield* access.lock(caller.workspaceId, product.id, input.email, now)
+          if (person.state === "none") {
+            return yield* new NotFound({ message: `${input.email} has never had ${product.id}` })
+          }
+          const had = hasAccess(person, now.getTime())
+          yield* access.save({ ...person, state: "removed", endsAt: now, updatedAt: now })
+          return { ok: true as const, status: had ? ("removed" as const) : ("already_off" as const) }
+        })
+      )
+
+    /** Sends the access email again; one per person per minute. */
+    const resendAccessEmail = (caller: StoreCaller, input: { readonly product: string; readonly email: string }) =>
+      Effect.gen(function* () {
+        const product = yield* productOf(caller, input.product)
+        const rows = yield* access.accessOf(caller.workspaceId, input.email, product.id)
+        const now = yield* Clock.currentTimeMillis
+        if (!rows.some((a) => hasAccess(a, now))) {
+          return yield* new NotFound({ message: `${input.email} has no access to ${product.id}` })
+        }
+        const slot = yield* limiter.take(`store-access-email:${caller.workspaceId}:${input.email}`, 1, 60_000)
+        if (!slot.allowed) {
+          return yield* new RateLimited({
+            message: "one access email per person per minute; try again in a minute",
+            retryAfterSeconds: Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
+          })
+        }
+        yield* mailer.send({
+          workspaceId: caller.workspaceId,
+          kind: "store.access",
+          to: input.email,
+          subject: `Your access to ${product.fields.title}`,
+          text: `Here is your access to ${product.fields.title} again.`
+        })
+        return { ok: true as const, sent: true }
+      })
+
+    /** The customer find result: matches (zero or one person) with their access per product. */
+    const find = (caller: StoreCaller, email: string, productId: string | undefined) =>
+      Effect.gen(function* () {
+        const customer = yield* access.findCustomer(caller.workspaceId, email)
+        if (Option.isNone(customer)) return { ok: true as const, customers: [] }
+        const rows = yield* access.accessOf(caller.workspaceId, email, productId)
+        const now = yield* Clock.currentTimeMillis
+        const names = yield* titles(caller.workspaceId)
+        return { ok: true as const, customers: [customerJson(customer.value, rows, names, now)] }
+      })
+
+    /** One customer by email. */
+    const get = (caller: StoreCaller, email: string) =>
+      Effect.gen(function* () {
+        const customer = yield* access.findCustomer(caller.workspaceId, email)
+        if (Option.isNone(customer)) return yield* new NotFound({ message: `no customer ${email} in this store` })
+        const rows = yield* access.accessOf(caller.workspaceId, email)
+        const names = yield* titles(caller.workspaceId)
+        return {
+          ok: true as const,
+          customer: customerJson(customer.value, rows, names, yield* Clock.currentTimeMillis)
+        }
+      })
+
+    /** Paged customers, newest first, each with every product they have. */
+    const listPage = (
+      caller: StoreCaller,
+      query: StoreListQuery & { readonly product?: string | undefined; readonly has_access?: string | undefined }
+    ) =>
+      Effect.gen(function* () {
+        if (query.has_access !== undefined && query.has_access !== "true" && query.has_access !== "false") {
+          return yield* new BadListRequest({ message: "has_access must be true or false" })
+        }
+        const { page, range } = yield* readListQuery(query)
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* access.listCustomers(
+          caller.workspaceId,
+          {
+            productId: query.product,
+            hasAccess: query.has_access === undefined ? undefined : query.has_access === "true",
+            now: new Date(now),
+            ...range
+          },
+          page
+        )
+        const names = yield* titles(caller.workspaceId)
+        const withAccess = yield* Effect.forEach(rows.rows, (c) =>
+          Effect.map(access.accessOf(caller.workspaceId, c.email), (a) => customerJson(c, a, names, now))
+        )
+        return pageAnswer({ rows: withAccess, next: rows.next }, (row) => row)
+      })
+
+    return { add, removeAccess, resendAccessEmail, find, get, listPage } as const
+  })
+}) {}

@@ -1,0 +1,121 @@
+import { Effect, Schema } from "effect"
+import { MediaCard } from "../library/schema.js"
+import { Cursor, Limit } from "../shared/paging.js"
+import { Timestamp } from "../shared/time.js"
+import { defineTool } from "../tools/tool.js"
+import { LIBRARY_LIMITS } from "./limits.js"
+import { ItemType } from "./schema.js"
+import { WorkspaceSearch } from "./search.js"
+
+const NextCursor = Schema.optional(
+  Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
+)
+
+/** The websearch-syntax query field the search tools take (empty allowed when `more` says what it does). */
+export const searchQueryField = (more = "") => {
+  const bounded = Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.queryCharacters))
+  return (more === "" ? bounded.pipe(Schema.minLength(1)) : bounded).annotations({
+    description: `Words to find, up to ${LIBRARY_LIMITS.queryCharacters} characters, in web-search syntax: plain words must all appear (any form: "launching" finds "launch"), "quoted phrase" for words in that order, or between alternatives, -word to exclude.${more}`
+  })
+}
+
+const ItemHit = Schema.Struct({
+  id: Schema.String.annotations({ description: "Item id (note_…, link_…, post_…, …)." }),
+  type: ItemType,
+  title: Schema.String.annotations({ description: "Item title." }),
+  url: Schema.NullOr(Schema.String).annotations({
+    description: "Web address for links, posts, ads and media; null otherwise."
+  }),
+  snippet: Schema.String.annotations({
+    description: "The best-matching passage of the title, note, body or saved text, matching words wrapped in **."
+  }),
+  rank: Schema.Number.annotations({
+    description: "Relevance (PostgreSQL ts_rank; title matches weigh most, then notes and bodies, then saved text)."
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ description: "One matching item." })
+
+const Chat = Schema.Struct({
+  id: Schema.String.annotations({
+    description: "Chat id; pass it as chatId to svc_ask_custom_ai to continue a Custom AI chat."
+  }),
+  title: Schema.String.annotations({ description: "Chat title." }),
+  customAIId: Schema.NullOr(Schema.String).annotations({
+    description: "The Custom AI the chat is with, or null for a plain chat."
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ description: "A chat of the workspace." })
+
+/** Workspace tools that search and read what was saved: search, media cards, chats. */
+export const searchTools = Effect.gen(function* () {
+  const workspaceSearch = yield* WorkspaceSearch
+  return [
+    defineTool({
+      name: "svc_search_workspace_items",
+      description:
+        "Search the workspace's titles, notes, Markdown bodies and saved link, post and ad text (full-text, English stemming) and return the matching items best first, each with a snippet and its rank. Trashed items are left out. Free. Paged: pass nextCursor back with the same query and type. Read a note with svc_get_note_markdown, a media card with svc_read_media_card.",
+      input: {
+        query: searchQueryField(),
+        type: Schema.optional(ItemType),
+        limit: Schema.optional(Limit),
+        cursor: Schema.optional(Cursor)
+      },
+      output: {
+        items: Schema.Array(ItemHit).annotations({ description: "Matching items, most relevant first." }),
+        nextCursor: NextCursor
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const page = yield* workspaceSearch.searchItems(id, input)
+          return { items: page.rows, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }
+        })
+    }),
+    defineTool({
+      name: "svc_read_media_card",
+      description:
+        "Read one media card: its kind (image, video or gif), address, title, note and the boards it sits on. Free. Add cards with svc_add_media_to_board.",
+      input: {
+        mediaId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+          description:
+            "Media item id (media_…) from svc_add_media_to_board or svc_list_workspace_items with type media."
+        })
+      },
+      output: { media: MediaCard },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          return { media: yield* workspaceSearch.readMediaCard(id, input.mediaId) }
+        })
+    }),
+    defineTool({
+      name: "svc_list_chats",
+      description:
+        "List the workspace's chats, most recently active first, including chats with Custom AI assistants (customAIId set). Returns id, title, assistant and timestamps. Free. Paged with limit and cursor.",
+      input: {
+        customAIId: Schema.optional(
+          Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+            description: "Only chats with this Custom AI (id from svc_list_custom_ai). Leave out for every chat."
+          })
+        ),
+        limit: Schema.optional(Limit),
+        cursor: Schema.optional(Cursor)
+      },
+      output: {
+        chats: Schema.Array(Chat).annotations({ description: "The chats, most recently active first." }),
+        nextCursor: NextCursor
+      },
+      hints: { destructive: false, idempotent: true, openWorld: false },
+      handler: (input, { workspace }) =>
+        Effect.gen(function* () {
+          const { id } = yield* workspace
+          const page = yield* workspaceSearch.listChats(id, input)
+          return { chats: page.rows, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }
+        })
+    })
+  ]
+})

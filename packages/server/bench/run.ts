@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: our tool server against the ceiling (bare node:http, canned bytes) and the reference
+ * (the official MCP SDK's stateless pattern), each a process of its own on loopback, driven by autocannon.
+ * All servers are up together but only one is under load at a time: each step (case × connections) is cut
+ * into `rounds` slices and the servers take turns, so a neighbour's load on a shared machine falls on all
+ * of them alike. Prints one table, checks the issue's targets, and writes `bench/results/<date>.json` and
+ * `bench/RESULTS.md`. Settings: see settings.ts (`--duration`, `--connections`, `--cases`, … or `BENCH_*`).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { dirname, join, relative, resolve } from "node:path"
+import { type CaseData, caseRequest, serves } from "./cases.js"
+import { type BenchDatabase, freshDatabase } from "./database.js"
+import { drive, quantile, type Slice } from "./load.js"
+import { startOurs } from "./ours.js"
+import { type BenchProcess, freePort, startProcess } from "./processes.js"
+import { checkTargets, markdownTable, ordered, type Row, targetLines, textTable, withRatios } from "./report.js"
+import { type BenchSettings, type Engine, readSettings, repoRoot, type ServerKind } from "./settings.js"
+
+const benchDir = resolve(repoRoot, "packages/server/bench")
+const log = (line: string) => process.stderr.write(`${line}\n`)
+// Profiles are large and machine-specific: they stay out of the repository.
+const profilesDir = join(tmpdir(), "svc-bench-profiles")
+const tsProcess = (file: string) => ["--import", "tsx", resolve(benchDir, file)]
+
+/** A server under test, with what its requests need. */
+interface Target {
+  readonly kind: ServerKind
+  readonly engine: Engine | "none"
+  readonly process: BenchProcess
+  readonly token: string
+  readonly data: CaseData
+}
+
+/** Starts every server of the run; answers them and how to stop them all. */
+const startTargets = async (settings: BenchSettings, scratch: string, databases: ReadonlyArray<BenchDatabase>) => {
+  const targets: Target[] = []
+  const stopAll = async () => {
+    for (const target of targets.splice(0).reverse()) await target.process.stop()
+  }
+  try {
+    let ceilingStarted = false
+    for (const database of databases) {
+      const { engine } = database
+      log(`[${engine}] our server: svc accounts create, svc keys create, svc serve`)
+      const profileDir = settings.profile ? profilesDir : undefined
+      const ours = await startOurs(database, { profileDir })
+      const data = { noteId: ours.noteId }
+      // Ours always starts: the others mirror its data (note, tool list, answer bytes).
+      if (settings.servers.includes("ours"))
+        targets.push({ kind: "ours", engine, process: ours.server, token: ours.token, data })
+      else await ours.server.stop()
+      if (settings.servers.includes("ceiling") && !ceilingStarted) {
+        const answers = join(scratch, "answers.json")
+        writeFileSync(answers, JSON.stringify(ours.answers))
+        const port = await freePort()
+        log("[ceiling] bare node:http sending our answer bytes")
+        const process = await startProcess(
+          "ceiling",
+          tsProcess("ceiling.ts"),
+          { CEILING_ANSWERS: answers, PORT: String(port) },
+          port
+        )
+        targets.push({ kind: "ceiling", engine: "none", process, token: ours.token, data })
+        ceilingStarted = true
+      }
+      if (settings.servers.includes("reference")) {
+        const tools = join(scratch, `tools-${engine}.json`)
+        writeFileSync(tools, JSON.stringify(ours.tools))
+        const port = await freePort()
+        const where =
+          "dataDir" in database.reference
+            ? { REF_DATA_DIR: database.reference.dataDir }
+            : { REF_DATABASE_URL: database.reference.url }
+        log(`[${engine}] the reference: MCP SDK Server + WebStandardStreamableHTTPServerTransport per request`)
+        const process = await startProcess(
+          "reference",
+          tsProcess("reference.ts"),
+          {
+            PORT: String(port),
+            REF_ENGINE: engine,
+            REF_TOOLS: tools,
+            REF_NOTE: JSON.stringify({ id: ours.noteId, workspaceId: ours.workspaceId, ...ours.note }),
+            ...where
+          },
+          port
+        )
+        targets.push({ kind: "reference", engine, process, token: ours.token, data })
+      }
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+  return { targets, stopAll }
+}
+
+const summarize = (target: Target, name: Row["case"], connections: number, slices: ReadonlyArray<Slice>): Row => {
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0)
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0)
+  const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b)
+  return {
+    server: target.kind,
+    engine: target.engine,
+    case: name,
+    connections,
+    requests,
+    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    errors: slices.reduce((sum, s) => sum + s.errors, 0),
+    peakRssBytes: slices.reduce((max, s) => Math.max(max, s.peakRssBytes), 0),
+    seconds,
+    cpuMicrosPerRequest: requests > 0 ? (slices.reduce((sum, s) => sum + s.cpuSeconds, 0) / requests) * 1e6 : 0
+  }
+}
+
+/** Every case at every connection count, the servers taking turns slice by slice. */
+const measure = async (settings: BenchSettings, targets: ReadonlyArray<Target>): Promise<Row[]> => {
+  const rows: Row[] = []
+  const slice = settings.durationSeconds / settings.rounds
+  for (const name of settings.cases) {
+    const serving = targets.filter((t) => serves(t.kind, name))
+    if (settings.warmupSeconds > 0) {
+      for (const target of serving) {
+        await drive(target.process, caseRequest(name, target.data), target.token, {
+          connections: Math.max(...settings.connections),
+          durationSeconds: settings.warmupSeconds,
+          maxRequests: settings.maxRequests
+        })
+      }
+    }
+    for (const connections of settings.connections) {
+      const slices = new Map<Target, Slice[]>(serving.map((t) => [t, []]))
+      for (let round = 0; round < settings.rounds; round++) {
+        // Rotate who goes first, so no server always follows the same neighbour.
+        const order = serving.map((_, i) => serving[(i + round) % serving.length] as Target)
+        for (const target of order) {
+          const measured = await drive(target.process, caseRequest(name, target.data), target.token, {
+            connections,
+            durationSeconds: slice,
+            maxRequests: Math.ceil(settings.maxRequests / settings.rounds)
+          })
+          slices.get(target)?.push(measured)
+        }
+      }
+      for (const target of serving) {
+        const row = summarize(target, name, connections, slices.get(target) ?? [])
+        log(
+          `  ${name.padEnd(9)} c=${String(connections).padEnd(3)} ${target.kind.padEnd(9)} ${target.engine.padEnd(8)} ` +
+            `${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${row.p99Ms} ms  ` +
+            `${row.cpuMicrosPerRequest.toFixed(0)} µs CPU/req  errors ${row.errors}`
+        )
+        rows.push(row)
+      }
+    }
+  }
+  return rows
+}
+
+interface Machine {
+  readonly cpus: number
+  readonly cpuModel: string
+  readonly node: string
+  readonly platform: string
+  readonly loadAverageAtStart: ReadonlyArray<number>
+}
+
+const writeResults = (settings: BenchSettings, started: Date, machine: Machine, rows: ReadonlyArray<Row>) => {
+  const targets = checkTargets(rows)
+  const targetText = targetLines(targets.checks)
+  process.stdout.write(`\n${textTable(rows)}\n\n`)
+  if (targets.engine !== undefined) {
+    process.stdout.write(`Targets (10 connections, ${targets.engine}):\n${targetText.join("\n")}\n`)
+  }
+  const stamp = started
+    .toISOString()
+    .replace(/:/g, "-")
+    .replace(/\.\d+Z$/, "Z")
+  mkdirSync(settings.resultsDir, { recursive: true })
+  const jsonFile = join(settings.resultsDir, `${stamp}.json`)
+  // The URL may carry a password, and an absolute path says nothing on another machine.
+  const { postgresUrl: _url, ...rest } = settings
+  const shownSettings = { ...rest, resultsDir: relative(repoRoot, settings.resultsDir) || "." }
+  writeFileSync(
+    jsonFile,
+    `${JSON.stringify({ startedAt: started.toISOString(), machine, settings: shownSettings, rows, targets }, null, 2)}\n`
+  )
+  const markdownFile = join(dirname(settings.resultsDir), "RESULTS.md")
+  const markdown = [
+    "# Benchmark results",
+    "",
+    `The last \`npm run bench\`, started ${started.toISOString()}; raw figures in \`${relative(repoRoot, jsonFile)}\`.`,
+    "",
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}; load average ` +
+      `at start ${machine.loadAverageAtStart.join(" / ")}. Settings: ${settings.durationSeconds} s per server and step ` +
+      `in ${settings.rounds} turns after a ${settings.warmupSeconds} s warm-up, connections ` +
+      `${settings.connections.join("/")}, at most ${settings.maxRequests} requests per step, engines ` +
+      `${settings.engines.join(" and ")}.`,
+    "",
+    "Servers: **ceiling** = bare `node:http` sending our answer bytes with no work; **reference** = the official " +
+      "MCP SDK's stateless pattern (a `Server` and a `WebStandardStreamableHTTPServerTransport` per request, one " +
+      "shared Ajv validator) reading the same row with the same query on the same engine; **ours** = `svc serve`. " +
+      "÷ceiling and ÷reference are our requests/s over theirs (REST is compared with the reference's tools/call). " +
+      "The servers take turns slice by slice; the machine is shared, so absolute figures move between runs and " +
+      "the ratios within one run are what counts.",
+    "",
+    markdownTable(rows),
+    "",
+    ...(targets.engine === undefined
+      ? []
+      : [`Targets (10 connections, ${targets.engine}):`, "", ...targetText.map((line) => `    ${line}`), ""])
+  ].join("\n")
+  writeFileSync(markdownFile, markdown)
+  log(`\nwrote ${jsonFile} and ${markdownFile}`)
+}
+
+const main = async () => {
+  const settings = readSettings(process.argv.slice(2), process.env)
+  const started = new Date()
+  const machine: Machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2)))
+  }
+  log(
+    `svc bench: ${settings.servers.join(", ")} × ${settings.cases.join(", ")} × ${settings.connections.join("/")} ` +
+      `connections on ${settings.engines.join(" and ")}; ${settings.durationSeconds} s per server and step in ` +
+      `${settings.rounds} turns, at most ${settings.maxRequests} requests`
+  )
+  const scratch = mkdtempSync(join(tmpdir(), "svc-bench-files-"))
+  const databases: BenchDatabase[] = []
+  let rows: Row[] = []
+  try {
+    for (const engine of settings.engines) databases.push(await freshDatabase(engine, settings.postgresUrl))
+    const { targets, stopAll } = await startTargets(settings, scratch, databases)
+    try {
+      rows = await measure(settings, targets)
+    } finally {
+      await stopAll()
+    }
+  } finally {
+    for (const database of databases) await database.dispose()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  writeResults(settings, started, machine, ordered(withRatios(rows), settings.cases))
+  if (settings.profile) log(`CPU profiles of our server (written when it stopped): ${profilesDir}`)
+}
+
+await main()

@@ -1,0 +1,79 @@
+import { CustomAis, NotFound, StoreSetup, WorkspacesRepo } from "@svc/core"
+import { Effect, Option } from "effect"
+import { accountByEmail } from "./accounts.js"
+import { type Output, report, UsageError } from "./output.js"
+
+/** The store a command acts on: `--store <handle>` of the owner, else the owner's default workspace's store. */
+const storeOf = (email: string | undefined, handle: string | undefined) =>
+  Effect.gen(function* () {
+    const account = yield* accountByEmail(email)
+    const workspaces = yield* WorkspacesRepo
+    const workspaceId =
+      handle === undefined
+        ? Option.map(yield* workspaces.findDefault(account.id), (w) => w.id)
+        : Option.map(yield* workspaces.findStoreByHandle(handle), (s) => s.workspaceId)
+    const workspace = yield* Option.match(workspaceId, {
+      onNone: () => Effect.succeedNone,
+      onSome: (id) => workspaces.findById(id)
+    })
+    if (Option.isNone(workspace) || workspace.value.ownerId !== account.id) {
+      return yield* new NotFound({
+        message:
+          handle === undefined ? `${account.email} has no default workspace` : `${account.email} has no store ${handle}`
+      })
+    }
+    const store = yield* workspaces.findStore(workspace.value.id)
+    return {
+      account,
+      workspaceId: workspace.value.id,
+      handle: Option.match(store, { onNone: () => null, onSome: (s) => s.handle })
+    }
+  })
+
+/** `svc store set --email <owner> [--store <handle>] [--support-email <address>|none] [--card-processor connected|none]` */
+export const setStore = (
+  input: {
+    readonly email?: string | undefined
+    readonly store?: string | undefined
+    readonly supportEmail?: string | undefined
+    readonly cardProcessor?: string | undefined
+  },
+  output: Output
+) =>
+  Effect.gen(function* () {
+    const { workspaceId, handle } = yield* storeOf(input.email, input.store)
+    if (input.cardProcessor !== undefined && input.cardProcessor !== "connected" && input.cardProcessor !== "none") {
+      return yield* new UsageError({ message: "--card-processor must be connected or none" })
+    }
+    const settings = yield* (yield* StoreSetup).set(workspaceId, {
+      supportEmail: input.supportEmail === "none" ? null : input.supportEmail,
+      cardProcessor: input.cardProcessor
+    })
+    yield* report(
+      output,
+      { store: { handle, workspaceId, supportEmail: settings.supportEmail, cardProcessor: settings.cardProcessor } },
+      [
+        `Store ${handle ?? workspaceId}: support email ${settings.supportEmail ?? "not set"}, card processor ${settings.cardProcessor}.`
+      ]
+    )
+  })
+
+/** `svc custom-ais create --email <owner> --name <name> [--store <handle>]` */
+export const createCustomAi = (
+  input: {
+    readonly email?: string | undefined
+    readonly store?: string | undefined
+    readonly name?: string | undefined
+  },
+  output: Output
+) =>
+  Effect.gen(function* () {
+    if (!input.name) return yield* new UsageError({ message: "custom-ais create needs --name <name>" })
+    const { workspaceId } = yield* storeOf(input.email, input.store)
+    const customAi = yield* (yield* CustomAis).create(workspaceId, { name: input.name })
+    yield* report(
+      output,
+      { id: customAi.id, customAi: { id: customAi.id, name: customAi.name, kind: customAi.kind, workspaceId } },
+      [`Created Custom AI ${customAi.name}: ${customAi.id}`, "Sell it: POST /store-app/v1/products with custom_ai_id."]
+    )
+  })
