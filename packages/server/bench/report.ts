@@ -55,7 +55,8 @@ export interface TargetCheck {
 }
 
 const ratio = (value: number | undefined) => (value === undefined ? "—" : `${value.toFixed(2)}×`)
-const percent = (value: number | undefined) => (value === undefined ? "—" : `${(value * 100).toFixed(0)} %`)
+const percent = (value: number | undefined) =>
+  value === undefined ? "—" : `${(value * 100).toFixed(value < 0.1 ? 1 : 0)} %`
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0)
 
 /** The targets (at 10 connections, on PostgreSQL when it was measured, else on PGlite). */

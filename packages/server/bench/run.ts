@@ -35,6 +35,9 @@ interface Target {
 /** Starts every server of the run; answers them and how to stop them all. */
 const startTargets = async (settings: BenchSettings, scratch: string, databases: ReadonlyArray<BenchDatabase>) => {
   const targets: Target[] = []
+  // The size of our answer per case: a large answer (tools/list) also loads the load generator, which
+  // reads every body, so the ceiling's figure for it is the generator's limit as much as the server's.
+  const answerBytes: Record<string, number> = {}
   const stopAll = async () => {
     for (const target of targets.splice(0).reverse()) await target.process.stop()
   }
@@ -46,6 +49,10 @@ const startTargets = async (settings: BenchSettings, scratch: string, databases:
       const profileDir = settings.profile ? profilesDir : undefined
       const ours = await startOurs(database, { profileDir })
       const data = { noteId: ours.noteId }
+      answerBytes["mcp-call"] = Buffer.byteLength(ours.answers.mcpCall)
+      answerBytes["mcp-list"] = Buffer.byteLength(ours.answers.mcpList)
+      answerBytes["rest-call"] = Buffer.byteLength(ours.answers.restCall)
+      answerBytes["mcp-write"] = Buffer.byteLength(ours.answers.mcpWrite)
       // Ours always starts: the others mirror its data (note, tool list, answer bytes).
       if (settings.servers.includes("ours"))
         targets.push({ kind: "ours", engine, process: ours.server, token: ours.token, data })
@@ -92,7 +99,7 @@ const startTargets = async (settings: BenchSettings, scratch: string, databases:
     await stopAll()
     throw error
   }
-  return { targets, stopAll }
+  return { targets, stopAll, answerBytes }
 }
 
 const summarize = (target: Target, name: Row["case"], connections: number, slices: ReadonlyArray<Slice>): Row => {
@@ -166,7 +173,13 @@ interface Machine {
   readonly loadAverageAtStart: ReadonlyArray<number>
 }
 
-const writeResults = (settings: BenchSettings, started: Date, machine: Machine, rows: ReadonlyArray<Row>) => {
+const writeResults = (
+  settings: BenchSettings,
+  started: Date,
+  machine: Machine,
+  answerBytes: Readonly<Record<string, number>>,
+  rows: ReadonlyArray<Row>
+) => {
   const targets = checkTargets(rows)
   const targetText = targetLines(targets.checks)
   process.stdout.write(`\n${textTable(rows)}\n\n`)
@@ -184,7 +197,7 @@ const writeResults = (settings: BenchSettings, started: Date, machine: Machine, 
   const shownSettings = { ...rest, resultsDir: relative(repoRoot, settings.resultsDir) || "." }
   writeFileSync(
     jsonFile,
-    `${JSON.stringify({ startedAt: started.toISOString(), machine, settings: shownSettings, rows, targets }, null, 2)}\n`
+    `${JSON.stringify({ startedAt: started.toISOString(), machine, settings: shownSettings, answerBytes, rows, targets }, null, 2)}\n`
   )
   const markdownFile = join(dirname(settings.resultsDir), "RESULTS.md")
   const markdown = [
@@ -196,13 +209,17 @@ const writeResults = (settings: BenchSettings, started: Date, machine: Machine, 
       `at start ${machine.loadAverageAtStart.join(" / ")}. Settings: ${settings.durationSeconds} s per server and step ` +
       `in ${settings.rounds} turns after a ${settings.warmupSeconds} s warm-up, connections ` +
       `${settings.connections.join("/")}, at most ${settings.maxRequests} requests per step, engines ` +
-      `${settings.engines.join(" and ")}.`,
+      `${settings.engines.join(" and ")}. Our answer sizes: ` +
+      `${Object.entries(answerBytes)
+        .map(([name, bytes]) => `${name} ${bytes} bytes`)
+        .join(", ")} (the load generator reads every body, so a large one limits every server, the ceiling too).`,
     "",
     "Servers: **ceiling** = bare `node:http` sending our answer bytes with no work; **reference** = the official " +
       "MCP SDK's stateless pattern (a `Server` and a `WebStandardStreamableHTTPServerTransport` per request, one " +
       "shared Ajv validator) reading the same row with the same query on the same engine; **ours** = `svc serve`. " +
       "÷ceiling and ÷reference are our requests/s over theirs (REST is compared with the reference's tools/call). " +
-      "The servers take turns slice by slice; the machine is shared, so absolute figures move between runs and " +
+      "CPU µs/req is the server process's own CPU time per request (a PostgreSQL server's not included): " +
+      "steadier than req/s when neighbours take the CPU. The servers take turns slice by slice; the machine is shared, so absolute figures move between runs and " +
       "the ratios within one run are what counts.",
     "",
     markdownTable(rows),
@@ -233,9 +250,12 @@ const main = async () => {
   const scratch = mkdtempSync(join(tmpdir(), "svc-bench-files-"))
   const databases: BenchDatabase[] = []
   let rows: Row[] = []
+  let answerBytes: Record<string, number> = {}
   try {
     for (const engine of settings.engines) databases.push(await freshDatabase(engine, settings.postgresUrl))
-    const { targets, stopAll } = await startTargets(settings, scratch, databases)
+    const servers = await startTargets(settings, scratch, databases)
+    const { targets, stopAll } = servers
+    answerBytes = servers.answerBytes
     try {
       rows = await measure(settings, targets)
     } finally {
@@ -245,7 +265,7 @@ const main = async () => {
     for (const database of databases) await database.dispose()
     rmSync(scratch, { recursive: true, force: true })
   }
-  writeResults(settings, started, machine, ordered(withRatios(rows), settings.cases))
+  writeResults(settings, started, machine, answerBytes, ordered(withRatios(rows), settings.cases))
   if (settings.profile) log(`CPU profiles of our server (written when it stopped): ${profilesDir}`)
 }
 

@@ -3,25 +3,12 @@
  * the database, so a restart keeps them; `AUTH_URL` moves the issuer the discovery documents name.
  */
 import { createHash, randomBytes } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { engineName, freshDatabase } from "./support/environment.js"
-import { type RunningServer, startServer } from "./support/server-process.js"
+import { describe, expect, it } from "@effect/vitest"
+import { engineName } from "./support/environment.js"
+import { useServer } from "./support/server-fixture.js"
+import { startServer } from "./support/server-process.js"
 
-let env: Record<string, string> = {}
-let dispose = async () => {}
-let server: RunningServer | undefined
-
-beforeAll(async () => {
-  const database = await freshDatabase()
-  env = database.env
-  dispose = database.dispose
-  server = await startServer(env)
-}, 90_000)
-
-afterAll(async () => {
-  if (server && server.process.exitCode === null) await server.stop()
-  await dispose()
-})
+const fixture = useServer()
 
 const REDIRECT = "http://127.0.0.1:4567/callback"
 
@@ -85,11 +72,11 @@ const token = async (baseUrl: string, fields: Record<string, string>) => {
 
 describe(`the authorization server in svc serve on ${engineName}`, { timeout: 180_000 }, () => {
   it("keeps registered clients and grants across a restart, and names AUTH_URL as the issuer", async () => {
-    const output = server?.output() ?? ""
+    const output = fixture.server.output()
     const email = /owner@demo\.svc\.local/.exec(output)?.[0] ?? ""
     const password = /password\s+(\S+)/.exec(output)?.[1] ?? ""
     expect(password).not.toBe("")
-    let baseUrl = server?.baseUrl ?? ""
+    let baseUrl = fixture.server.baseUrl
 
     const registered = await fetch(`${baseUrl}/oauth/register`, {
       method: "POST",
@@ -113,9 +100,9 @@ describe(`the authorization server in svc serve on ${engineName}`, { timeout: 18
     })
     expect(issued.status).toBe(200)
 
-    expect(await server?.stop()).toBe(0)
-    server = await startServer({ ...env, AUTH_URL: "https://auth.svc.example" })
-    baseUrl = server.baseUrl
+    expect(await fixture.server.stop()).toBe(0)
+    fixture.server = await startServer({ ...fixture.env, AUTH_URL: "https://auth.svc.example" })
+    baseUrl = fixture.server.baseUrl
 
     const again = await fetch(
       `${baseUrl}/oauth/authorize?response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`

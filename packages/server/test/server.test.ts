@@ -1,24 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { engineName, freshDatabase, svc } from "./support/environment.js"
-import { type RunningServer, startServer } from "./support/server-process.js"
+import { describe, expect, it } from "@effect/vitest"
+import { engineName, svc } from "./support/environment.js"
+import { useServer } from "./support/server-fixture.js"
+import { startServer } from "./support/server-process.js"
 
-let env: Record<string, string> = {}
-let dispose = async () => {}
-let server: RunningServer | undefined
-
-beforeAll(async () => {
-  const database = await freshDatabase()
-  env = database.env
-  dispose = database.dispose
-  server = await startServer(env)
-}, 90_000)
-
-afterAll(async () => {
-  if (server && server.process.exitCode === null) await server.stop()
-  await dispose()
-})
+const fixture = useServer()
 
 const bootstrapKey = (output: string) => /svc_pat_[0-9A-Za-z]{36}/.exec(output)?.[0]
 
@@ -34,18 +21,18 @@ const mcpClient = async (baseUrl: string, token: string) => {
 
 describe(`svc serve on ${engineName}`, { timeout: 120_000 }, () => {
   it("prints the URLs and a working key once on an empty database", async () => {
-    const output = server?.output() ?? ""
-    expect(output).toContain(`${server?.baseUrl}/mcp`)
+    const output = fixture.server.output()
+    expect(output).toContain(`${fixture.server.baseUrl}/mcp`)
     expect(output).toContain("owner@demo.svc.local")
     const token = bootstrapKey(output)
     expect(token).toBeDefined()
-    const health = await fetch(`${server?.baseUrl}/health`)
+    const health = await fetch(`${fixture.server.baseUrl}/health`)
     expect(await health.json()).toEqual({ ok: true, mode: "stateless" })
   })
 
   it("serves an MCP client and REST with the same key, and keeps the data across a clean restart", async () => {
-    const baseUrl = server?.baseUrl ?? ""
-    const token = bootstrapKey(server?.output() ?? "") ?? ""
+    const baseUrl = fixture.server.baseUrl
+    const token = bootstrapKey(fixture.server.output()) ?? ""
     const client = await mcpClient(baseUrl, token)
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toContain("svc_create_note")
@@ -66,15 +53,15 @@ describe(`svc serve on ${engineName}`, { timeout: 120_000 }, () => {
 
     if (engineName === "PGlite") {
       // The embedded database belongs to the running server; the CLI says so instead of corrupting it.
-      const refused = await svc(["keys", "list", "--email", "owner@demo.svc.local"], env)
+      const refused = await svc(["keys", "list", "--email", "owner@demo.svc.local"], fixture.env)
       expect(refused.code).toBe(1)
       expect(refused.stderr).toMatch(/the server \(pid \d+\) holds the data directory/)
     }
 
-    expect(await server?.stop()).toBe(0)
-    server = await startServer(env)
-    expect(bootstrapKey(server.output())).toBeUndefined()
-    const again = await fetch(`${server.baseUrl}/v1/tools/svc_get_note_markdown`, {
+    expect(await fixture.server.stop()).toBe(0)
+    fixture.server = await startServer(fixture.env)
+    expect(bootstrapKey(fixture.server.output())).toBeUndefined()
+    const again = await fetch(`${fixture.server.baseUrl}/v1/tools/svc_get_note_markdown`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
       body: JSON.stringify({ noteId: note.id })

@@ -3,15 +3,14 @@ import { Effect } from "effect"
 import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
 
-// The default of 60 sales per minute applies; the daily cap is lowered so a test can reach it.
+// The default of 60 sales per minute applies (the daily cap has its own file: it needs another setting).
 process.env.SVC_STORE_SALES_PER_MINUTE = "60"
-process.env.SVC_STORE_DAILY_SALE_CAP = "70"
 
 layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
   `store API limits (${engineName})`,
   (it) => {
     it.effect(
-      "answers 429 past 60 sales a minute per store, then the daily cap by name",
+      "answers 429 past 60 sales a minute per store, counting each store on its own",
       () =>
         Effect.gen(function* () {
           const { call, raw, seller } = yield* StoreTest
@@ -52,15 +51,6 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             call(other.token, "POST", "/sales", { event: "sale", product: otherId, email: "x@example.com" })
           )
           expect(fresh.body).toEqual({ ok: true, status: "granted" })
-
-          // The daily cap (70 here) is reached once the minute window lets the first store sell again.
-          yield* Effect.sleep("61 seconds")
-          const more = yield* Effect.promise(() => Promise.all(Array.from({ length: 10 }, (_, n) => sell(100 + n))))
-          expect(more.every((a) => a.status === 200)).toBe(true)
-          const capped = yield* Effect.promise(() => sell(200))
-          expect(capped.status).toBe(429)
-          expect(capped.body.message).toContain("daily cap of 70")
-          expect(capped.body.message).toContain("SVC_STORE_DAILY_SALE_CAP")
         }),
       { timeout: 180_000 }
     )

@@ -115,5 +115,5 @@ export const revokeKey = (id: string | undefined, output: Output) =>
   Effect.gen(function* () {
     if (!id) return yield* new UsageError({ message: "keys revoke needs the key id: svc keys revoke <key id>" })
     yield* (yield* ApiKeys).revoke(id)
-    yield* report(output, { revoked: id }, [`Revoked ${id}; it stops working at once.`])
+    yield* report(output, { revoked: id }, [`Revoked ${id}; running servers stop accepting it within 5 seconds.`])
   })
