@@ -1,20 +1,9 @@
 /** Starts the real `svc serve` process on a free loopback port, as a user would with `npm start`. */
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { resolve } from "node:path"
+import { freePort } from "../../bench/processes.js"
 
 const bin = resolve(import.meta.dirname, "../../bin/svc.mjs")
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const probe = createServer()
-    probe.once("error", fail)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address ? address.port : 0
-      probe.close(() => done(port))
-    })
-  })
 
 /** A running server: its base URL, everything it printed so far, and how to stop it. */
 export interface RunningServer {
