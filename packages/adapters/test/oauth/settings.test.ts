@@ -3,6 +3,7 @@
  * listed and revoked, and the same CSRF rules as the consent page (same origin, single-use form token).
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { Part } from "@svc/core"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { Browser, formFields, mcpToolsList, TEST_PASSWORD } from "./support.js"
@@ -91,20 +92,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
             ...formFields(page, "/settings/keys"),
             name: "Nothing",
             access: "custom",
-            ...Object.fromEntries(
-              [
-                "workspace",
-                "social",
-                "highlights",
-                "boards",
-                "scheduling",
-                "routines",
-                "media",
-                "custom_ai",
-                "skills",
-                "store"
-              ].map((part) => [`part_${part}`, "off"])
-            )
+            ...Object.fromEntries(Part.literals.map((part) => [`part_${part}`, "off"]))
           })
           expect(none.response.status).toBe(422)
           expect(none.text).toContain("at least one part")
