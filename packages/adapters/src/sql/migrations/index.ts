@@ -3,6 +3,7 @@ import library from "./0002_library.js"
 import libraryContent from "./0004_library_content.js"
 import store from "./0005_store.js"
 import oauth from "./0006_oauth.js"
+import webhooks from "./0007_webhooks.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -10,5 +11,6 @@ export const migrations = {
   "0002_library": library,
   "0004_library_content": libraryContent,
   "0005_store": store,
-  "0006_oauth": oauth
+  "0006_oauth": oauth,
+  "0007_webhooks": webhooks
 }

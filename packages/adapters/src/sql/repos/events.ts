@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { type EventRecord, EventLog, pageOf } from "@svc/core"
+import { DELIVERY_WAKE_CHANNEL, envelopeBody, type EventRecord, EventLog, pageOf } from "@svc/core"
 import { Effect, Layer } from "effect"
 
 interface EventRow {
@@ -18,18 +18,41 @@ const toEvent = (row: EventRow): EventRecord => ({
   data: (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as Record<string, unknown>
 })
 
-/** `EventLog` over SQL: appends join the caller's open transaction. */
+/**
+ * `EventLog` over SQL. An append joins the caller's open transaction and, in it, makes the event's
+ * envelope bytes once and queues one delivery per enabled webhook of the workspace subscribed to the
+ * type (`["*"]` matches every type), so a rolled-back change neither logs nor sends anything.
+ */
 export const EventLogSql = Layer.effect(
   EventLog,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+
+    const append = (event: EventRecord) =>
+      Effect.gen(function* () {
+        const stores = yield* sql<{ readonly handle: string }>`SELECT handle FROM stores
+                                                               WHERE workspace_id = ${event.workspaceId}`
+        const body = envelopeBody(event, stores[0]?.handle ?? null)
+        yield* sql`INSERT INTO events (id, workspace_id, type, created_at, data, body)
+                   VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt},
+                           ${JSON.stringify(event.data)}::jsonb, ${body})`
+        // The delivery id derives from the pair, so the id is as unique as the pair itself.
+        const queued = yield* sql<{ readonly id: string }>`
+          INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, event_id, event_type, status,
+                                          next_attempt_at, created_at)
+          SELECT 'dlv_' || substr(md5(w.id || ':' || ${event.id}), 1, 24), w.id, w.workspace_id, ${event.id},
+                 ${event.type}, 'pending', ${event.createdAt}, ${event.createdAt}
+          FROM webhooks w
+          WHERE w.workspace_id = ${event.workspaceId} AND w.enabled
+            AND (w.events @> '["*"]'::jsonb OR w.events @> ${JSON.stringify([event.type])}::jsonb)
+          ON CONFLICT (webhook_id, event_id) DO NOTHING
+          RETURNING id`
+        // NOTIFY is delivered at commit, so workers wake only for deliveries that exist.
+        if (queued.length > 0) yield* sql`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, '')`
+      }).pipe(Effect.orDie, Effect.withSpan("EventLog.append"))
+
     return {
-      append: (event) =>
-        sql`INSERT INTO events (id, workspace_id, type, created_at, data)
-            VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${JSON.stringify(event.data)}::jsonb)`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      append,
       list: (workspaceId, filter, page) => {
         const type = filter.type ? sql`AND type = ${filter.type}` : sql``
         const after = page.after ? sql`AND (created_at, id) < (${page.after.createdAt}, ${page.after.id})` : sql``
