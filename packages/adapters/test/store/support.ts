@@ -15,6 +15,10 @@ export interface StoreHarness {
     body?: unknown
   ) => Promise<{ readonly status: number; readonly body: Record<string, unknown> }>
   readonly raw: (request: Request) => Promise<Response>
+  /** Runs seller set-up the store API has no route for (cohorts, tags, more keys) on the harness's core. */
+  readonly setUp: <A, E>(
+    effect: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof testCoreLayer>>>
+  ) => Effect.Effect<A, E>
   /** The messages the outbox `Mailer` recorded for a workspace, oldest first. */
   readonly outbox: (
     workspaceId: string
@@ -86,7 +90,8 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
           (sql) => sql<{ recipient: string; kind: string }>`SELECT recipient, kind FROM mail_outbox
                      WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
         ).pipe(Effect.provide(core), Effect.orDie)
-      return { call, raw, seller, outbox }
+      const setUp: StoreHarness["setUp"] = (effect) => Effect.provide(effect, core)
+      return { call, raw, seller, outbox, setUp }
     })
   )
 }

@@ -15,6 +15,7 @@ import {
   type ProductStatus
 } from "./product.js"
 import { applyChanges, checkProductFields, publishChecklist, type StoreSettings } from "./product-rules.js"
+import { makeStock } from "./stock.js"
 
 /** A product with every field, as the store API answers it. */
 export const productJson = (product: Product) => ({
@@ -52,6 +53,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     const accounts = yield* AccountsRepo
     const ids = yield* Ids
     const transactor = yield* Transactor
+    const stock = yield* makeStock
 
     const settingsOf = (workspaceId: string) =>
       Effect.map(
@@ -59,14 +61,17 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         Option.getOrElse(() => noSettings(workspaceId))
       )
 
+    // `quantity_left` and `waitlist_waiting` only where they apply (a quantity limit, a waitlist).
     const answer = (product: Product) =>
-      Effect.map(settingsOf(product.workspaceId), (settings) => {
-        const checklist = publishChecklist(product.fields, settings)
+      Effect.gen(function* () {
+        const checklist = publishChecklist(product.fields, yield* settingsOf(product.workspaceId))
+        const standing = yield* stock.standing(product, new Date(yield* Clock.currentTimeMillis))
         return {
           ok: true as const,
           product: productJson(product),
           can_publish: checklist.length === 0,
-          publish_checklist: checklist
+          publish_checklist: checklist,
+          ...standing
         }
       })
 

@@ -9,8 +9,9 @@ import { type Customer, hasAccess, type ProductAccess as Access } from "./access
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
 import { pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
-import { AccessRepo, ProductsRepo } from "./ports.js"
+import { AccessRepo, ProductsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
 import type { Product } from "./product.js"
+import { makeStock } from "./stock.js"
 
 /** The answer of `POST /customers`. */
 export type AddCustomerAnswer =
@@ -18,8 +19,10 @@ export type AddCustomerAnswer =
   | {
       readonly ok: false
       readonly status: "rejected"
-      readonly reason: "product_not_found" | "product_not_live" | "access_off"
+      readonly reason: "product_not_found" | "product_not_live" | "access_off" | "sold_out"
       readonly message: string
+      /** With `sold_out`: whether the person is now on the product's waitlist. */
+      readonly waitlisted?: boolean
     }
 
 const accessLine = (a: Access, title: string, now: number) => ({
@@ -42,11 +45,19 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const ids = yield* Ids
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
+    const stock = yield* makeStock
+    const tags = yield* StoreTagsRepo
 
     const titles = (workspaceId: string) =>
       Effect.map(products.listAll(workspaceId), (all) => new Map(all.map((p) => [p.id, p.fields.title])))
 
-    const customerJson = (customer: Customer, rows: ReadonlyArray<Access>, names: Map<string, string>, now: number) => {
+    const customerJson = (
+      customer: Customer,
+      rows: ReadonlyArray<Access>,
+      names: Map<string, string>,
+      now: number,
+      tagged: ReadonlyMap<string, ReadonlyArray<StoreTag>>
+    ) => {
       const lines = rows.map((a) => accessLine(a, names.get(a.productId) ?? "", now))
       return {
         id: customer.id,
@@ -55,7 +66,8 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         created_at: customer.createdAt.toISOString(),
         has_access: lines.some((l) => l.has_access),
         products_with_access: lines.filter((l) => l.has_access).map((l) => l.product_id),
-        products: lines
+        products: lines,
+        tags: (tagged.get(customer.email) ?? []).map((t) => t.name)
       }
     }
 
@@ -98,6 +110,20 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             } as AddCustomerAnswer
           }
           const now = new Date(yield* Clock.currentTimeMillis)
+          // The seller's switch-off answers first; a removed person does not hold a place.
+          const before = yield* access.accessOf(caller.workspaceId, input.email, product.id)
+          if (!before.some((a) => a.state === "removed")) {
+            const away = yield* stock.turnAway(product, input.email, input.name ?? null, now, "add")
+            if (away !== undefined) {
+              return {
+                ok: false,
+                status: "rejected",
+                reason: "sold_out",
+                message: away.message,
+                waitlisted: away.waitlisted
+              } as AddCustomerAnswer
+            }
+          }
           const person = yield* access.lock(caller.workspaceId, product.id, input.email, now)
           if (person.state === "removed") {
             return {
@@ -118,6 +144,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             grantedAt: person.grantedAt ?? now,
             updatedAt: now
           })
+          yield* stock.gotProduct(product, input.email)
           yield* access.ensureCustomer({
             id: yield* ids.make("cus_"),
             workspaceId: caller.workspaceId,
@@ -198,7 +225,8 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         const rows = yield* access.accessOf(caller.workspaceId, email, productId)
         const now = yield* Clock.currentTimeMillis
         const names = yield* titles(caller.workspaceId)
-        return { ok: true as const, customers: [customerJson(customer.value, rows, names, now)] }
+        const tagged = yield* tags.tagsOf(caller.workspaceId, [email])
+        return { ok: true as const, customers: [customerJson(customer.value, rows, names, now, tagged)] }
       })
 
     /** One customer by email. */
@@ -208,16 +236,21 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         if (Option.isNone(customer)) return yield* new NotFound({ message: `no customer ${email} in this store` })
         const rows = yield* access.accessOf(caller.workspaceId, email)
         const names = yield* titles(caller.workspaceId)
+        const tagged = yield* tags.tagsOf(caller.workspaceId, [email])
         return {
           ok: true as const,
-          customer: customerJson(customer.value, rows, names, yield* Clock.currentTimeMillis)
+          customer: customerJson(customer.value, rows, names, yield* Clock.currentTimeMillis, tagged)
         }
       })
 
     /** Paged customers, newest first, each with every product they have. */
     const listPage = (
       caller: StoreCaller,
-      query: StoreListQuery & { readonly product?: string | undefined; readonly has_access?: string | undefined }
+      query: StoreListQuery & {
+        readonly product?: string | undefined
+        readonly has_access?: string | undefined
+        readonly tag?: string | undefined
+      }
     ) =>
       Effect.gen(function* () {
         if (query.has_access !== undefined && query.has_access !== "true" && query.has_access !== "false") {
@@ -230,14 +263,19 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
           {
             productId: query.product,
             hasAccess: query.has_access === undefined ? undefined : query.has_access === "true",
+            tag: query.tag?.trim() || undefined,
             now: new Date(now),
             ...range
           },
           page
         )
         const names = yield* titles(caller.workspaceId)
+        const tagged = yield* tags.tagsOf(
+          caller.workspaceId,
+          rows.rows.map((c) => c.email)
+        )
         const withAccess = yield* Effect.forEach(rows.rows, (c) =>
-          Effect.map(access.accessOf(caller.workspaceId, c.email), (a) => customerJson(c, a, names, now))
+          Effect.map(access.accessOf(caller.workspaceId, c.email), (a) => customerJson(c, a, names, now, tagged))
         )
         return pageAnswer({ rows: withAccess, next: rows.next }, (row) => row)
       })

@@ -1,5 +1,13 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
+import {
+  CohortSignupRow,
+  CustomerFeedRow,
+  MembershipChangeRow,
+  MembershipPaymentRow,
+  RefundFeedRow,
+  SaleFeedRow
+} from "./api/feed-rows.js"
 import type { StoreCaller } from "./caller.js"
 import { StoreFeedRepo } from "./ports.js"
 
@@ -36,43 +44,84 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
       created_at: event.createdAt.toISOString()
     })
 
+    // Every row goes through its feed's schema, so a feed answers exactly the fields it documents; an
+    // event whose data does not fit (never written by this version) is logged and left out, not a 500.
+    const rows = <A, I>(
+      schema: Schema.Schema<A, I>,
+      events: ReadonlyArray<EventRecord>,
+      toRow: (event: EventRecord) => unknown
+    ) =>
+      Effect.map(
+        Effect.forEach(events, (event) =>
+          Schema.decodeUnknown(schema)(toRow(event)).pipe(
+            Effect.tapError((error) =>
+              Effect.logWarning(`event ${event.id} (${event.type}) does not fit its feed row`, error.message)
+            ),
+            Effect.option
+          )
+        ),
+        (decoded) => decoded.filter(Option.isSome).map((o) => o.value)
+      )
+
     /** New paid sales (free claims, refunds and test sales left out); each row is the sale row. */
     const sales = (caller: StoreCaller, productId?: string) =>
-      Effect.map(read(caller, ["purchase.created"], productId, "all"), (events) => ({
-        ok: true as const,
-        sales: events.map((e) => ({ ...e.data, event_id: e.id }))
-      }))
+      Effect.flatMap(read(caller, ["purchase.created"], productId, "all"), (events) =>
+        Effect.map(
+          rows(SaleFeedRow, events, (e) => ({ ...e.data, event_id: e.id })),
+          (list) => ({
+            ok: true as const,
+            sales: list
+          })
+        )
+      )
 
     /** New customers however they came: bought, free, own checkout, added. */
     const customers = (caller: StoreCaller, productId?: string) =>
-      Effect.map(read(caller, ["customer.created"], productId), (events) => ({
-        ok: true as const,
-        customers: events.map((e) => row(e))
-      }))
+      Effect.flatMap(read(caller, ["customer.created"], productId), (events) =>
+        Effect.map(
+          rows(CustomerFeedRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, customers: list })
+        )
+      )
 
     /** Membership payments: the first one and every renewal, each its own id. */
     const payments = (caller: StoreCaller, productId?: string) =>
-      Effect.map(read(caller, ["purchase.created", "membership.renewed"], productId, "memberships"), (events) => ({
-        ok: true as const,
-        payments: events.map((e) =>
-          e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
+      Effect.flatMap(read(caller, ["purchase.created", "membership.renewed"], productId, "memberships"), (events) =>
+        Effect.map(
+          rows(MembershipPaymentRow, events, (e) =>
+            e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
+          ),
+          (list) => ({ ok: true as const, payments: list })
         )
-      }))
+      )
 
     /** Memberships cancelled or ended: a cancel and the later end are two events. */
     const changes = (caller: StoreCaller, productId?: string) =>
-      Effect.map(read(caller, ["membership.cancelled", "purchase.membership_ended"], productId), (events) => ({
-        ok: true as const,
-        changes: events.map((e) => row(e))
-      }))
+      Effect.flatMap(read(caller, ["membership.cancelled", "purchase.membership_ended"], productId), (events) =>
+        Effect.map(
+          rows(MembershipChangeRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, changes: list })
+        )
+      )
 
     /** Refunds, each its own id (an own checkout's refund leaves the sale row unchanged). */
     const refunds = (caller: StoreCaller, productId?: string) =>
-      Effect.map(read(caller, ["purchase.refunded"], productId), (events) => ({
-        ok: true as const,
-        refunds: events.map((e) => row(e))
-      }))
+      Effect.flatMap(read(caller, ["purchase.refunded"], productId), (events) =>
+        Effect.map(
+          rows(RefundFeedRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, refunds: list })
+        )
+      )
 
-    return { sales, customers, payments, changes, refunds } as const
+    /** Buyers moved into a cohort, each move its own event. */
+    const cohortSignups = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, ["cohort_signup.created"], productId), (events) =>
+        Effect.map(
+          rows(CohortSignupRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, signups: list })
+        )
+      )
+
+    return { sales, customers, payments, changes, refunds, cohortSignups } as const
   })
 }) {}

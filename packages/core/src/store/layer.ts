@@ -1,10 +1,12 @@
 import { Layer } from "effect"
 import { CustomAis } from "../custom-ai/service.js"
 import { StoreCatalog } from "./catalog.js"
+import { StoreCohorts } from "./cohorts.js"
 import { StoreCustomers } from "./customers.js"
 import { StoreFeeds } from "./feeds.js"
 import { StoreSales } from "./sales.js"
 import { StoreSetup } from "./settings.js"
+import { StoreTagging } from "./tags.js"
 
 /** The store's services and the minimal Custom AI service they sell from. */
 export const StoreLive = Layer.mergeAll(
@@ -13,5 +15,7 @@ export const StoreLive = Layer.mergeAll(
   StoreCustomers.Default,
   StoreFeeds.Default,
   StoreSetup.Default,
+  StoreCohorts.Default,
+  StoreTagging.Default,
   CustomAis.Default
 )

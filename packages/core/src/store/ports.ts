@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { EventRecord } from "../events/schema.js"
 import type { Page, PageRequest } from "../shared/paging.js"
 import type { Customer, ProductAccess as Access } from "./access.js"
+import type { Cohort, CohortMember, CohortWithMembers } from "./cohorts.js"
 import type { Product, ProductStatus } from "./product.js"
 import type { StoreSettings } from "./product-rules.js"
 import type { Sale, SaleRowStatus } from "./sale.js"
@@ -84,6 +85,8 @@ export class AccessRepo extends Context.Tag("svc/store/AccessRepo")<
       filter: {
         readonly productId?: string | undefined
         readonly hasAccess?: boolean | undefined
+        /** Only people with this tag (its id, or its name in any case). */
+        readonly tag?: string | undefined
         readonly now: Date
       } & CreatedRange,
       page: PageRequest
@@ -108,5 +111,85 @@ export class StoreFeedRepo extends Context.Tag("svc/store/StoreFeedRepo")<
   {
     /** Matching events, newest first. */
     readonly recent: (workspaceId: string, query: FeedQuery) => Effect.Effect<ReadonlyArray<EventRecord>>
+  }
+>() {}
+
+/** A product's cohorts and who is in which (one cohort per person and product). */
+export class CohortsRepo extends Context.Tag("svc/store/CohortsRepo")<
+  CohortsRepo,
+  {
+    readonly insert: (cohort: Cohort) => Effect.Effect<void>
+    /** The product's cohorts with their member counts, earliest start first (no start day last). */
+    readonly listForProduct: (workspaceId: string, productId: string) => Effect.Effect<ReadonlyArray<CohortWithMembers>>
+    /**
+     * The cohort, locked until the transaction ends so concurrent moves into it count its members
+     * one after another, with its member count read after the lock was taken.
+     */
+    readonly lock: (workspaceId: string, cohortId: string) => Effect.Effect<Option.Option<CohortWithMembers>>
+    readonly membershipOf: (
+      workspaceId: string,
+      productId: string,
+      email: string
+    ) => Effect.Effect<Option.Option<CohortMember>>
+    /** Puts the person in the cohort, leaving any other cohort of the product. */
+    readonly place: (member: CohortMember) => Effect.Effect<void>
+  }
+>() {}
+
+/** Places taken on a product with a quantity limit, and the people waiting for one. */
+export class WaitlistRepo extends Context.Tag("svc/store/WaitlistRepo")<
+  WaitlistRepo,
+  {
+    /** Locks the product row until the transaction ends, so two sales never take the last place twice. */
+    readonly lockProduct: (workspaceId: string, productId: string) => Effect.Effect<void>
+    /** How many people have access to the product at `now` (active, or cancelled with time left). */
+    readonly holders: (workspaceId: string, productId: string, now: Date) => Effect.Effect<number>
+    /** Adds the person to the waitlist; `false` when already on it. */
+    readonly join: (entry: WaitlistEntry) => Effect.Effect<boolean>
+    /** Takes the person off the waitlist (they got the product). */
+    readonly leave: (workspaceId: string, productId: string, email: string) => Effect.Effect<void>
+    /** How many people wait for the product. */
+    readonly waiting: (workspaceId: string, productId: string) => Effect.Effect<number>
+  }
+>() {}
+
+/** One person waiting for a product. */
+export interface WaitlistEntry {
+  readonly workspaceId: string
+  readonly productId: string
+  readonly email: string
+  readonly name: string | null
+  /** Why they were put on it: the product had sold out, or took waitlist emails instead of selling. */
+  readonly reason: "sold_out" | "waitlist_mode"
+  readonly createdAt: Date
+}
+
+/** A store tag (shared by the store's people, keyed by email). */
+export interface StoreTag {
+  readonly id: string
+  readonly name: string
+}
+
+/** Tags on the store's people. */
+export class StoreTagsRepo extends Context.Tag("svc/store/StoreTagsRepo")<
+  StoreTagsRepo,
+  {
+    /** The tags with these names, creating the missing ones with the ids given (names match in any case). */
+    readonly ensure: (
+      workspaceId: string,
+      tags: ReadonlyArray<StoreTag>,
+      at: Date
+    ) => Effect.Effect<ReadonlyArray<StoreTag>>
+    readonly addToPerson: (
+      workspaceId: string,
+      email: string,
+      tagIds: ReadonlyArray<string>,
+      at: Date
+    ) => Effect.Effect<void>
+    /** The tags of each person, by email (tag names in alphabetical order). */
+    readonly tagsOf: (
+      workspaceId: string,
+      emails: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<StoreTag>>>
   }
 >() {}

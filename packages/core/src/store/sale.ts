@@ -17,6 +17,8 @@ export type SaleRejection =
   | "not_a_membership"
   | "no_access"
   | "order_not_found"
+  | "sold_out"
+  | "waitlist_mode"
 
 /** Where a sale row came from: the service's own checkout, or a seller's own checkout reporting it. */
 export type SaleSource = "svc_checkout" | "own_checkout"

@@ -11,6 +11,7 @@ import { BadListRequest } from "./errors.js"
 import { pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "./paging.js"
 import { AccessRepo, ProductsRepo, SalesRepo } from "./ports.js"
 import type { Product } from "./product.js"
+import { makeStock } from "./stock.js"
 import { type Sale, type SaleEvent, type SaleRejection, type SaleStatus, STORE_CURRENCY, saleJson } from "./sale.js"
 
 /** A sale event as `POST /sales` takes it (already decoded: known fields, right types). */
@@ -28,7 +29,14 @@ export interface SaleInput {
 /** The answer of `POST /sales`. */
 export type SaleAnswer =
   | { readonly ok: true; readonly status: SaleStatus }
-  | { readonly ok: false; readonly status: "rejected"; readonly reason: SaleRejection; readonly message: string }
+  | {
+      readonly ok: false
+      readonly status: "rejected"
+      readonly reason: SaleRejection
+      readonly message: string
+      /** With `sold_out` and `waitlist_mode`: whether the buyer is now on the product's waitlist. */
+      readonly waitlisted?: boolean
+    }
 
 const rejected = (reason: SaleRejection, message: string): SaleAnswer => ({
   ok: false,
@@ -63,6 +71,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const ids = yield* Ids
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
+    const stock = yield* makeStock
     const limits = yield* Effect.orDie(StoreSaleLimits)
 
     const admit = (workspaceId: string) =>
@@ -107,6 +116,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           grantedAt: person.grantedAt ?? now,
           updatedAt: now
         })
+        yield* stock.gotProduct(product, person.email)
         if (first) {
           yield* access.ensureCustomer({
             id: yield* ids.make("cus_"),
@@ -151,6 +161,11 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         }
         const now = new Date(yield* Clock.currentTimeMillis)
         const email = input.email
+        if (input.event === "sale") {
+          const away = yield* stock.turnAway(product, email, input.name ?? null, now, "sale")
+          if (away !== undefined)
+            return { ...rejected(away.reason, away.message), waitlisted: away.waitlisted } as SaleAnswer
+        }
         switch (input.event) {
           case "sale":
           case "renewal": {

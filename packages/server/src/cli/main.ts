@@ -5,7 +5,7 @@ import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"
 import { createKey, listKeys, revokeKey } from "./keys.js"
 import { type Output, report, UsageError } from "./output.js"
-import { createCustomAi, setStore } from "./store.js"
+import { createCohort, createCustomAi, setStore, tagCustomer } from "./store.js"
 
 /** The help text of `svc`. */
 export const usage = `svc — the creator-business service for AI agents
@@ -22,6 +22,9 @@ Usage:
   svc store set --email <e> [--store <handle>] [--support-email <address>|none]
                 [--card-processor connected|none]
   svc custom-ais create --email <e> --name <n> [--store <handle>]
+  svc cohorts create --email <e> --product <product id> --name <n> [--capacity <n>]
+                     [--starts-on YYYY-MM-DD] [--store <handle>]
+  svc customers tag --email <e> --customer <email> --tag <name> [--tag <name> ...] [--store <handle>]
 
 Parts: workspace social highlights boards scheduling routines media custom_ai skills store
 Levels: off read edit
@@ -39,6 +42,11 @@ const options = {
   "expires-in-days": { type: "string" },
   "support-email": { type: "string" },
   "card-processor": { type: "string" },
+  product: { type: "string" },
+  capacity: { type: "string" },
+  "starts-on": { type: "string" },
+  customer: { type: "string" },
+  tag: { type: "string", multiple: true },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false }
 } as const
@@ -103,6 +111,23 @@ const command = (
       )
     case "custom-ais create":
       return createCustomAi(values, output)
+    case "cohorts create":
+      return createCohort(
+        {
+          email: values.email,
+          store: values.store,
+          product: values.product,
+          name: values.name,
+          capacity: values.capacity,
+          startsOn: values["starts-on"]
+        },
+        output
+      )
+    case "customers tag":
+      return tagCustomer(
+        { email: values.email, store: values.store, customer: values.customer, tags: values.tag ?? [] },
+        output
+      )
     default:
       return Effect.fail(
         new UsageError({ message: words.length === 0 ? usage : `unknown command: svc ${words.join(" ")}\n\n${usage}` })

@@ -1,4 +1,4 @@
-import { CustomAis, NotFound, StoreSetup, WorkspacesRepo } from "@svc/core"
+import { CustomAis, NotFound, StoreCohorts, StoreSetup, StoreTagging, WorkspacesRepo } from "@svc/core"
 import { Effect, Option } from "effect"
 import { accountByEmail } from "./accounts.js"
 import { type Output, report, UsageError } from "./output.js"
@@ -76,4 +76,58 @@ export const createCustomAi = (
       { id: customAi.id, customAi: { id: customAi.id, name: customAi.name, kind: customAi.kind, workspaceId } },
       [`Created Custom AI ${customAi.name}: ${customAi.id}`, "Sell it: POST /store-app/v1/products with custom_ai_id."]
     )
+  })
+
+/** `svc cohorts create --email <owner> --product <id> --name <n> [--capacity N] [--starts-on YYYY-MM-DD] [--store <handle>]` */
+export const createCohort = (
+  input: {
+    readonly email?: string | undefined
+    readonly store?: string | undefined
+    readonly product?: string | undefined
+    readonly name?: string | undefined
+    readonly capacity?: string | undefined
+    readonly startsOn?: string | undefined
+  },
+  output: Output
+) =>
+  Effect.gen(function* () {
+    if (!input.product || !input.name) {
+      return yield* new UsageError({ message: "cohorts create needs --product <product id> and --name <name>" })
+    }
+    const capacity = input.capacity === undefined ? null : Number(input.capacity)
+    if (capacity !== null && (input.capacity?.trim() === "" || !Number.isInteger(capacity))) {
+      return yield* new UsageError({ message: "--capacity must be a whole number (leave it out for no cap)" })
+    }
+    const { workspaceId } = yield* storeOf(input.email, input.store)
+    const cohort = yield* (yield* StoreCohorts).create(workspaceId, {
+      productId: input.product,
+      name: input.name,
+      capacity,
+      startsOn: input.startsOn ?? null
+    })
+    yield* report(output, { id: cohort.id, cohort }, [
+      `Created cohort ${cohort.name}: ${cohort.id} (capacity ${cohort.capacity ?? "none"}, starts ${cohort.starts_on ?? "not set"})`,
+      `Move a buyer in: POST /store-app/v1/customers/cohort with product ${cohort.product_id} and cohort ${cohort.id}.`
+    ])
+  })
+
+/** `svc customers tag --email <owner> --customer <email> --tag <name> [--tag <name> ...] [--store <handle>]` */
+export const tagCustomer = (
+  input: {
+    readonly email?: string | undefined
+    readonly store?: string | undefined
+    readonly customer?: string | undefined
+    readonly tags: ReadonlyArray<string>
+  },
+  output: Output
+) =>
+  Effect.gen(function* () {
+    if (!input.customer || input.tags.length === 0) {
+      return yield* new UsageError({ message: "customers tag needs --customer <email> and at least one --tag <name>" })
+    }
+    const { workspaceId } = yield* storeOf(input.email, input.store)
+    const tagged = yield* (yield* StoreTagging).tagPerson(workspaceId, input.customer, input.tags)
+    yield* report(output, tagged, [
+      `${tagged.email} is tagged ${tagged.tags.map((t) => `${t.name} (${t.id})`).join(", ")}.`
+    ])
   })

@@ -3,6 +3,7 @@ import { AccessRepoSql } from "./customers.js"
 import { MailerOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
+import { CohortsRepoSql, StoreTagsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
 import { CustomAisRepoSql } from "./store-custom-ais.js"
 
 /** The store's storage ports (and the outbox `Mailer`) over one `SqlClient`. */
@@ -13,5 +14,8 @@ export const StoreReposSql = Layer.mergeAll(
   SalesRepoSql,
   AccessRepoSql,
   StoreFeedRepoSql,
+  CohortsRepoSql,
+  WaitlistRepoSql,
+  StoreTagsRepoSql,
   MailerOutboxSql
 )

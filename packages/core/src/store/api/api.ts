@@ -12,8 +12,17 @@ import {
   StoreRateLimited
 } from "./errors.js"
 import {
+  CohortRow,
+  CohortSignupRow,
+  CustomerFeedRow,
+  MembershipChangeRow,
+  MembershipPaymentRow,
+  RefundFeedRow,
+  SaleFeedRow
+} from "./feed-rows.js"
+import { storeOpenApiTransform } from "./openapi.js"
+import {
   CustomerRow,
-  FeedRow,
   listQueryFields,
   PageOf,
   ProductAnswer,
@@ -22,6 +31,7 @@ import {
   SaleRow,
   strict
 } from "./rows.js"
+import { WebhooksApiGroup } from "../../webhooks/api.js"
 import { StoreAuth } from "./security.js"
 
 const idPath = Schema.Struct({ id: Schema.String })
@@ -93,6 +103,11 @@ const products = HttpApiGroup.make("products")
   )
   .add(HttpApiEndpoint.post("publish", "/products/:id/publish").setPath(idPath).addSuccess(ProductAnswer))
   .add(HttpApiEndpoint.post("unpublish", "/products/:id/unpublish").setPath(idPath).addSuccess(ProductAnswer))
+  .add(
+    HttpApiEndpoint.get("cohorts", "/products/:id/cohorts")
+      .setPath(idPath)
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), cohorts: Schema.Array(CohortRow) }))
+  )
 
 const sales = HttpApiGroup.make("sales")
   .add(
@@ -129,9 +144,14 @@ const sales = HttpApiGroup.make("sales")
               "product_not_live",
               "not_a_membership",
               "no_access",
-              "order_not_found"
+              "order_not_found",
+              "sold_out",
+              "waitlist_mode"
             ),
-            message: Schema.String
+            message: Schema.String,
+            waitlisted: Schema.optional(Schema.Boolean).annotations({
+              description: "With sold_out and waitlist_mode: whether the buyer is now on the product's waitlist."
+            })
           })
         )
       )
@@ -152,7 +172,7 @@ const sales = HttpApiGroup.make("sales")
   .add(
     HttpApiEndpoint.get("recent", "/sales/recent")
       .setUrlParams(productFilter)
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), sales: Schema.Array(FeedRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), sales: Schema.Array(SaleFeedRow) }))
   )
   .add(
     HttpApiEndpoint.get("get", "/sales/:id")
@@ -178,8 +198,11 @@ const customers = HttpApiGroup.make("customers")
           Schema.Struct({
             ok: Schema.Literal(false),
             status: Schema.Literal("rejected"),
-            reason: Schema.Literal("product_not_found", "product_not_live", "access_off"),
-            message: Schema.String
+            reason: Schema.Literal("product_not_found", "product_not_live", "access_off", "sold_out"),
+            message: Schema.String,
+            waitlisted: Schema.optional(Schema.Boolean).annotations({
+              description: "With sold_out: whether the person is now on the product's waitlist."
+            })
           })
         )
       )
@@ -190,7 +213,8 @@ const customers = HttpApiGroup.make("customers")
         Schema.Struct({
           ...listQueryFields,
           product: Schema.optional(Schema.String),
-          has_access: Schema.optional(Schema.String).annotations({ description: "true or false." })
+          has_access: Schema.optional(Schema.String).annotations({ description: "true or false." }),
+          tag: Schema.optional(Schema.String).annotations({ description: "A tag's id (tag_…) or name (any case)." })
         }).annotations(strict)
       )
       .addSuccess(PageOf(CustomerRow))
@@ -203,7 +227,7 @@ const customers = HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.get("recent", "/customers/recent")
       .setUrlParams(productFilter)
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), customers: Schema.Array(FeedRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), customers: Schema.Array(CustomerFeedRow) }))
   )
   .add(
     HttpApiEndpoint.get("get", "/customers/:email")
@@ -221,22 +245,47 @@ const customers = HttpApiGroup.make("customers")
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true), sent: Schema.Boolean }))
       .addError(StoreRateLimited)
   )
+  .add(
+    HttpApiEndpoint.post("cohort", "/customers/cohort")
+      .setPayload(
+        Schema.Struct({
+          product: Schema.String,
+          email: Email,
+          cohort: Schema.String.annotations({ description: "Cohort id (GET /products/<id>/cohorts)." }),
+          over_cap: Schema.optional(Schema.Boolean).annotations({
+            description: "true adds the buyer to a full cohort anyway (default false: a full cohort answers 422)."
+          })
+        }).annotations(strict)
+      )
+      .addSuccess(
+        Schema.Struct({
+          ok: Schema.Literal(true),
+          status: Schema.Literal("moved", "already_in_cohort"),
+          cohort: CohortRow
+        })
+      )
+  )
 
 const feeds = HttpApiGroup.make("feeds")
   .add(
     HttpApiEndpoint.get("payments", "/memberships/payments")
       .setUrlParams(productFilter)
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), payments: Schema.Array(FeedRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), payments: Schema.Array(MembershipPaymentRow) }))
   )
   .add(
     HttpApiEndpoint.get("changes", "/memberships/changes")
       .setUrlParams(productFilter)
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), changes: Schema.Array(FeedRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), changes: Schema.Array(MembershipChangeRow) }))
   )
   .add(
     HttpApiEndpoint.get("refunds", "/refunds/recent")
       .setUrlParams(productFilter)
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), refunds: Schema.Array(FeedRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), refunds: Schema.Array(RefundFeedRow) }))
+  )
+  .add(
+    HttpApiEndpoint.get("cohortSignups", "/cohort-signups/recent")
+      .setUrlParams(productFilter)
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), signups: Schema.Array(CohortSignupRow) }))
   )
 
 /**
@@ -249,6 +298,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(sales)
   .add(customers)
   .add(feeds)
+  .add(WebhooksApiGroup)
   .addError(StoreBadRequest)
   .addError(StoreNotFound)
   .addError(StoreConflict)
@@ -258,4 +308,5 @@ export class StoreApi extends HttpApi.make("store")
   .middleware(StoreAuth)
   .prefix("/store-app/v1")
   .annotate(OpenApi.Title, "svc store API")
-  .annotate(OpenApi.Version, "1.0.0") {}
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Transform, storeOpenApiTransform) {}

@@ -30,7 +30,13 @@ export const ProductAnswer = Schema.Struct({
   ok: Schema.Literal(true),
   product: ProductRow,
   can_publish: Schema.Boolean,
-  publish_checklist: Schema.Array(ChecklistItemRow)
+  publish_checklist: Schema.Array(ChecklistItemRow),
+  quantity_left: Schema.optional(Schema.Int).annotations({
+    description: "With a quantity_limit: places left (people with access hold one each)."
+  }),
+  waitlist_waiting: Schema.optional(Schema.Int).annotations({
+    description: "With waitlist_mode or quantity_waitlist on: how many people are on the waitlist."
+  })
 })
 
 /** A product in the plain products list. */
@@ -87,7 +93,8 @@ export const CustomerRow = Schema.Struct({
   created_at: iso,
   has_access: Schema.Boolean,
   products_with_access: Schema.Array(Schema.String),
-  products: Schema.Array(AccessLine)
+  products: Schema.Array(AccessLine),
+  tags: Schema.Array(Schema.String).annotations({ description: "The person's tag names, alphabetical." })
 })
 
 /** A page of a list: `next_cursor` goes to `starting_after` for the next page; null on the last. */
@@ -98,14 +105,6 @@ export const PageOf = <A, I>(row: Schema.Schema<A, I>) =>
     has_more: Schema.Boolean,
     next_cursor: Schema.NullOr(Schema.String)
   })
-
-/** A feed row: the fields of the matching event (see docs/store-api.md). */
-const feedRowDescription = "One event: id (stable), created_at, and the fields of its feed (see docs/store-api.md)."
-export const FeedRow = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  description: feedRowDescription,
-  // The generated schema repeats the `unknown` `$id` per feed, which OpenAPI validators refuse.
-  jsonSchema: { type: "object", description: feedRowDescription }
-})
 
 /** The query every paged list takes. */
 export const listQueryFields = {

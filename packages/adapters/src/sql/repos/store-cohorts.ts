@@ -1,0 +1,203 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type CohortMember,
+  CohortsRepo,
+  type CohortWithMembers,
+  type StoreTag,
+  StoreTagsRepo,
+  WaitlistRepo
+} from "@svc/core"
+import { Effect, Layer, Option } from "effect"
+
+interface CohortRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly product_id: string
+  readonly name: string
+  readonly capacity: number | null
+  readonly starts_on: string | null
+  readonly created_at: Date
+  readonly members: number | string
+}
+
+interface MemberRow {
+  readonly workspace_id: string
+  readonly product_id: string
+  readonly email: string
+  readonly cohort_id: string
+  readonly name: string | null
+  readonly over_cap: boolean
+  readonly joined_at: Date
+}
+
+// count(*) is a bigint: PostgreSQL's driver answers it as text, PGlite as a number.
+const toCohort = (row: CohortRow): CohortWithMembers => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  productId: row.product_id,
+  name: row.name,
+  capacity: row.capacity,
+  startsOn: row.starts_on,
+  createdAt: row.created_at,
+  members: Number(row.members)
+})
+
+/** `CohortsRepo` over SQL: member counts are counted, never stored, so they cannot drift. */
+export const CohortsRepoSql = Layer.effect(
+  CohortsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const members = sql`(SELECT count(*) FROM store_cohort_members m WHERE m.cohort_id = c.id)`
+    return {
+      insert: (c) =>
+        sql`INSERT INTO store_cohorts (id, workspace_id, product_id, name, capacity, starts_on, created_at)
+            VALUES (${c.id}, ${c.workspaceId}, ${c.productId}, ${c.name}, ${c.capacity}, ${c.startsOn}, ${c.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      listForProduct: (workspaceId, productId) =>
+        sql<CohortRow>`SELECT c.*, ${members} AS members FROM store_cohorts c
+                       WHERE c.workspace_id = ${workspaceId} AND c.product_id = ${productId}
+                       ORDER BY c.starts_on ASC NULLS LAST, c.created_at, c.id`.pipe(
+          Effect.map((rows) => rows.map(toCohort)),
+          Effect.orDie
+        ),
+      // Two statements on purpose: under READ COMMITTED the count runs after the lock is held, so it
+      // sees every member the previous holder of the lock committed.
+      lock: (workspaceId, cohortId) =>
+        sql`SELECT id FROM store_cohorts WHERE workspace_id = ${workspaceId} AND id = ${cohortId} FOR UPDATE`.pipe(
+          Effect.zipRight(
+            sql<CohortRow>`SELECT c.*, ${members} AS members FROM store_cohorts c
+                           WHERE c.workspace_id = ${workspaceId} AND c.id = ${cohortId}`
+          ),
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCohort)),
+          Effect.orDie
+        ),
+      membershipOf: (workspaceId, productId, email) =>
+        sql<MemberRow>`SELECT * FROM store_cohort_members
+                       WHERE workspace_id = ${workspaceId} AND product_id = ${productId} AND email = ${email}`.pipe(
+          Effect.map((rows) =>
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (row): CohortMember => ({
+                workspaceId: row.workspace_id,
+                productId: row.product_id,
+                cohortId: row.cohort_id,
+                email: row.email,
+                name: row.name,
+                overCap: row.over_cap,
+                joinedAt: row.joined_at
+              })
+            )
+          ),
+          Effect.orDie
+        ),
+      place: (m) =>
+        sql`INSERT INTO store_cohort_members (workspace_id, product_id, email, cohort_id, name, over_cap, joined_at)
+            VALUES (${m.workspaceId}, ${m.productId}, ${m.email}, ${m.cohortId}, ${m.name}, ${m.overCap}, ${m.joinedAt})
+            ON CONFLICT (workspace_id, product_id, email) DO UPDATE SET cohort_id = EXCLUDED.cohort_id,
+              name = EXCLUDED.name, over_cap = EXCLUDED.over_cap, joined_at = EXCLUDED.joined_at`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    }
+  })
+)
+
+/** `WaitlistRepo` over SQL: places are counted from the access rows, the waitlist is its own table. */
+export const WaitlistRepoSql = Layer.effect(
+  WaitlistRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      lockProduct: (workspaceId, productId) =>
+        sql`SELECT id FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${productId} FOR UPDATE`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      // "Has access" as in `hasAccess`: active, or cancelled with time left.
+      holders: (workspaceId, productId, now) =>
+        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_access
+          WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
+            AND (state = 'active' OR (state = 'cancelled' AND (ends_at IS NULL OR ends_at > ${now})))`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.orDie
+        ),
+      join: (e) =>
+        sql`INSERT INTO store_waitlist (workspace_id, product_id, email, name, reason, created_at)
+            VALUES (${e.workspaceId}, ${e.productId}, ${e.email}, ${e.name}, ${e.reason}, ${e.createdAt})
+            ON CONFLICT (workspace_id, product_id, email) DO NOTHING RETURNING email`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      leave: (workspaceId, productId, email) =>
+        sql`DELETE FROM store_waitlist
+            WHERE workspace_id = ${workspaceId} AND product_id = ${productId} AND email = ${email}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      waiting: (workspaceId, productId) =>
+        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_waitlist
+          WHERE workspace_id = ${workspaceId} AND product_id = ${productId}`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.orDie
+        )
+    }
+  })
+)
+
+interface TagRow {
+  readonly id: string
+  readonly name: string
+}
+
+/** `StoreTagsRepo` over SQL. */
+export const StoreTagsRepoSql = Layer.effect(
+  StoreTagsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      ensure: (workspaceId, tags, at) =>
+        Effect.gen(function* () {
+          for (const tag of tags) {
+            yield* sql`INSERT INTO store_tags (id, workspace_id, name, name_key, created_at)
+                       VALUES (${tag.id}, ${workspaceId}, ${tag.name}, ${tag.name.toLowerCase()}, ${at})
+                       ON CONFLICT (workspace_id, name_key) DO NOTHING`
+          }
+          const keys = tags.map((t) => t.name.toLowerCase())
+          if (keys.length === 0) return []
+          const rows = yield* sql<TagRow>`SELECT id, name FROM store_tags
+                                          WHERE workspace_id = ${workspaceId} AND name_key IN ${sql.in(keys)}
+                                          ORDER BY name_key`
+          return rows.map((row): StoreTag => ({ id: row.id, name: row.name }))
+        }).pipe(Effect.orDie),
+      addToPerson: (workspaceId, email, tagIds, at) =>
+        Effect.forEach(
+          tagIds,
+          (tagId) =>
+            sql`INSERT INTO store_person_tags (workspace_id, tag_id, email, created_at)
+                VALUES (${workspaceId}, ${tagId}, ${email}, ${at})
+                ON CONFLICT (workspace_id, tag_id, email) DO NOTHING`,
+          { discard: true }
+        ).pipe(Effect.orDie),
+      tagsOf: (workspaceId, emails) =>
+        emails.length === 0
+          ? Effect.succeed(new Map())
+          : sql<TagRow & { readonly email: string }>`SELECT pt.email, t.id, t.name FROM store_person_tags pt
+                JOIN store_tags t ON t.id = pt.tag_id
+                WHERE pt.workspace_id = ${workspaceId} AND pt.email IN ${sql.in(emails)}
+                ORDER BY t.name_key`.pipe(
+              Effect.map((rows) => {
+                const byEmail = new Map<string, Array<StoreTag>>()
+                for (const row of rows) {
+                  const list = byEmail.get(row.email) ?? []
+                  list.push({ id: row.id, name: row.name })
+                  byEmail.set(row.email, list)
+                }
+                return byEmail as ReadonlyMap<string, ReadonlyArray<StoreTag>>
+              }),
+              Effect.orDie
+            )
+    }
+  })
+)

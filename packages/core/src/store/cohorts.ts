@@ -1,0 +1,198 @@
+import { Clock, Effect, Option } from "effect"
+import { makeEventRecorder } from "../events/service.js"
+import { FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
+import { Ids, Transactor } from "../shared/ports.js"
+import { hasAccess } from "./access.js"
+import type { StoreCaller } from "./caller.js"
+import { AccessRepo, CohortsRepo, ProductsRepo } from "./ports.js"
+
+/** A group of a product's buyers who start together, with an optional cap on its size. */
+export interface Cohort {
+  readonly id: string
+  readonly workspaceId: string
+  readonly productId: string
+  readonly name: string
+  /** The most people it takes; null for no cap. */
+  readonly capacity: number | null
+  /** The day it starts, `YYYY-MM-DD`; null when not set. */
+  readonly startsOn: string | null
+  readonly createdAt: Date
+}
+
+/** A cohort with how many people are in it. */
+export interface CohortWithMembers extends Cohort {
+  readonly members: number
+}
+
+/** A person's place in one cohort of a product (a person is in at most one cohort per product). */
+export interface CohortMember {
+  readonly workspaceId: string
+  readonly productId: string
+  readonly cohortId: string
+  readonly email: string
+  readonly name: string | null
+  /** Whether they were added to a full cohort (`over_cap: true`). */
+  readonly overCap: boolean
+  readonly joinedAt: Date
+}
+
+/** The most people a cohort may be capped at. */
+export const COHORT_CAPACITY_MAX = 100_000
+
+/** A cohort as the store API answers it. */
+export const cohortJson = (cohort: CohortWithMembers) => ({
+  id: cohort.id,
+  product_id: cohort.productId,
+  name: cohort.name,
+  capacity: cohort.capacity,
+  starts_on: cohort.startsOn,
+  members: cohort.members,
+  spots_left: cohort.capacity === null ? null : Math.max(0, cohort.capacity - cohort.members),
+  full: cohort.capacity !== null && cohort.members >= cohort.capacity,
+  created_at: cohort.createdAt.toISOString()
+})
+
+const isDay = (text: string): boolean => {
+  const day = new Date(`${text}T00:00:00Z`)
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text)
+}
+
+/** What a new cohort needs: its product, a name, and optionally a cap and a start day. */
+export interface NewCohort {
+  readonly productId: string
+  readonly name: string
+  readonly capacity?: number | null | undefined
+  readonly startsOn?: string | null | undefined
+}
+
+/** The cohorts of a store's products, and moving buyers into them. */
+export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/StoreCohorts", {
+  effect: Effect.gen(function* () {
+    const products = yield* ProductsRepo
+    const cohorts = yield* CohortsRepo
+    const access = yield* AccessRepo
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+    const recordEvent = yield* makeEventRecorder
+
+    const productOf = (workspaceId: string, id: string) =>
+      Effect.flatMap(products.find(workspaceId, id), (found) =>
+        Option.match(found, {
+          onNone: () =>
+            Effect.fail(new NotFound({ message: `no product ${id} in this store; GET /products lists them` })),
+          onSome: Effect.succeed
+        })
+      )
+
+    /** Creates a cohort of a product (the CLI's `svc cohorts create`; the store API only reads them). */
+    const create = (workspaceId: string, input: NewCohort) =>
+      Effect.gen(function* () {
+        const product = yield* productOf(workspaceId, input.productId)
+        const name = input.name.trim()
+        const problems: Array<FieldProblem> = []
+        const problem = (path: string, message: string) => problems.push(new FieldProblem({ path, message }))
+        if (name.length === 0 || name.length > 200) problem("name", "the cohort name must be 1 to 200 characters")
+        const capacity = input.capacity ?? null
+        if (capacity !== null && !(Number.isInteger(capacity) && capacity >= 1 && capacity <= COHORT_CAPACITY_MAX)) {
+          problem("capacity", `the capacity must be a whole number from 1 to ${COHORT_CAPACITY_MAX}`)
+        }
+        const startsOn = input.startsOn ?? null
+        if (startsOn !== null && !isDay(startsOn)) problem("starts_on", "the start day must be a real day, YYYY-MM-DD")
+        if (problems.length > 0) {
+          return yield* new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
+        }
+        const cohort: Cohort = {
+          id: yield* ids.make("coh_"),
+          workspaceId,
+          productId: product.id,
+          name,
+          capacity,
+          startsOn,
+          createdAt: new Date(yield* Clock.currentTimeMillis)
+        }
+        yield* cohorts.insert(cohort)
+        return cohortJson({ ...cohort, members: 0 })
+      })
+
+    /** A product's cohorts, earliest start first. */
+    const list = (caller: StoreCaller, productId: string) =>
+      Effect.gen(function* () {
+        const product = yield* productOf(caller.workspaceId, productId)
+        const all = yield* cohorts.listForProduct(caller.workspaceId, product.id)
+        return { ok: true as const, cohorts: all.map(cohortJson) }
+      })
+
+    /**
+     * Moves a buyer with access to the product into one of its cohorts (out of any other); a full
+     * cohort refuses them unless `over_cap`. Records `cohort_signup.created` in the same transaction.
+     */
+    const move = (
+      caller: StoreCaller,
+      input: {
+        readonly product: string
+        readonly email: string
+        readonly cohort: string
+        readonly over_cap?: boolean | undefined
+      }
+    ) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const product = yield* productOf(caller.workspaceId, input.product)
+          const locked = yield* cohorts.lock(caller.workspaceId, input.cohort)
+          if (Option.isNone(locked) || locked.value.productId !== product.id) {
+            return yield* new NotFound({
+              message: `no cohort ${input.cohort} for product ${product.id}; GET /products/${product.id}/cohorts lists them`
+            })
+          }
+          const cohort = locked.value
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const rows = yield* access.accessOf(caller.workspaceId, input.email, product.id)
+          const person = rows.find((a) => hasAccess(a, now.getTime()))
+          if (person === undefined) {
+            return yield* new NotFound({
+              message: `${input.email} has no access to ${product.id}; only buyers with access can join its cohorts`
+            })
+          }
+          const current = yield* cohorts.membershipOf(caller.workspaceId, product.id, input.email)
+          if (Option.isSome(current) && current.value.cohortId === cohort.id) {
+            return { ok: true as const, status: "already_in_cohort" as const, cohort: cohortJson(cohort) }
+          }
+          const full = cohort.capacity !== null && cohort.members >= cohort.capacity
+          if (full && input.over_cap !== true) {
+            return yield* invalid(
+              "cohort",
+              `cohort ${cohort.name} (${cohort.id}) is full: ${cohort.members} of ${cohort.capacity} places taken; send over_cap: true to add ${input.email} anyway`
+            )
+          }
+          yield* cohorts.place({
+            workspaceId: caller.workspaceId,
+            productId: product.id,
+            cohortId: cohort.id,
+            email: input.email,
+            name: person.name,
+            overCap: full,
+            joinedAt: now
+          })
+          yield* recordEvent(caller.workspaceId, "cohort_signup.created", {
+            product_id: product.id,
+            product_title: product.fields.title,
+            cohort_id: cohort.id,
+            cohort_name: cohort.name,
+            starts_on: cohort.startsOn,
+            email: input.email,
+            name: person.name,
+            previous_cohort_id: Option.match(current, { onNone: () => null, onSome: (m) => m.cohortId }),
+            over_cap: full,
+            created_at: now.toISOString()
+          })
+          return {
+            ok: true as const,
+            status: "moved" as const,
+            cohort: cohortJson({ ...cohort, members: cohort.members + 1 })
+          }
+        })
+      )
+
+    return { create, list, move } as const
+  })
+}) {}

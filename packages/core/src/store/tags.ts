@@ -1,0 +1,57 @@
+import { Clock, Effect, Schema } from "effect"
+import { Email } from "../accounts/schema.js"
+import { invalid } from "../shared/errors.js"
+import { Ids, Transactor } from "../shared/ports.js"
+import { StoreTagsRepo } from "./ports.js"
+
+/** The longest tag name. */
+export const TAG_NAME_MAX = 50
+/** The most tags one call adds. */
+export const TAGS_PER_CALL_MAX = 20
+
+/** Tags on the store's people (by email), which `GET /customers?tag=` filters on. */
+export class StoreTagging extends Effect.Service<StoreTagging>()("svc/store/StoreTagging", {
+  effect: Effect.gen(function* () {
+    const repo = yield* StoreTagsRepo
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+
+    /** Tags a person with these names (unknown names become new tags); answers all of the person's tags. */
+    const tagPerson = (workspaceId: string, emailText: string, names: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const email = yield* Schema.decodeUnknown(Email)(emailText).pipe(
+          Effect.mapError(() => invalid("email", "the person's email must be an address like name@example.com"))
+        )
+        const wanted = new Map<string, string>()
+        for (const raw of names) {
+          const name = raw.trim()
+          if (name.length === 0 || name.length > TAG_NAME_MAX) {
+            return yield* invalid("tags", `each tag name must be 1 to ${TAG_NAME_MAX} characters`)
+          }
+          if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name)
+        }
+        if (wanted.size === 0 || wanted.size > TAGS_PER_CALL_MAX) {
+          return yield* invalid("tags", `give 1 to ${TAGS_PER_CALL_MAX} tag names`)
+        }
+        const fresh = yield* Effect.forEach([...wanted.values()], (name) =>
+          Effect.map(ids.make("tag_"), (id) => ({ id, name }))
+        )
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const now = new Date(yield* Clock.currentTimeMillis)
+            const tags = yield* repo.ensure(workspaceId, fresh, now)
+            yield* repo.addToPerson(
+              workspaceId,
+              email,
+              tags.map((t) => t.id),
+              now
+            )
+            const all = yield* repo.tagsOf(workspaceId, [email])
+            return { email, tags: all.get(email) ?? [] }
+          })
+        )
+      })
+
+    return { tagPerson } as const
+  })
+}) {}
