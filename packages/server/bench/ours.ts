@@ -33,6 +33,15 @@ const field = (value: unknown, ...path: ReadonlyArray<string>): string => {
   return at
 }
 
+/**
+ * The V8 heap settings the README recommends for `svc serve`. V8 sizes the old generation after the largest heap
+ * it may use (about 4 GB on a 24 GB machine), and lets garbage grow to several times the live heap (~75 MB
+ * here) before a full collection: RSS went past 500 MB under load with no leak (each full GC went back to the
+ * live size). A 384 MB cap makes V8 collect sooner, and 8 MB semi-spaces halve the young generation; measured,
+ * RSS stays near 240 MB at the same throughput.
+ */
+export const SERVE_NODE_FLAGS = ["--max-old-space-size=384", "--max-semi-space-size=8"] as const
+
 /** Our running server with its bench key and data, and what the other servers need to mirror it. */
 export interface OursReady {
   readonly server: BenchProcess
@@ -68,7 +77,8 @@ export const startOurs = async (
   const keyId = field(key, "key", "id")
   const token = field(key, "token")
   const port = await freePort()
-  const nodeFlags = options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`]
+  const profileFlags = options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`]
+  const nodeFlags = [...SERVE_NODE_FLAGS, ...profileFlags]
   const server = await startProcess(
     "ours",
     [...nodeFlags, bin, "serve"],

@@ -43,9 +43,10 @@ profile.samples.forEach((sample, index) => {
   const delta = profile.timeDeltas[index] ?? 0
   elapsed += delta
   if (elapsed < Number(skip) * 1e6) return
-  total += delta
   const node = byId.get(sample)
-  if (node === undefined) return
+  // Waiting for the next request is not work: the shares below are of the time the server was busy.
+  if (node === undefined || node.callFrame.functionName === "(idle)") return
+  total += delta
   const frame = node.callFrame
   const key = `${frame.functionName || "(anonymous)"} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
   self.set(key, (self.get(key) ?? 0) + delta)
@@ -70,7 +71,7 @@ profile.samples.forEach((sample, index) => {
 })
 
 const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)} %`
-process.stdout.write(`total ${(total / 1000).toFixed(0)} ms sampled\n\nself time:\n`)
+process.stdout.write(`busy ${(total / 1000).toFixed(0)} ms sampled (idle left out)\n\nself time:\n`)
 for (const [key, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(count))) {
   process.stdout.write(`${ms(us)}  ${key}\n`)
 }

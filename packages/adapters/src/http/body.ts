@@ -1,5 +1,6 @@
 import { Readable } from "node:stream"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Data, Effect, Stream } from "effect"
 
 /** The body is longer than the face accepts. */
@@ -22,11 +23,17 @@ export const declaresTooLarge = (request: HttpServerRequest, maxBytes: number): 
 const hasNoBody = (request: HttpServerRequest): boolean =>
   request.source instanceof globalThis.Request && request.source.body === null
 
-const decodeUtf8 = (bytes: Uint8Array): Effect.Effect<string, BodyUnreadable> =>
-  Effect.try({
-    try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
-    catch: () => new BodyUnreadable({ reason: "the request body is not UTF-8 text" })
-  })
+// One decoder for every body: a whole-buffer `decode` keeps no state between calls, and making a decoder per
+// request showed in the bench's CPU profile.
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+const decodeUtf8 = (bytes: Uint8Array): Effect.Effect<string, BodyUnreadable> => {
+  try {
+    return Effect.succeed(utf8.decode(bytes))
+  } catch {
+    return Effect.fail(new BodyUnreadable({ reason: "the request body is not UTF-8 text" }))
+  }
+}
 
 // The Node request itself when the platform serves over node:http (a web `Request` otherwise).
 const nodeSource = (request: HttpServerRequest): Readable | undefined =>
@@ -128,3 +135,19 @@ export const parseJson = (text: string): unknown => {
     return undefined
   }
 }
+
+/**
+ * A JSON answer from its text, handed to Node as the string itself with its byte length: Node then sends the
+ * head and the body in one write, where an encoded `Uint8Array` body cost a UTF-8 copy and a two-buffer write.
+ */
+export const jsonText = (
+  status: number,
+  body: string,
+  headers?: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.raw(body, {
+    status,
+    contentType: "application/json",
+    contentLength: Buffer.byteLength(body),
+    headers
+  })

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { RateLimiter } from "@svc/core"
+import { RateLimiter, spansExported, spanWhen } from "@svc/core"
 import { Clock, Effect, Layer } from "effect"
 
 /** `RateLimiter` in PostgreSQL: exact across any number of server instances sharing the database. */
@@ -7,6 +7,8 @@ export const RateLimiterSql = Layer.effect(
   RateLimiter,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Taken on every tool call of a limited credential: a span only when a tracer exports it.
+    const span = spanWhen(yield* spansExported)
     return {
       take: (key, limit, windowMs) =>
         Effect.gen(function* () {
@@ -15,7 +17,7 @@ export const RateLimiterSql = Layer.effect(
             SELECT svc_rate_limit_take(${key}, ${now}, ${limit}, ${windowMs}) AS wait`
           const wait = Number(rows[0]?.wait ?? 0)
           return { allowed: wait === 0, retryAfterMs: wait }
-        }).pipe(Effect.orDie, Effect.withSpan("RateLimiter.take"))
+        }).pipe(Effect.orDie, span("RateLimiter.take"))
     }
   })
 )

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Accounts, type ToolAnswer, ToolServer } from "@svc/core"
 import { Effect, TestClock } from "effect"
@@ -137,6 +138,43 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
           status: "missing-workspace"
         })
         expect(yield* call(orphan, "svc_list_workspaces", {})).toMatchObject({ ok: true, workspaces: [] })
+      })
+    )
+
+    it.effect("remembers a workspace for 5 seconds: one deleted elsewhere is refused after that", () =>
+      Effect.gen(function* () {
+        const { principal, workspace } = yield* signUp()
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* call(principal, "svc_list_workspace_items", {})).toEqual({ ok: true, items: [] })
+        // Straight in storage, as another process would do it; the items go with the workspace.
+        yield* sql`DELETE FROM workspaces WHERE id = ${workspace.id}`
+        expect(yield* call(principal, "svc_list_workspace_items", {})).toEqual({ ok: true, items: [] })
+        yield* TestClock.adjust("5 seconds")
+        expect(yield* call(principal, "svc_list_workspace_items", {})).toMatchObject({
+          ok: false,
+          status: "missing-workspace"
+        })
+        const named = yield* call(principal, "svc_list_workspace_items", { workspaceId: workspace.id })
+        expect(named).toMatchObject({ ok: false, status: "not-found" })
+      })
+    )
+
+    it.effect("never lets a remembered workspace reach a credential of another workspace or account", () =>
+      Effect.gen(function* () {
+        const alice = yield* signUp()
+        const bob = yield* signUp()
+        // Bob's calls make his workspace a remembered one.
+        expect(yield* call(bob.principal, "svc_list_workspace_items", {})).toMatchObject({ ok: true })
+        const byId = { workspaceId: bob.workspace.id }
+        expect(yield* call(alice.principal, "svc_list_workspace_items", byId)).toMatchObject({
+          ok: false,
+          status: "not-found"
+        })
+        const wide = { ...alice.principal, reach: "account" as const }
+        expect(yield* call(wide, "svc_list_workspace_items", byId)).toMatchObject({ ok: false, status: "not-found" })
+        // A key rebound to another workspace acts there at once (the binding is the principal's, not remembered).
+        const rebound = { ...alice.principal, workspaceId: bob.workspace.id }
+        expect(yield* call(rebound, "svc_list_workspace_items", byId)).toMatchObject({ ok: true })
       })
     )
 

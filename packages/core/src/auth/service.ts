@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Option } from "effect"
 import { AccountsRepo } from "../accounts/ports.js"
 import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Secrets } from "../shared/ports.js"
+import { spansExported, spanWhen } from "../shared/tracing.js"
 import { WorkspacesRepo } from "../workspace/ports.js"
 import { type Access, fullAccess } from "./access.js"
 import { ApiKeysRepo } from "./ports.js"
@@ -124,18 +125,11 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
 
     const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
 
-    /** Checks a personal access token and says who is calling. */
-    const authenticate = (token: string) =>
+    // The span covers the storage lookup only: a remembered key costs no span (see shared/tracing.ts).
+    const span = spanWhen(yield* spansExported)
+
+    const lookUp = (hash: string, now: number) =>
       Effect.gen(function* () {
-        if (!isWellFormedToken(token)) return yield* rejected
-        const hash = yield* secrets.sha256Hex(token)
-        const now = yield* Clock.currentTimeMillis
-        const hit = remembered.get(hash)
-        if (hit !== undefined && hit.until > now) {
-          if (hit.expiresAt === null || hit.expiresAt > now) return hit.principal
-          remembered.delete(hash)
-          return yield* rejected
-        }
         const generation = revocations
         const found = yield* keys.findByHash(hash)
         if (Option.isNone(found)) return yield* rejected
@@ -159,7 +153,22 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           remember(hash, { principal, expiresAt: key.expiresAt?.getTime() ?? null, until: now + REMEMBER_FOR })
         }
         return principal
-      }).pipe(Effect.withSpan("ApiKeys.authenticate"))
+      }).pipe(span("ApiKeys.authenticate"))
+
+    /** Checks a personal access token and says who is calling. */
+    const authenticate = (token: string): Effect.Effect<Principal, AuthExpired> => {
+      if (!isWellFormedToken(token)) return Effect.fail(rejected)
+      // Written without a generator: this runs on every tool call, and a remembered key is the common case.
+      return Effect.flatMap(secrets.sha256Hex(token), (hash) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const hit = remembered.get(hash)
+          if (hit === undefined || hit.until <= now) return lookUp(hash, now)
+          if (hit.expiresAt === null || hit.expiresAt > now) return Effect.succeed(hit.principal)
+          remembered.delete(hash)
+          return Effect.fail(rejected)
+        })
+      )
+    }
 
     return { create, list, revoke, authenticate } as const
   })

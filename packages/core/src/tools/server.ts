@@ -1,9 +1,10 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { planAtLeast } from "../accounts/schema.js"
 import type { Principal } from "../auth/schema.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited, TOOL_CALLS_PER_MINUTE } from "../limits/schema.js"
 import { type DomainError, Forbidden, MissingWorkspace, NotFound } from "../shared/errors.js"
+import { spansExported, spanWhen } from "../shared/tracing.js"
 import { WorkspacesRepo } from "../workspace/ports.js"
 import type { Workspace } from "../workspace/schema.js"
 import { toolGroups } from "./catalog.js"
@@ -22,39 +23,76 @@ export class UnknownTool {
   }
 }
 
+// Every tool call acts in a workspace, and reading it on every call would double the queries of a cheap read.
+// A found workspace is remembered per process for `WORKSPACE_REMEMBER_MS`. What the access check reads from it
+// (its id and owner) never changes; a workspace deleted by another process may still be found here for that long
+// (its items go with it, so reads answer not-found). A workspace that is not found is never remembered.
+const WORKSPACE_REMEMBER_MS = 5_000
+const WORKSPACE_REMEMBER_AT_MOST = 10_000
+
+interface RememberedWorkspace {
+  readonly found: Option.Some<Workspace>
+  readonly until: number
+}
+
 /** Lists and runs tools for a caller: access, plan, workspace and rate-limit rules in one place for every face. */
 export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServer", {
   effect: Effect.gen(function* () {
     const registry = yield* ToolRegistry
     const workspaces = yield* WorkspacesRepo
     const limiter = yield* RateLimiter
+    const span = spanWhen(yield* spansExported)
 
-    const resolveWorkspace = (principal: Principal) => (workspaceId: string | undefined) =>
-      Effect.gen(function* (): Effect.fn.Return<Workspace, DomainError> {
-        if (workspaceId === undefined) {
-          const found =
-            principal.workspaceId === null ? Option.none() : yield* workspaces.findById(principal.workspaceId)
-          if (Option.isNone(found)) {
-            return yield* new MissingWorkspace({
-              message:
-                "you have no default workspace; pass workspaceId (see svc_list_workspaces) or ask the account owner to create one"
-            })
+    const remembered = new Map<string, RememberedWorkspace>()
+
+    const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const hit = remembered.get(id)
+        if (hit !== undefined && hit.until > now) return Effect.succeed(hit.found)
+        return Effect.map(workspaces.findById(id), (found) => {
+          if (Option.isSome(found)) {
+            remembered.delete(id)
+            // Map keeps insertion order: past the cap the oldest entry goes.
+            if (remembered.size >= WORKSPACE_REMEMBER_AT_MOST) {
+              const oldest = remembered.keys().next()
+              if (oldest.done !== true) remembered.delete(oldest.value)
+            }
+            remembered.set(id, { found, until: now + WORKSPACE_REMEMBER_MS })
           }
-          return found.value
+          return found
+        })
+      })
+
+    const missingWorkspace = () =>
+      new MissingWorkspace({
+        message:
+          "you have no default workspace; pass workspaceId (see svc_list_workspaces) or ask the account owner to create one"
+      })
+
+    const resolveWorkspace =
+      (principal: Principal) =>
+      (workspaceId: string | undefined): Effect.Effect<Workspace, DomainError> => {
+        if (workspaceId === undefined) {
+          if (principal.workspaceId === null) return Effect.fail(missingWorkspace())
+          return Effect.flatMap(findWorkspace(principal.workspaceId), (found) =>
+            Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(missingWorkspace())
+          )
         }
-        const found = yield* workspaces.findById(workspaceId)
-        const reachable =
+        const unreachable = () =>
+          new NotFound({
+            message: `no workspace ${workspaceId} that this credential can reach; svc_list_workspaces lists the ones it can`
+          })
+        // A bound credential reaches its own workspace only: any other id is refused without a lookup.
+        if (principal.reach === "bound" && workspaceId !== principal.workspaceId) return Effect.fail(unreachable())
+        return Effect.flatMap(findWorkspace(workspaceId), (found) =>
           Option.isSome(found) &&
           (principal.reach === "bound"
             ? found.value.id === principal.workspaceId
             : found.value.ownerId === principal.accountId)
-        if (!reachable) {
-          return yield* new NotFound({
-            message: `no workspace ${workspaceId} that this credential can reach; svc_list_workspaces lists the ones it can`
-          })
-        }
-        return found.value
-      })
+            ? Effect.succeed(found.value)
+            : Effect.fail(unreachable())
+        )
+      }
 
     const run = (principal: Principal, listed: ListedTool, args: unknown): Effect.Effect<ToolAnswer> => {
       const { entry } = listed
@@ -79,7 +117,7 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       }
       return listed.tool.execute(args, principal, resolveWorkspace(principal)).pipe(
         Effect.catchAll((error): Effect.Effect<ToolFailure> => Effect.succeed(toolFailure(error))),
-        Effect.withSpan("ToolServer.call", { attributes: { tool: entry.name } })
+        span("ToolServer.call", { attributes: { tool: entry.name } })
       )
     }
 

@@ -1,10 +1,10 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { Authenticator, ToolServer } from "@svc/core"
+import type { Authenticator, Principal, ToolServer } from "@svc/core"
 import { Effect, type Layer } from "effect"
 import { makeToolGate } from "../auth.js"
-import { parseJson, readBodyText } from "../body.js"
+import { jsonText, parseJson, readBodyText } from "../body.js"
 import { HttpFaceSettings, PublicUrl } from "../config.js"
 import { answerDefects, internalErrorMessage } from "../defects.js"
 import { defaultAllowedOrigins, makeOriginCheck } from "../origin.js"
@@ -21,11 +21,7 @@ const toResponse = (reply: Reply): HttpServerResponse.HttpServerResponse =>
           contentType: "application/json",
           headers: reply.headers
         })
-      : HttpServerResponse.text(reply.body, {
-          status: reply.status,
-          contentType: "application/json",
-          headers: reply.headers
-        })
+      : jsonText(reply.status, reply.body, reply.headers)
 
 const withDefectsAnswered = answerDefects((requestId) =>
   toResponse(errorReply(500, null, ErrorCode.InternalError, internalErrorMessage(requestId)))
@@ -53,37 +49,44 @@ export const McpRoutes: Layer.Layer<
     const unauthorized = (message: string, challenge: string) =>
       errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": challenge } })
 
-    const answer = (request: HttpServerRequest): Effect.Effect<Reply> => {
-      const refusal = transportRefusal(request, rules)
-      if (refusal !== undefined) return Effect.succeed(refusal)
-      return Effect.gen(function* () {
-        const principal = yield* gate.authenticate(request)
-        const text = yield* readBodyText(request, rules.maxBodyBytes)
-        const message = parseJson(text)
-        if (message === undefined) return errorReply(400, null, ErrorCode.ParseError, "the body is not JSON")
-        const incoming = classify(message)
-        switch (incoming.kind) {
-          case "acknowledge":
-            return { status: 202, body: undefined }
-          case "batch":
-            return errorReply(
+    const reply = (principal: Principal, text: string, request: HttpServerRequest): Effect.Effect<Reply> => {
+      const message = parseJson(text)
+      if (message === undefined)
+        return Effect.succeed(errorReply(400, null, ErrorCode.ParseError, "the body is not JSON"))
+      const incoming = classify(message)
+      switch (incoming.kind) {
+        case "acknowledge":
+          return Effect.succeed({ status: 202, body: undefined })
+        case "batch":
+          return Effect.succeed(
+            errorReply(
               400,
               null,
               ErrorCode.InvalidRequest,
               "batches are not supported; send one JSON-RPC message per POST"
             )
-          case "invalid":
-            return errorReply(400, incoming.id, ErrorCode.InvalidRequest, incoming.reason)
-          case "request":
-            return yield* dispatch({
-              principal,
-              id: incoming.id,
-              method: incoming.method,
-              params: incoming.params,
-              headerVersion: request.headers["mcp-protocol-version"]?.trim()
-            })
-        }
-      }).pipe(
+          )
+        case "invalid":
+          return Effect.succeed(errorReply(400, incoming.id, ErrorCode.InvalidRequest, incoming.reason))
+        case "request":
+          return dispatch({
+            principal,
+            id: incoming.id,
+            method: incoming.method,
+            params: incoming.params,
+            headerVersion: request.headers["mcp-protocol-version"]?.trim()
+          })
+      }
+    }
+
+    // Written with combinators rather than a generator: every step here runs on every MCP request.
+    const answer = (request: HttpServerRequest): Effect.Effect<Reply> => {
+      const refusal = transportRefusal(request, rules)
+      if (refusal !== undefined) return Effect.succeed(refusal)
+      return gate.authenticate(request).pipe(
+        Effect.flatMap((principal) =>
+          Effect.flatMap(readBodyText(request, rules.maxBodyBytes), (text) => reply(principal, text, request))
+        ),
         Effect.catchTags({
           AuthExpired: (error) => Effect.succeed(unauthorized(error.message, gate.challengeFor(request))),
           BodyTooLarge: (error) => Effect.succeed(errorReply(413, null, ErrorCode.ServerError, error.message)),

@@ -1,6 +1,5 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
   type Authenticator,
   type FailureStatus,
@@ -11,14 +10,13 @@ import {
 } from "@svc/core"
 import { Effect, type Layer } from "effect"
 import { makeToolGate } from "../auth.js"
-import { declaresTooLarge, isJsonObject, parseJson, readBodyText } from "../body.js"
+import { declaresTooLarge, isJsonObject, jsonText, parseJson, readBodyText } from "../body.js"
 import { HttpFaceSettings, PublicUrl } from "../config.js"
 import { answerDefects, internalErrorMessage } from "../defects.js"
 import { makeToolListingEncoder } from "./listing.js"
 import { makeToolsOpenApi } from "./openapi.js"
 
-const json = (status: number, body: string, headers?: Readonly<Record<string, string>>) =>
-  HttpServerResponse.text(body, { status, contentType: "application/json", headers })
+const json = jsonText
 
 const failureResponse = (httpStatus: number, status: FailureStatus, message: string) =>
   json(httpStatus, JSON.stringify({ ok: false, status, message }))

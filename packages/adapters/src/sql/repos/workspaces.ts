@@ -17,17 +17,23 @@ interface StoreRow {
   readonly name: string
 }
 
+// Rows come from our own database, whose columns already hold what the schemas require: no second validation.
+const trusted = { disableValidation: true } as const
+
 const toWorkspace = (row: WorkspaceRow) =>
-  new Workspace({
-    id: row.id,
-    ownerId: row.owner_id,
-    name: row.name,
-    isDefault: row.is_default,
-    createdAt: row.created_at
-  })
+  new Workspace(
+    {
+      id: row.id,
+      ownerId: row.owner_id,
+      name: row.name,
+      isDefault: row.is_default,
+      createdAt: row.created_at
+    },
+    trusted
+  )
 
 const toStore = (row: StoreRow) =>
-  new Store({ id: row.id, workspaceId: row.workspace_id, handle: row.handle, name: row.name })
+  new Store({ id: row.id, workspaceId: row.workspace_id, handle: row.handle, name: row.name }, trusted)
 
 /** `WorkspacesRepo` over SQL. */
 export const WorkspacesRepoSql = Layer.effect(
