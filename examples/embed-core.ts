@@ -5,15 +5,20 @@
  *   npx tsx examples/embed-core.ts
  */
 import { HttpLayerRouter } from "@effect/platform"
-import { DatabaseConfig } from "@svc/adapters"
+import { DatabaseConfig, HttpSenderLive } from "@svc/adapters"
 import { HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
 import { Accounts, ApiKeys, AuthSettings, CoreLive } from "@svc/core"
 import { storageLayer } from "@svc/server/storage"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 // The core over storage: PGlite in memory here; DatabaseConfig.Postgres({ url }) for a real database.
+// HttpSenderLive is the SSRF-safe sender webhook test sends (and deliveries) go out through.
 const storage = storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
-const core = CoreLive.pipe(Layer.provideMerge(storage), Layer.provideMerge(AuthSettings.Default))
+const core = CoreLive.pipe(
+  Layer.provideMerge(storage),
+  Layer.provideMerge(AuthSettings.Default),
+  Layer.provideMerge(HttpSenderLive)
+)
 
 // One runtime holds the core; the web handler and your own code share it.
 const runtime = ManagedRuntime.make(core)

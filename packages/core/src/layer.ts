@@ -14,6 +14,7 @@ import { LibrarySaves } from "./library/service.js"
 import { StoreLive } from "./store/layer.js"
 import { ToolRegistryLive } from "./tools/all.js"
 import { ToolServer } from "./tools/server.js"
+import { Webhooks } from "./webhooks/service.js"
 import { WorkspaceSearch } from "./workspace/search.js"
 import { Library } from "./workspace/service.js"
 
@@ -30,7 +31,8 @@ const areas = Layer.mergeAll(
   LibrarySaves.Default,
   Highlights.Default,
   WorkspaceSearch.Default,
-  StoreLive
+  StoreLive,
+  Webhooks.Default
 )
 
 /**

@@ -16,6 +16,7 @@ import { startOurs } from "./ours.js"
 import { type BenchProcess, freePort, startProcess } from "./processes.js"
 import { checkTargets, markdownTable, ordered, type Row, targetLines, textTable, withRatios } from "./report.js"
 import { type BenchSettings, type Engine, readSettings, repoRoot, type ServerKind } from "./settings.js"
+import { runWebhookBench, type WebhookRow, webhookMarkdown, webhookText } from "./webhooks.js"
 
 const benchDir = resolve(repoRoot, "packages/server/bench")
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -178,11 +179,13 @@ const writeResults = (
   started: Date,
   machine: Machine,
   answerBytes: Readonly<Record<string, number>>,
-  rows: ReadonlyArray<Row>
+  rows: ReadonlyArray<Row>,
+  webhooks: ReadonlyArray<WebhookRow> = []
 ) => {
   const targets = checkTargets(rows)
   const targetText = targetLines(targets.checks)
   process.stdout.write(`\n${textTable(rows)}\n\n`)
+  if (webhooks.length > 0) process.stdout.write(`Webhook delivery:\n${webhookText(webhooks)}\n\n`)
   if (targets.engine !== undefined) {
     process.stdout.write(`Targets (10 connections, ${targets.engine}):\n${targetText.join("\n")}\n`)
   }
@@ -197,7 +200,7 @@ const writeResults = (
   const shownSettings = { ...rest, resultsDir: relative(repoRoot, settings.resultsDir) || "." }
   writeFileSync(
     jsonFile,
-    `${JSON.stringify({ startedAt: started.toISOString(), machine, settings: shownSettings, answerBytes, rows, targets }, null, 2)}\n`
+    `${JSON.stringify({ startedAt: started.toISOString(), machine, settings: shownSettings, answerBytes, rows, targets, webhooks }, null, 2)}\n`
   )
   const markdownFile = join(dirname(settings.resultsDir), "RESULTS.md")
   const markdown = [
@@ -226,7 +229,8 @@ const writeResults = (
     "",
     ...(targets.engine === undefined
       ? []
-      : [`Targets (10 connections, ${targets.engine}):`, "", ...targetText.map((line) => `    ${line}`), ""])
+      : [`Targets (10 connections, ${targets.engine}):`, "", ...targetText.map((line) => `    ${line}`), ""]),
+    ...webhookMarkdown(webhooks)
   ].join("\n")
   writeFileSync(markdownFile, markdown)
   log(`\nwrote ${jsonFile} and ${markdownFile}`)
@@ -251,6 +255,7 @@ const main = async () => {
   const databases: BenchDatabase[] = []
   let rows: Row[] = []
   let answerBytes: Record<string, number> = {}
+  let webhooks: WebhookRow[] = []
   try {
     for (const engine of settings.engines) databases.push(await freshDatabase(engine, settings.postgresUrl))
     const servers = await startTargets(settings, scratch, databases)
@@ -261,11 +266,12 @@ const main = async () => {
     } finally {
       await stopAll()
     }
+    webhooks = await runWebhookBench(settings)
   } finally {
     for (const database of databases) await database.dispose()
     rmSync(scratch, { recursive: true, force: true })
   }
-  writeResults(settings, started, machine, answerBytes, ordered(withRatios(rows), settings.cases))
+  writeResults(settings, started, machine, answerBytes, ordered(withRatios(rows), settings.cases), webhooks)
   if (settings.profile) log(`CPU profiles of our server (written when it stopped): ${profilesDir}`)
 }
 

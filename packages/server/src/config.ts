@@ -1,3 +1,4 @@
+import { DELIVERY_DEADLINE_MS } from "@svc/core"
 import { Config } from "effect"
 
 const list = (name: string) =>
@@ -11,6 +12,12 @@ const list = (name: string) =>
     )
   )
 
+const positive = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
+  )
+
 /** Everything the server reads from its environment (see the README's configuration table). */
 export const ServerConfig = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -21,7 +28,21 @@ export const ServerConfig = Config.all({
   authUrl: Config.option(Config.url("AUTH_URL")),
   bootstrap: Config.boolean("SVC_BOOTSTRAP").pipe(Config.withDefault(true)),
   rateLimitExemptKeyIds: list("SVC_RATE_LIMIT_EXEMPT_KEYS"),
-  allowedOrigins: list("SVC_ALLOWED_ORIGINS")
+  allowedOrigins: list("SVC_ALLOWED_ORIGINS"),
+  /** Whether this process sends webhook deliveries (off: it only queues them, for another instance to send). */
+  webhookWorker: Config.boolean("SVC_WEBHOOK_WORKER").pipe(Config.withDefault(true)),
+  /** How long a claimed delivery is held before another worker may take it over (after a crash). */
+  webhookLeaseMs: Config.integer("SVC_WEBHOOK_LEASE_MS").pipe(
+    Config.withDefault(60_000),
+    Config.validate({
+      message: `SVC_WEBHOOK_LEASE_MS must be longer than the ${DELIVERY_DEADLINE_MS} ms delivery deadline`,
+      validation: (ms) => ms > DELIVERY_DEADLINE_MS
+    })
+  ),
+  /** Webhook sends in flight at once in this process. */
+  webhookConcurrency: positive("SVC_WEBHOOK_CONCURRENCY", 16),
+  /** Sends to one webhook in flight at once, across instances. */
+  webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4)
 })
 
 export type ServerConfig = Config.Config.Success<typeof ServerConfig>

@@ -1,8 +1,9 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { HttpLayerRouter } from "@effect/platform"
+import { HttpLayerRouter, HttpMiddleware } from "@effect/platform"
+import { HttpSenderLive } from "@svc/adapters"
 import { AuthUrl, HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
-import { TrashPurgeLive } from "@svc/core"
+import { spansExported, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
@@ -32,18 +33,53 @@ const StartupLive = Layer.effectDiscard(
   })
 )
 
-/** The whole server: every face on one router, the core, storage, and the start-up work. */
-export const ServerLive = Layer.unwrapEffect(
+/**
+ * The core plus the SSRF-safe sender that webhook deliveries and test sends go out through. One layer value,
+ * so the faces and the workers share one build of it (and one database).
+ */
+const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
+
+/** Background work: the trash and webhook purges, and (unless switched off) the webhook delivery worker. */
+const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
-    // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
-    HttpLayerRouter.serve(ToolFacesLive, { disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
-      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
-      Layer.provide(Layer.merge(StartupLive, TrashPurgeLive())),
-      Layer.provide(FaceSettingsLive),
-      Layer.provide(AppLive)
+    Layer.mergeAll(
+      TrashPurgeLive(),
+      WebhookPurgeLive(),
+      config.webhookWorker
+        ? WebhookWorkerLive({
+            concurrency: config.webhookConcurrency,
+            perWebhook: config.webhookPerWebhook,
+            leaseMs: config.webhookLeaseMs
+          })
+        : Layer.empty
     )
   )
+)
+
+/**
+ * The whole server: every face on one router, the core, storage, and the start-up work.
+ *
+ * The core and the face settings are provided to the faces and to the start-up work, not to the HTTP server
+ * itself: each request's fiber starts from the server's context, and Effect copies that context whenever a
+ * request adds to it (the request, its scope, its route, ...). With the whole core in it, those copies were a
+ * large part of every tool call's CPU and memory (bench CPU and allocation profiles). The faces take their
+ * services when they are built; their type says no handler reads one from a request's context.
+ */
+export const ServerLive = Layer.unwrapEffect(
+  Effect.map(Effect.zip(ServerConfig, spansExported), ([config, traced]) => {
+    const faces = ToolFacesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
+    // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
+    const server = HttpLayerRouter.serve(faces, { disableLogger: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
+      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
+      Layer.provide(Layer.merge(StartupLive, WorkersLive).pipe(Layer.provide(ServedAppLive)))
+    )
+    // With no exporter, spans reach no one (core's shared/tracing.ts): the per-request HTTP span (URL parsing,
+    // header redaction, attributes) and the libraries' spans are switched off rather than built and dropped.
+    return traced
+      ? server
+      : HttpMiddleware.withTracerDisabledWhen(server, () => true).pipe(Layer.provide(Layer.setTracerEnabled(false)))
+  })
 )
 
 /** Starts the server and keeps it up until SIGINT or SIGTERM, then closes it cleanly. */

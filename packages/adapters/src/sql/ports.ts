@@ -2,12 +2,14 @@ import { Layer } from "effect"
 import { IdsLive } from "../system/ids.js"
 import { LinkPreviewOffline } from "../system/link-preview-offline.js"
 import { SecretsLive } from "../system/secrets.js"
+import { WebhookSecretsLive } from "../system/webhook-secrets.js"
 import { RateLimiterSql } from "./rate-limiter.js"
 import { AccountsRepoSql } from "./repos/accounts.js"
 import { ApiKeysRepoSql } from "./repos/api-keys.js"
 import { BoardsRepoSql } from "./repos/boards.js"
 import { ChatsRepoSql } from "./repos/chats.js"
 import { ConnectionsRepoSql } from "./repos/connections.js"
+import { DeliveryQueueSql } from "./repos/deliveries.js"
 import { EventLogSql } from "./repos/events.js"
 import { HighlightsRepoSql } from "./repos/highlights.js"
 import { ItemsRepoSql } from "./repos/items.js"
@@ -18,6 +20,7 @@ import { StoreReposSql } from "./repos/store-repos.js"
 import { TablesRepoSql } from "./repos/tables.js"
 import { TagsRepoSql } from "./repos/tags.js"
 import { TrashRepoSql } from "./repos/trash.js"
+import { WebhooksRepoSql } from "./repos/webhooks.js"
 import { WorkspacesRepoSql } from "./repos/workspaces.js"
 import { TransactorSql } from "./transactor.js"
 
@@ -37,8 +40,11 @@ export const SqlReposLive = Layer.mergeAll(
   HighlightsRepoSql,
   ChatsRepoSql,
   EventLogSql,
+  DeliveryQueueSql,
   OAuthReposSql,
   StoreReposSql,
+  WebhooksRepoSql,
+  WebhookSecretsLive,
   TransactorSql
 )
 

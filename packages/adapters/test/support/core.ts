@@ -2,16 +2,37 @@
  * The whole core on a real test database (PGlite, or PostgreSQL with TEST_DATABASE_URL):
  * what the server runs, minus HTTP. Build it once per test file.
  */
-import { Accounts, type Access, ApiKeys, AuthSettings, CoreLive, type Principal, type Plan } from "@svc/core"
+import {
+  Accounts,
+  type Access,
+  ApiKeys,
+  AuthSettings,
+  CoreLive,
+  HttpSender,
+  type Principal,
+  type Plan
+} from "@svc/core"
 import { Effect, Layer } from "effect"
+import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
 import { migrations } from "../../src/sql/migrations/index.js"
 import { SqlPortsLive } from "../../src/sql/ports.js"
 import { testDatabaseLayer } from "./database.js"
 
-/** Core services, ports and a migrated `SqlClient`. */
+/** The real SSRF-safe sender, with loopback receivers allowed so tests can run theirs on 127.0.0.1. */
+export const testSenderLayer = Layer.sync(HttpSender, () =>
+  makeSsrfSafeSender({
+    allowLoopback: true,
+    timeoutMs: 10_000,
+    maxResponseBytes: 64 * 1024,
+    userAgent: "svc-webhooks-test"
+  })
+)
+
+/** Core services, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
 export const testCoreLayer = () =>
   CoreLive.pipe(
     Layer.provideMerge(SqlPortsLive),
+    Layer.provideMerge(testSenderLayer),
     Layer.provideMerge(AuthSettings.Default),
     Layer.provideMerge(testDatabaseLayer(migrations))
   )

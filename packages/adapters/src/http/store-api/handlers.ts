@@ -4,12 +4,14 @@ import {
   type StoreCaller,
   StoreApi,
   StoreCatalog,
+  StoreCohorts,
   StoreCustomers,
   StoreFeeds,
   StoreSales
 } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { answer } from "./errors.js"
+import { WebhooksHandlersLive } from "./webhooks.js"
 
 const withCaller = <A, E, R>(use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(CurrentStoreCaller, use)
@@ -24,8 +26,10 @@ const hasPagingField = (query: Readonly<Record<string, string | undefined>>) =>
   ["limit", "starting_after", "created_after", "created_before", "status"].some((key) => query[key] !== undefined)
 
 const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
-  Effect.map(StoreCatalog, (catalog) =>
-    handlers
+  Effect.gen(function* () {
+    const catalog = yield* StoreCatalog
+    const cohorts = yield* StoreCohorts
+    return handlers
       .handle("list", ({ urlParams }) =>
         withCaller((caller) =>
           Effect.if(hasPagingField(urlParams), {
@@ -44,7 +48,8 @@ const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
       .handle("update", ({ path, payload }) => withCaller((caller) => answer(catalog.patch(caller, path.id, payload))))
       .handle("publish", ({ path }) => withCaller((caller) => answer(catalog.publish(caller, path.id))))
       .handle("unpublish", ({ path }) => withCaller((caller) => answer(catalog.unpublish(caller, path.id))))
-  )
+      .handle("cohorts", ({ path }) => withCaller((caller) => answer(cohorts.list(caller, path.id))))
+  })
 )
 
 const SalesLive = HttpApiBuilder.group(StoreApi, "sales", (handlers) =>
@@ -63,6 +68,7 @@ const CustomersLive = HttpApiBuilder.group(StoreApi, "customers", (handlers) =>
   Effect.gen(function* () {
     const customers = yield* StoreCustomers
     const feeds = yield* StoreFeeds
+    const cohorts = yield* StoreCohorts
     return handlers
       .handle("add", ({ payload }) => withCaller((caller) => customers.add(caller, payload)))
       .handle("list", ({ urlParams }) => withCaller((caller) => answer(customers.listPage(caller, urlParams))))
@@ -75,6 +81,7 @@ const CustomersLive = HttpApiBuilder.group(StoreApi, "customers", (handlers) =>
       .handle("accessEmail", ({ payload }) =>
         withCaller((caller) => answer(customers.resendAccessEmail(caller, payload)))
       )
+      .handle("cohort", ({ payload }) => withCaller((caller) => answer(cohorts.move(caller, payload))))
   })
 )
 
@@ -84,8 +91,18 @@ const FeedsLive = HttpApiBuilder.group(StoreApi, "feeds", (handlers) =>
       .handle("payments", ({ urlParams }) => withCaller((caller) => feeds.payments(caller, urlParams.product)))
       .handle("changes", ({ urlParams }) => withCaller((caller) => feeds.changes(caller, urlParams.product)))
       .handle("refunds", ({ urlParams }) => withCaller((caller) => feeds.refunds(caller, urlParams.product)))
+      .handle("cohortSignups", ({ urlParams }) =>
+        withCaller((caller) => feeds.cohortSignups(caller, urlParams.product))
+      )
   )
 )
 
 /** Every handler group of the store API. */
-export const StoreHandlersLive = Layer.mergeAll(IdentityLive, ProductsLive, SalesLive, CustomersLive, FeedsLive)
+export const StoreHandlersLive = Layer.mergeAll(
+  IdentityLive,
+  ProductsLive,
+  SalesLive,
+  CustomersLive,
+  FeedsLive,
+  WebhooksHandlersLive
+)

@@ -4,6 +4,8 @@ import libraryContent from "./0004_library_content.js"
 import store from "./0005_store.js"
 import oauth from "./0006_oauth.js"
 import webhooks from "./0007_webhooks.js"
+import storeCohorts from "./0008_store_cohorts.js"
+import webhookClaims from "./0010_webhook_claims.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -12,5 +14,7 @@ export const migrations = {
   "0004_library_content": libraryContent,
   "0005_store": store,
   "0006_oauth": oauth,
-  "0007_webhooks": webhooks
+  "0007_webhooks": webhooks,
+  "0008_store_cohorts": storeCohorts,
+  "0010_webhook_claims": webhookClaims
 }

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { DELIVERY_WAKE_CHANNEL, envelopeBody, type EventRecord, EventLog, pageOf } from "@svc/core"
+import { DELIVERY_WAKE_CHANNEL, envelopeBody, type EventRecord, EventLog, isWebhookEventType, pageOf } from "@svc/core"
 import { Effect, Layer } from "effect"
 
 interface EventRow {
@@ -19,8 +19,8 @@ const toEvent = (row: EventRow): EventRecord => ({
 })
 
 /**
- * `EventLog` over SQL. An append joins the caller's open transaction and, in it, makes the event's
- * envelope bytes once and queues one delivery per enabled webhook of the workspace subscribed to the
+ * `EventLog` over SQL. An append joins the caller's open transaction and, for a published event type,
+ * makes the event's envelope bytes once and queues one delivery per enabled webhook of the workspace subscribed to the
  * type (`["*"]` matches every type), so a rolled-back change neither logs nor sends anything.
  */
 export const EventLogSql = Layer.effect(
@@ -30,12 +30,20 @@ export const EventLogSql = Layer.effect(
 
     const append = (event: EventRecord) =>
       Effect.gen(function* () {
+        const data = JSON.stringify(event.data)
+        // The log also holds internal events (library changes): they get no envelope and are never sent,
+        // even to a `["*"]` webhook.
+        if (!isWebhookEventType(event.type)) {
+          yield* sql`INSERT INTO events (id, workspace_id, type, created_at, data)
+                     VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb)`
+          return
+        }
         const stores = yield* sql<{ readonly handle: string }>`SELECT handle FROM stores
                                                                WHERE workspace_id = ${event.workspaceId}`
         const body = envelopeBody(event, stores[0]?.handle ?? null)
         yield* sql`INSERT INTO events (id, workspace_id, type, created_at, data, body)
-                   VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt},
-                           ${JSON.stringify(event.data)}::jsonb, ${body})`
+                   VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb,
+                           ${body})`
         // The delivery id derives from the pair, so the id is as unique as the pair itself.
         const queued = yield* sql<{ readonly id: string }>`
           INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, event_id, event_type, status,
@@ -47,8 +55,9 @@ export const EventLogSql = Layer.effect(
             AND (w.events @> '["*"]'::jsonb OR w.events @> ${JSON.stringify([event.type])}::jsonb)
           ON CONFLICT (webhook_id, event_id) DO NOTHING
           RETURNING id`
-        // NOTIFY is delivered at commit, so workers wake only for deliveries that exist.
-        if (queued.length > 0) yield* sql`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, '')`
+        // NOTIFY is delivered at commit, so workers wake only for deliveries that exist. The payload must not
+        // be empty: @effect/sql-pg's `listen` drops notifications without one.
+        if (queued.length > 0) yield* sql`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued')`
       }).pipe(Effect.orDie, Effect.withSpan("EventLog.append"))
 
     return {

@@ -1,0 +1,89 @@
+import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import {
+  CurrentStoreCaller,
+  FieldProblem,
+  HttpSender,
+  type StoreCaller,
+  StoreApi,
+  StoreBadRequest,
+  StoreInvalid,
+  RollSecretBody,
+  TestWebhookBody,
+  Webhooks
+} from "@svc/core"
+import { Config, Effect, Either, ParseResult, Schema } from "effect"
+import { answer } from "./errors.js"
+
+const withCaller = <A, E, R>(use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CurrentStoreCaller, use)
+
+/** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
+const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+
+/**
+ * Reads a body that may be left out entirely (`curl -X POST` sends none): empty means `{}`, anything
+ * else must be a JSON object the endpoint's schema accepts, answered like the platform's own checks.
+ */
+const optionalBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema: Schema.Schema<A, I>) =>
+  Effect.gen(function* () {
+    const text = yield* Effect.orElseSucceed(request.text, () => "")
+    let parsed: unknown = {}
+    if (text.trim() !== "") {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        return yield* Effect.fail(
+          new StoreBadRequest({ message: "the body must be a JSON object (Content-Type: application/json)" })
+        )
+      }
+    }
+    const decoded = Schema.decodeUnknownEither(schema)(parsed)
+    if (Either.isRight(decoded)) return decoded.right
+    const errors = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
+      (issue) => new FieldProblem({ path: issue.path.map(String).join("."), message: issue.message })
+    )
+    return yield* Effect.fail(
+      new StoreInvalid({
+        message: errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; "),
+        errors
+      })
+    )
+  })
+
+/** Webhook management routes of the store API. */
+export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (handlers) =>
+  Effect.gen(function* () {
+    const webhooks = yield* Webhooks
+    const sender = yield* HttpSender
+    const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
+    return handlers
+      .handle("eventTypes", () => webhooks.eventTypes())
+      .handle("list", () => withCaller(webhooks.list))
+      .handle("create", ({ payload }) => withCaller((caller) => answer(webhooks.create(caller, payload, policy))))
+      .handle("get", ({ path }) => withCaller((caller) => answer(webhooks.get(caller, path.id))))
+      .handle("update", ({ path, payload }) =>
+        withCaller((caller) => answer(webhooks.update(caller, path.id, payload, policy)))
+      )
+      .handle("remove", ({ path }) => withCaller((caller) => answer(webhooks.remove(caller, path.id))))
+      .handleRaw("rollSecret", ({ path, request }) =>
+        withCaller((caller) =>
+          Effect.flatMap(optionalBody(request, RollSecretBody), (body) =>
+            answer(webhooks.rollSecret(caller, path.id, body.grace_seconds))
+          )
+        )
+      )
+      .handleRaw("test", ({ path, request }) =>
+        withCaller((caller) =>
+          Effect.flatMap(optionalBody(request, TestWebhookBody), (body) =>
+            answer(webhooks.test(caller, path.id, body.type)).pipe(Effect.provideService(HttpSender, sender))
+          )
+        )
+      )
+      .handle("deliveries", ({ path, urlParams }) =>
+        withCaller((caller) => answer(webhooks.deliveries(caller, path.id, urlParams)))
+      )
+      .handle("resend", ({ path }) => withCaller((caller) => answer(webhooks.resend(caller, path.id))))
+      .handle("events", ({ urlParams }) => withCaller((caller) => answer(webhooks.events(caller, urlParams))))
+      .handle("event", ({ path }) => withCaller((caller) => answer(webhooks.event(caller, path.id))))
+  })
+)

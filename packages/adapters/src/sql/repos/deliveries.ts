@@ -1,0 +1,237 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { SqlClient } from "@effect/sql"
+import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core"
+import { Config, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+
+interface ClaimRow {
+  readonly id: string
+  readonly webhook_id: string
+  readonly workspace_id: string
+  readonly event_id: string
+  readonly event_type: string
+  readonly attempts: number
+  readonly trigger: DeliveryTrigger
+  readonly lease_until: Date
+  readonly claim_token: string
+  readonly url: string
+  readonly secret_sealed: string
+  readonly previous_secret_sealed: string | null
+  readonly previous_secret_until: Date | null
+  readonly failing_since: Date | null
+  readonly body: string | null
+}
+
+const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
+  id: row.id,
+  webhookId: row.webhook_id,
+  workspaceId: row.workspace_id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  body: row.body,
+  url: row.url,
+  secretSealed: row.secret_sealed,
+  previousSecretSealed: row.previous_secret_sealed,
+  previousSecretUntil: row.previous_secret_until,
+  webhookFailingSince: row.failing_since,
+  attempts: row.attempts,
+  trigger: row.trigger,
+  claimToken: row.claim_token,
+  leaseUntil: row.lease_until
+})
+
+/** How long an idle worker waits between looks at the queue: short on PGlite, a fallback beside LISTEN on PostgreSQL. */
+export interface DeliveryQueueSqlOptions {
+  /** Poll interval when the engine cannot wake workers (PGlite); default 500 ms. */
+  readonly pollMs?: number | undefined
+  /** Poll interval beside LISTEN/NOTIFY on PostgreSQL, for a missed notification; default 2 s. */
+  readonly listenPollMs?: number | undefined
+}
+
+/** `SVC_WEBHOOK_POLL_MS` overrides both poll intervals (tests and benchmarks shorten them). */
+const pollOverride = Config.option(Config.integer("SVC_WEBHOOK_POLL_MS"))
+
+/**
+ * `DeliveryQueue` over SQL. Claims are one `UPDATE … RETURNING` over rows locked with `SKIP LOCKED`, so
+ * concurrent workers on one PostgreSQL take different deliveries; each claim sets a lease and a fresh token,
+ * and a result is written only while the token still holds the row. Times come from the caller's `Clock`.
+ *
+ * Waking: on PostgreSQL (a `PgClient`) workers LISTEN on `DELIVERY_WAKE_CHANNEL`, which the event log
+ * notifies when it queues deliveries, with a short poll beside it; on PGlite they poll.
+ */
+export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
+  Layer.scoped(
+    DeliveryQueue,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const pg = yield* Effect.serviceOption(PgClient.PgClient)
+      const override = Option.getOrUndefined(yield* Effect.orDie(pollOverride))
+      const pollMs = override ?? options.pollMs ?? 500
+      const listenPollMs = override ?? options.listenPollMs ?? 2_000
+      const scope = yield* Effect.scope
+      const wake = yield* Queue.sliding<void>(1)
+
+      // Opened on the first wait, so processes that never deliver (CLI commands, tests) hold no extra connection.
+      const startListening = yield* Effect.once(
+        Option.match(pg, {
+          onNone: () => Effect.void,
+          onSome: (client) =>
+            client.listen(DELIVERY_WAKE_CHANNEL).pipe(
+              Stream.runForEach(() => Queue.offer(wake, undefined)),
+              Effect.tapErrorCause((cause) =>
+                Effect.logWarning("webhook wake-ups: LISTEN failed; polling until it is back", cause)
+              ),
+              Effect.retry(Schedule.spaced(Duration.seconds(5))),
+              Effect.forkIn(scope),
+              Effect.asVoid
+            )
+        })
+      )
+
+      const awaitWork = (maxMs: number): Effect.Effect<void> =>
+        Option.isNone(pg)
+          ? Effect.sleep(Duration.millis(Math.min(maxMs, pollMs)))
+          : startListening.pipe(
+              Effect.zipRight(
+                Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(Math.min(maxMs, listenPollMs))))
+              )
+            )
+
+      return {
+        // Webhooks are visited in an order shuffled per claim (by the token), each giving at most its cap
+        // minus what is in flight, so a backlog on one cannot starve another. Each webhook's due deliveries
+        // come in index order (no tie-break column), so a claim reads a few rows, not the whole backlog. Locking the webhook row
+        // (NO KEY: the event log's inserts still pass) keeps two claimers from filling one cap twice.
+        claim: (request) =>
+          sql<ClaimRow>`
+            UPDATE webhook_deliveries AS d
+            SET status = 'sending', lease_until = ${request.leaseUntil}, claim_token = ${request.claimToken}
+            FROM (
+              SELECT c.id
+              FROM (
+                SELECT w.id FROM webhooks w
+                WHERE w.enabled AND EXISTS (
+                  SELECT 1 FROM webhook_deliveries x
+                  WHERE x.webhook_id = w.id AND x.status IN ('pending', 'sending')
+                    AND x.next_attempt_at <= ${request.now}
+                    AND (x.status = 'pending' OR x.lease_until <= ${request.now})
+                )
+                ORDER BY md5(w.id || ${request.claimToken})
+                FOR NO KEY UPDATE SKIP LOCKED
+              ) AS hook
+              CROSS JOIN LATERAL (
+                SELECT x.id FROM webhook_deliveries x
+                WHERE x.webhook_id = hook.id AND x.status IN ('pending', 'sending')
+                  AND x.next_attempt_at <= ${request.now}
+                  AND (x.status = 'pending' OR x.lease_until <= ${request.now})
+                ORDER BY x.next_attempt_at
+                LIMIT GREATEST(0, ${request.perWebhookLimit}::int - (
+                  SELECT count(*) FROM webhook_deliveries s
+                  WHERE s.webhook_id = hook.id AND s.status = 'sending' AND s.lease_until > ${request.now}
+                ))
+                FOR UPDATE SKIP LOCKED
+              ) AS c
+              LIMIT ${request.limit}
+            ) AS picked, webhooks AS w
+            WHERE d.id = picked.id AND w.id = d.webhook_id
+            RETURNING d.id, d.webhook_id, d.workspace_id, d.event_id, d.event_type, d.attempts, d.trigger,
+                      d.lease_until, d.claim_token, w.url, w.secret_sealed, w.previous_secret_sealed,
+                      w.previous_secret_until, w.failing_since, (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`.pipe(
+            Effect.map((rows) => rows.map(toClaimed)),
+            Effect.orDie,
+            Effect.withSpan("DeliveryQueue.claim")
+          ),
+
+        // One statement (the hot path of every delivery): the move and the attempt's row commit together,
+        // and neither is written when the token no longer holds the delivery.
+        finish: (deliveryId, claimToken, attempt, next) => {
+          const moved = sql`
+            UPDATE webhook_deliveries
+            SET status = ${next.status}, attempts = attempts + ${attempt === null ? 0 : 1}::int,
+                trigger = 'scheduled', lease_until = NULL, claim_token = NULL,
+                next_attempt_at = ${next.at}, finished_at = ${next.status === "pending" ? null : next.at}
+            WHERE id = ${deliveryId} AND claim_token = ${claimToken} AND status = 'sending'
+            RETURNING id, webhook_id`
+          const statement =
+            attempt === null
+              ? sql<{ readonly id: string }>`WITH moved AS (${moved}) SELECT id FROM moved`
+              : sql<{ readonly id: string }>`
+                  WITH moved AS (${moved})
+                  INSERT INTO webhook_attempts (id, delivery_id, webhook_id, attempt, trigger, outcome, response_code,
+                                                latency_ms, response, location, error, attempted_at)
+                  SELECT ${attempt.id}, moved.id, moved.webhook_id, ${attempt.number}::int, ${attempt.trigger},
+                         ${attempt.outcome}, ${attempt.responseCode}::int, ${Math.round(attempt.latencyMs)}::int,
+                         ${attempt.response}, ${attempt.location}, ${attempt.error}, ${attempt.attemptedAt}::timestamptz
+                  FROM moved
+                  RETURNING delivery_id AS id`
+          return statement.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie,
+            Effect.withSpan("DeliveryQueue.finish")
+          )
+        },
+
+        // Writes only when the clock runs, so the common success takes no lock on the webhook row.
+        markHealthy: (webhookId) =>
+          sql`UPDATE webhooks SET failing_since = NULL WHERE id = ${webhookId} AND failing_since IS NOT NULL`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          ),
+
+        markFailing: (webhookId, at) =>
+          sql<{ readonly failing_since: Date }>`
+            UPDATE webhooks SET failing_since = COALESCE(failing_since, ${at})
+            WHERE id = ${webhookId} AND enabled
+            RETURNING failing_since`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.failing_since)),
+            Effect.orDie
+          ),
+
+        disable: (webhookId, reason, at) =>
+          sql<{ readonly id: string; readonly workspace_id: string; readonly url: string; readonly email: string }>`
+            UPDATE webhooks AS w SET enabled = false, disabled_reason = ${reason}, updated_at = ${at}
+            FROM workspaces ws, accounts a
+            WHERE w.id = ${webhookId} AND w.enabled AND ws.id = w.workspace_id AND a.id = ws.owner_id
+            RETURNING w.id, w.workspace_id, w.url, a.email`.pipe(
+            Effect.map((rows) =>
+              Option.map(Option.fromNullable(rows[0]), (row) => ({
+                webhookId: row.id,
+                workspaceId: row.workspace_id,
+                url: row.url,
+                ownerEmail: row.email
+              }))
+            ),
+            Effect.orDie
+          ),
+
+        // A transaction-level advisory lock per schema: one instance purges, the others skip this round.
+        purgeBatch: (cutoff, limit) =>
+          sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const [lock] = yield* sql<{ readonly locked: boolean }>`
+                  SELECT pg_try_advisory_xact_lock(hashtext('svc/webhooks/purge/' || current_schema())) AS locked`
+                if (lock?.locked !== true) return Option.none()
+                // Deliveries first (attempts go with them), so no event is purged while a delivery needs its body.
+                const deliveries = yield* sql`
+                  DELETE FROM webhook_deliveries WHERE id IN (
+                    SELECT id FROM webhook_deliveries WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${limit}
+                  ) RETURNING id`
+                const events =
+                  deliveries.length < limit
+                    ? yield* sql`
+                        DELETE FROM events WHERE id IN (
+                          SELECT id FROM events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${limit}
+                        ) RETURNING id`
+                    : []
+                return Option.some({ deliveries: deliveries.length, events: events.length })
+              })
+            )
+            .pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.purgeBatch")),
+
+        awaitWork
+      }
+    })
+  )
+
+/** {@link makeDeliveryQueueSql} with its defaults (or `SVC_WEBHOOK_POLL_MS`). */
+export const DeliveryQueueSql = makeDeliveryQueueSql()

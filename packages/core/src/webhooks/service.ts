@@ -1,0 +1,323 @@
+import { Clock, Effect, Option } from "effect"
+import type { StoreCaller } from "../store/caller.js"
+import { BadListRequest } from "../store/errors.js"
+import { pageAnswer, readListQuery, type StoreListQuery } from "../store/paging.js"
+import { Conflict, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
+import { Ids, Transactor } from "../shared/ports.js"
+import { checkReceiverUrl, refusalMessage } from "./address.js"
+import { attemptDelivery } from "./attempt.js"
+import { envelopeBody, type WebhookEnvelope } from "./envelope.js"
+import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js"
+import { MAX_WEBHOOKS_PER_WORKSPACE, RETENTION_MS } from "./policy.js"
+import { WebhooksRepo } from "./repo.js"
+import { sampleEventData } from "./sample-events.js"
+import {
+  attemptJson,
+  eventTypeGroups,
+  ROLL_GRACE_MAX_SECONDS,
+  type StoredEvent,
+  type Webhook,
+  type WebhookChanges,
+  WEBHOOK_URL_MAX,
+  webhookJson
+} from "./schema.js"
+import { WebhookSecrets } from "./secrets.js"
+
+/** Which receivers the server admits; loopback only with the test switch, read by the adapters, never from a request. */
+export interface ReceiverPolicy {
+  readonly allowLoopback: boolean
+}
+
+/** `POST /webhooks` as decoded. */
+export interface NewWebhook {
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly description?: string | null | undefined
+}
+
+/** `PATCH /webhooks/<id>` as decoded; a field left out is kept. */
+export interface WebhookPatch {
+  readonly url?: string | undefined
+  readonly events?: ReadonlyArray<string> | undefined
+  readonly description?: string | null | undefined
+  readonly enabled?: boolean | undefined
+}
+
+/** The secrets that sign a delivery now: the current one, and the previous one while its grace period lasts. */
+export const signingSecrets = (webhook: Webhook, now: number) =>
+  Effect.flatMap(WebhookSecrets, (secrets) =>
+    Effect.all([
+      secrets.open(webhook.secretSealed),
+      ...(webhook.previousSecretSealed !== null &&
+      webhook.previousSecretUntil !== null &&
+      webhook.previousSecretUntil.getTime() > now
+        ? [secrets.open(webhook.previousSecretSealed)]
+        : [])
+    ])
+  )
+
+const checkUrl = (text: string, policy: ReceiverPolicy) => {
+  if (text.length > WEBHOOK_URL_MAX)
+    return Effect.fail(invalid("url", `url must be at most ${WEBHOOK_URL_MAX} characters`))
+  const checked = checkReceiverUrl(text.trim(), policy)
+  return checked.ok
+    ? Effect.succeed(text.trim())
+    : Effect.fail(invalid("url", `url is not allowed: ${refusalMessage[checked.refusal]}`))
+}
+
+/** The subscription as stored: `["*"]` when it names `*`, else the known types once each, in the order given. */
+const checkEvents = (events: ReadonlyArray<string>) => {
+  if (events.length === 0) {
+    return Effect.fail(invalid("events", 'events must list at least one event type, or be ["*"] for every event'))
+  }
+  const unknown = events.flatMap((type, i) => (type === ALL_EVENTS || isWebhookEventType(type) ? [] : [{ type, i }]))
+  if (unknown.length > 0) {
+    const problems = unknown.map(
+      ({ type, i }) =>
+        new FieldProblem({
+          path: `events.${i}`,
+          message: `unknown event type "${type}"; GET /webhook-events lists them`
+        })
+    )
+    return Effect.fail(new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems }))
+  }
+  return Effect.succeed(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)])
+}
+
+const cleanDescription = (description: string | null | undefined) =>
+  description === undefined ? undefined : description === null || description.trim() === "" ? null : description.trim()
+
+/** Managing a workspace's webhooks, their secrets and delivery log, and reading its recent events. */
+export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks", {
+  effect: Effect.gen(function* () {
+    const repo = yield* WebhooksRepo
+    const secrets = yield* WebhookSecrets
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+
+    const notFound = (id: string) => new NotFound({ message: `no webhook ${id} in this workspace` })
+
+    const find = (caller: StoreCaller, id: string) =>
+      Effect.flatMap(repo.find(caller.workspaceId, id), (found) =>
+        Option.match(found, { onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
+      )
+
+    const answer = (webhook: Webhook) => ({ ok: true as const, webhook: webhookJson(webhook) })
+
+    /** Every event type, grouped as the spec lists them. */
+    const eventTypes = () => Effect.succeed({ ok: true as const, groups: eventTypeGroups() })
+
+    const list = (caller: StoreCaller) =>
+      Effect.map(repo.list(caller.workspaceId), (all) => ({ ok: true as const, webhooks: all.map(webhookJson) }))
+
+    /** A new webhook; its secret is in this answer and never again. */
+    const create = (caller: StoreCaller, input: NewWebhook, policy: ReceiverPolicy) =>
+      Effect.gen(function* () {
+        const url = yield* checkUrl(input.url, policy)
+        const events = yield* checkEvents(input.events)
+        const secret = yield* secrets.generate
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const webhook: Webhook = {
+          id: yield* ids.make("wh_"),
+          workspaceId: caller.workspaceId,
+          url,
+          events,
+          description: cleanDescription(input.description) ?? null,
+          enabled: true,
+          disabledReason: null,
+          secretSealed: yield* secrets.seal(secret),
+          previousSecretSealed: null,
+          previousSecretUntil: null,
+          failingSince: null,
+          createdAt: now,
+          updatedAt: now
+        }
+        if (!(yield* repo.create(webhook, MAX_WEBHOOKS_PER_WORKSPACE))) {
+          return yield* invalid(
+            "",
+            `a workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before adding another`
+          )
+        }
+        return { ok: true as const, webhook: { ...webhookJson(webhook), secret } }
+      })
+
+    const get = (caller: StoreCaller, id: string) => Effect.map(find(caller, id), answer)
+
+    const update = (caller: StoreCaller, id: string, patch: WebhookPatch, policy: ReceiverPolicy) =>
+      Effect.gen(function* () {
+        const changes: {
+          -readonly [K in keyof WebhookChanges]: WebhookChanges[K]
+        } = {}
+        if (patch.url !== undefined) changes.url = yield* checkUrl(patch.url, policy)
+        if (patch.events !== undefined) changes.events = yield* checkEvents(patch.events)
+        const description = cleanDescription(patch.description)
+        if (description !== undefined) changes.description = description
+        if (patch.enabled !== undefined) changes.enabled = patch.enabled
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const updated = yield* repo.update(caller.workspaceId, id, changes, now)
+        return yield* Option.match(updated, {
+          onNone: () => Effect.fail(notFound(id)),
+          onSome: (w) => Effect.succeed(answer(w))
+        })
+      })
+
+    const remove = (caller: StoreCaller, id: string) =>
+      Effect.flatMap(repo.remove(caller.workspaceId, id), (removed) =>
+        removed ? Effect.succeed({ ok: true as const, id, deleted: true as const }) : Effect.fail(notFound(id))
+      )
+
+    /** A new secret; the old one stops now, or keeps signing too for `graceSeconds`. */
+    const rollSecret = (caller: StoreCaller, id: string, graceSeconds = 0) =>
+      Effect.gen(function* () {
+        if (!(Number.isInteger(graceSeconds) && graceSeconds >= 0 && graceSeconds <= ROLL_GRACE_MAX_SECONDS)) {
+          return yield* invalid(
+            "grace_seconds",
+            `grace_seconds must be a whole number from 0 to ${ROLL_GRACE_MAX_SECONDS}`
+          )
+        }
+        const secret = yield* secrets.generate
+        const sealed = yield* secrets.seal(secret)
+        const now = yield* Clock.currentTimeMillis
+        const until = graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null
+        const rolled = yield* repo.rollSecret(caller.workspaceId, id, sealed, until, new Date(now))
+        if (Option.isNone(rolled)) return yield* notFound(id)
+        return {
+          ok: true as const,
+          webhook: { ...webhookJson(rolled.value), secret },
+          previous_secret_expires_at: until?.toISOString() ?? null
+        }
+      })
+
+    /**
+     * Sends a sample event of `type` now, signed like a delivery. Neither stored nor counted: a failure
+     * (even a 410) changes nothing about the webhook.
+     */
+    const test = (caller: StoreCaller, id: string, type = "purchase.created") =>
+      Effect.gen(function* () {
+        if (!isWebhookEventType(type)) {
+          return yield* invalid("type", `unknown event type "${type}"; GET /webhook-events lists them`)
+        }
+        const webhook = yield* find(caller, id)
+        const now = yield* Clock.currentTimeMillis
+        const eventId = yield* ids.make("evt_test_")
+        const body = envelopeBody(
+          {
+            id: eventId,
+            workspaceId: caller.workspaceId,
+            type,
+            createdAt: new Date(now),
+            data: sampleEventData(type, new Date(now))
+          },
+          caller.store.handle
+        )
+        const result = yield* attemptDelivery({
+          url: webhook.url,
+          eventId,
+          eventType: type,
+          body,
+          secrets: yield* signingSecrets(webhook, now)
+        })
+        return {
+          ok: true as const,
+          event_id: eventId,
+          delivered: result.outcome === "delivered",
+          outcome: result.outcome,
+          response_code: result.responseCode,
+          response: result.response,
+          latency_ms: Math.round(result.latencyMs),
+          ...(result.error === null ? {} : { error: result.error })
+        }
+      }).pipe(Effect.provideService(WebhookSecrets, secrets))
+
+    /** The attempts of the webhook's deliveries, newest first. */
+    const deliveries = (caller: StoreCaller, id: string, query: StoreListQuery) =>
+      Effect.gen(function* () {
+        const { page, range } = yield* readListQuery(query)
+        yield* find(caller, id)
+        return pageAnswer(yield* repo.listAttempts(caller.workspaceId, id, range, page), attemptJson)
+      })
+
+    /** Sends a delivery again: back in the queue now, with the retry schedule from the start. */
+    const resend = (caller: StoreCaller, deliveryId: string) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const found = yield* repo.lockDelivery(caller.workspaceId, deliveryId)
+          if (Option.isNone(found)) {
+            return yield* new NotFound({ message: `no delivery ${deliveryId} in this workspace` })
+          }
+          const delivery = found.value
+          if (delivery.status === "sending" && (delivery.leaseUntil === null || delivery.leaseUntil.getTime() > now)) {
+            return yield* new Conflict({
+              message: "the delivery is being sent right now; resend it once it has finished"
+            })
+          }
+          if (!delivery.webhookEnabled) {
+            return yield* new Conflict({
+              message: "the webhook is turned off; turn it on (PATCH enabled: true), then resend"
+            })
+          }
+          yield* repo.requeue(delivery.id, new Date(now))
+          return {
+            ok: true as const,
+            delivery: {
+              id: delivery.id,
+              webhook_id: delivery.webhookId,
+              event_id: delivery.eventId,
+              status: "pending" as const,
+              next_attempt_at: new Date(now).toISOString()
+            }
+          }
+        })
+      )
+
+    const envelopeOf = (event: StoredEvent, handle: string): WebhookEnvelope =>
+      JSON.parse(event.body ?? envelopeBody(event, handle)) as WebhookEnvelope
+
+    /** Events of the last 30 days, newest first, optionally of one type. */
+    const events = (caller: StoreCaller, query: StoreListQuery & { readonly type?: string | undefined }) =>
+      Effect.gen(function* () {
+        const { page, range } = yield* readListQuery(query)
+        if (query.type !== undefined && !isWebhookEventType(query.type)) {
+          return yield* new BadListRequest({ message: "type must be an event type; GET /webhook-events lists them" })
+        }
+        const now = yield* Clock.currentTimeMillis
+        const listed = yield* repo.listEvents(
+          caller.workspaceId,
+          {
+            types: query.type === undefined ? WEBHOOK_EVENT_TYPES : [query.type],
+            since: new Date(now - RETENTION_MS),
+            ...range
+          },
+          page
+        )
+        return pageAnswer(listed, (e) => envelopeOf(e, caller.store.handle))
+      })
+
+    /** One event of the last 30 days. */
+    const event = (caller: StoreCaller, id: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* repo.findEvent(caller.workspaceId, id, new Date(now - RETENTION_MS))
+        if (Option.isNone(found) || !isWebhookEventType(found.value.type)) {
+          return yield* new NotFound({ message: `no event ${id} in this workspace in the last 30 days` })
+        }
+        return { ok: true as const, event: envelopeOf(found.value, caller.store.handle) }
+      })
+
+    return {
+      eventTypes,
+      list,
+      create,
+      get,
+      update,
+      remove,
+      rollSecret,
+      test,
+      deliveries,
+      resend,
+      events,
+      event
+    } as const
+  })
+}) {}

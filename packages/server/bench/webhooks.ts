@@ -1,0 +1,274 @@
+/**
+ * Webhook delivery throughput: N events queued for H webhooks (written straight through the core, with the
+ * worker not yet running), then `svc serve` starts and its worker drains the queue to a receiver on
+ * loopback (node:http in this process, answering 204). Delivered/s is measured from the first delivery
+ * to arrive to the last, so start-up is not counted. Beside it, the raw rate of plain HTTP POSTs of the
+ * same bytes to the same receiver from this process, as many at once as the worker may have in flight,
+ * each on a new connection (as the SSRF-safe sender opens them).
+ * Settings: `BENCH_WEBHOOK_EVENTS` (default 2000, at most `--max-requests`), `BENCH_WEBHOOK_HOOKS`
+ * (default 1), `BENCH_WEBHOOKS=0` skips it.
+ */
+import { request } from "node:http"
+import { createServer } from "node:http"
+import { resolve } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { DatabaseConfig, HttpSenderLive } from "@svc/adapters"
+import { Accounts, AuthSettings, CoreLive, EventLog, Transactor, WebhookSecrets } from "@svc/core"
+import { Effect, Layer } from "effect"
+import { storageLayer } from "../src/storage.js"
+import { type BenchDatabase, freshDatabase } from "./database.js"
+import { freePort, startProcess } from "./processes.js"
+import { type BenchSettings, repoRoot } from "./settings.js"
+
+const bin = resolve(repoRoot, "packages/server/bin/svc.mjs")
+const log = (line: string) => process.stderr.write(`${line}\n`)
+/** The worker's defaults (SVC_WEBHOOK_CONCURRENCY, SVC_WEBHOOK_PER_WEBHOOK). */
+const CONCURRENCY = 16
+const PER_WEBHOOK = 4
+
+/** One engine's figures. */
+export interface WebhookRow {
+  readonly engine: string
+  readonly events: number
+  readonly webhooks: number
+  /** Sends the worker may have in flight: min(concurrency, webhooks × per-webhook cap). */
+  readonly inFlight: number
+  readonly delivered: number
+  readonly duplicates: number
+  readonly seconds: number
+  readonly deliveredPerSecond: number
+  readonly rawPostsPerSecond: number
+  /** Delivered/s over raw POSTs/s. */
+  readonly overRaw: number
+}
+
+interface Sink {
+  readonly url: string
+  readonly count: () => number
+  readonly unique: () => number
+  readonly first: () => number
+  readonly last: () => number
+  readonly reset: () => void
+  readonly close: () => Promise<void>
+}
+
+const startSink = async (): Promise<Sink> => {
+  let count = 0
+  let first = 0
+  let last = 0
+  const seen = new Set<string>()
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on("end", () => {
+      const now = performance.now()
+      if (count === 0) first = now
+      last = now
+      count++
+      const id = req.headers["x-svc-event-id"]
+      if (typeof id === "string") seen.add(`${req.url}|${id}`)
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => count,
+    unique: () => seen.size,
+    first: () => first,
+    last: () => last,
+    reset: () => {
+      count = 0
+      seen.clear()
+    },
+    close: () => new Promise<void>((done) => server.close(() => done()))
+  }
+}
+
+/** Writes the account, the webhooks and the events (with their queued deliveries) through the core. */
+const queueEvents = (database: BenchDatabase, sinkUrl: string, events: number, hooks: number) => {
+  const config = "url" in database.reference ? DatabaseConfig.Postgres({ url: database.reference.url }) : undefined
+  const engine = config ?? DatabaseConfig.Pglite({ dataDir: database.env.DATA_DIR })
+  const program = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const secrets = yield* WebhookSecrets
+    const { workspace } = yield* (yield* Accounts).create({
+      email: "webhooks@bench.svc.local",
+      password: "bench password, not secret",
+      plan: "starter"
+    })
+    const now = new Date()
+    for (let h = 0; h < hooks; h++) {
+      yield* sql`INSERT INTO webhooks (id, workspace_id, url, events, enabled, secret_sealed, created_at, updated_at)
+                 VALUES (${`wh_bench${h}`}, ${workspace.id}, ${`${sinkUrl}/in/${h}`}, '["*"]'::jsonb, true,
+                         ${yield* secrets.seal(yield* secrets.generate)}, ${now}, ${now})`
+    }
+    const eventLog = yield* EventLog
+    const tx = yield* Transactor
+    for (let start = 0; start < events; start += 200) {
+      yield* tx.withTransaction(
+        Effect.forEach(
+          Array.from({ length: Math.min(200, events - start) }, (_, i) => start + i),
+          (n) =>
+            eventLog.append({
+              id: `evt_bench${n}`,
+              workspaceId: workspace.id,
+              type: "purchase.created",
+              createdAt: new Date(now.getTime() + n),
+              data: { sale_id: `sale_${n}`, amount_cents: 900, buyer_email: `buyer${n}@example.com` }
+            }),
+          { discard: true }
+        )
+      )
+    }
+    const [sample] = yield* sql<{ readonly body: string }>`SELECT body FROM events LIMIT 1`
+    return sample?.body ?? "{}"
+  })
+  const layer = CoreLive.pipe(
+    Layer.provideMerge(storageLayer(engine)),
+    Layer.provideMerge(AuthSettings.Default),
+    Layer.provideMerge(HttpSenderLive)
+  )
+  return Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
+}
+
+/** `count` POSTs of `body` to `url`, `width` at once, each on a new connection; answers POSTs per second. */
+const rawPosts = async (url: string, body: string, count: number, width: number) => {
+  let next = 0
+  const post = () =>
+    new Promise<void>((done, fail) => {
+      const req = request(
+        url,
+        { method: "POST", agent: false, headers: { "content-type": "application/json" } },
+        (res) => {
+          res.resume()
+          res.on("end", () => done())
+        }
+      )
+      req.on("error", fail)
+      req.end(body)
+    })
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        next++
+        await post()
+      }
+    })
+  )
+  return count / ((performance.now() - started) / 1000)
+}
+
+const waitUntil = async (check: () => boolean, ms: number) => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return true
+}
+
+/** Runs the delivery benchmark on every engine of the run; answers one row per engine. */
+export const runWebhookBench = async (settings: BenchSettings): Promise<WebhookRow[]> => {
+  if (process.env.BENCH_WEBHOOKS === "0" || !settings.servers.includes("ours")) return []
+  const events = Math.max(1, Math.min(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000), settings.maxRequests))
+  const hooks = Math.max(1, Number(process.env.BENCH_WEBHOOK_HOOKS ?? 1))
+  const inFlight = Math.min(CONCURRENCY, hooks * PER_WEBHOOK)
+  const total = events * hooks
+  const rows: WebhookRow[] = []
+  for (const engine of settings.engines) {
+    const database = await freshDatabase(engine, settings.postgresUrl)
+    const sink = await startSink()
+    try {
+      log(`[${engine}] webhooks: queueing ${events} events for ${hooks} webhook(s) (${total} deliveries)`)
+      const body = await queueEvents(database, sink.url, events, hooks)
+      const port = await freePort()
+      const server = await startProcess(
+        "webhooks",
+        [bin, "serve"],
+        {
+          DATABASE_URL: "",
+          ...database.env,
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          SVC_BOOTSTRAP: "false",
+          SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
+          SVC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+          SVC_WEBHOOK_PER_WEBHOOK: String(PER_WEBHOOK)
+        },
+        port
+      )
+      try {
+        const complete = await waitUntil(() => sink.unique() >= total, 600_000)
+        if (!complete) log(`  only ${sink.unique()} of ${total} deliveries arrived within 10 minutes`)
+      } finally {
+        await server.stop()
+      }
+      const seconds = Math.max(0.001, (sink.last() - sink.first()) / 1000)
+      const delivered = sink.unique()
+      const duplicates = sink.count() - delivered
+      const deliveredPerSecond = delivered > 1 ? (delivered - 1) / seconds : 0
+      sink.reset()
+      const rawPostsPerSecond = await rawPosts(`${sink.url}/raw`, body, total, inFlight)
+      const row: WebhookRow = {
+        engine,
+        events,
+        webhooks: hooks,
+        inFlight,
+        delivered,
+        duplicates,
+        seconds,
+        deliveredPerSecond,
+        rawPostsPerSecond,
+        overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0
+      }
+      log(
+        `  webhooks ${engine.padEnd(8)} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
+          `${deliveredPerSecond.toFixed(0)} deliveries/s; raw POSTs ${rawPostsPerSecond.toFixed(0)}/s ` +
+          `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates`
+      )
+      rows.push(row)
+    } finally {
+      await sink.close()
+      await database.dispose()
+    }
+  }
+  return rows
+}
+
+const header = ["engine", "events", "webhooks", "in flight", "delivered", "s", "deliveries/s", "raw POSTs/s", "÷raw"]
+const cells = (row: WebhookRow) => [
+  row.engine,
+  String(row.events),
+  String(row.webhooks),
+  String(row.inFlight),
+  `${row.delivered}${row.duplicates > 0 ? ` (+${row.duplicates} dup)` : ""}`,
+  row.seconds.toFixed(2),
+  row.deliveredPerSecond.toFixed(0),
+  row.rawPostsPerSecond.toFixed(0),
+  row.overRaw.toFixed(2)
+]
+
+/** The rows as a plain-text table for the console. */
+export const webhookText = (rows: ReadonlyArray<WebhookRow>) =>
+  [header, ...rows.map(cells)].map((line) => line.map((cell) => cell.padStart(12)).join(" ")).join("\n")
+
+/** The rows as a Markdown section of RESULTS.md (empty when the benchmark did not run). */
+export const webhookMarkdown = (rows: ReadonlyArray<WebhookRow>): ReadonlyArray<string> =>
+  rows.length === 0
+    ? []
+    : [
+        "## Webhook delivery",
+        "",
+        "Events queued for the webhooks with the worker stopped, then `svc serve` drains them to a receiver on " +
+          "loopback (204). deliveries/s runs from the first delivery to arrive to the last; raw POSTs/s is plain " +
+          "`node:http` POSTs of the same body to the same receiver, as many at once as the worker may have in " +
+          "flight, a new connection each. ÷raw is the first over the second.",
+        "",
+        `| ${header.join(" | ")} |`,
+        `|${header.map(() => "---").join("|")}|`,
+        ...rows.map((row) => `| ${cells(row).join(" | ")} |`),
+        ""
+      ]
