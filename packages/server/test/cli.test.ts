@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { engineName, freshDatabase, svc } from "./support/environment.js"
+import { describe, expect, it } from "@effect/vitest"
+import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
 
-let env: Record<string, string> = {}
-let dispose = async () => {}
-
-beforeAll(async () => {
-  const database = await freshDatabase()
-  env = database.env
-  dispose = database.dispose
-})
-afterAll(() => dispose())
-
-const json = async (args: ReadonlyArray<string>) => {
-  const result = await svc([...args, "--json"], env)
-  expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/)
-  return { ...result, body: result.stdout.trim() ? JSON.parse(result.stdout) : undefined }
-}
+const currentEnv = useFreshDatabase()
+const json = (args: ReadonlyArray<string>) => svcJson(args, currentEnv())
 
 describe(`the svc CLI on ${engineName}`, { timeout: 180_000 }, () => {
   it("migrates, opens an account, sets a plan, and makes, lists and revokes keys", async () => {
@@ -64,10 +51,10 @@ describe(`the svc CLI on ${engineName}`, { timeout: 180_000 }, () => {
   })
 
   it("explains mistakes with exit code 2, and failures with exit code 1", async () => {
-    const unknown = await svc(["frobnicate"], env)
+    const unknown = await svc(["frobnicate"], currentEnv())
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("unknown command")
-    const badPart = await svc(["keys", "create", "--email", "cli@example.com", "--part", "boards=write"], env)
+    const badPart = await svc(["keys", "create", "--email", "cli@example.com", "--part", "boards=write"], currentEnv())
     expect(badPart.code).toBe(2)
     expect(badPart.stderr).toContain("the level must be one of off, read, edit")
     const duplicate = await json(["accounts", "create", "--email", "cli@example.com", "--password", "long password 1"])
@@ -76,10 +63,10 @@ describe(`the svc CLI on ${engineName}`, { timeout: 180_000 }, () => {
       ok: false,
       error: "an account with the email cli@example.com already exists"
     })
-    const nobody = await svc(["keys", "list", "--email", "nobody@example.com"], env)
+    const nobody = await svc(["keys", "list", "--email", "nobody@example.com"], currentEnv())
     expect(nobody.code).toBe(1)
     expect(nobody.stderr).toContain("no account with the email nobody@example.com")
-    const help = await svc(["--help"], env)
+    const help = await svc(["--help"], currentEnv())
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("svc keys create")
   })

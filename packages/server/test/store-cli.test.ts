@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { startServer } from "./support/server-process.js"
-import { engineName, freshDatabase, svc } from "./support/environment.js"
+import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
 
-let env: Record<string, string> = {}
-let dispose = async () => {}
-
-beforeAll(async () => {
-  const database = await freshDatabase()
-  env = { ...database.env, SVC_BOOTSTRAP: "false" }
-  dispose = database.dispose
-})
-afterAll(() => dispose())
-
-const json = async (args: ReadonlyArray<string>) => {
-  const result = await svc([...args, "--json"], env)
-  expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/)
-  return { ...result, body: result.stdout.trim() ? JSON.parse(result.stdout) : undefined }
-}
+const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
+const json = (args: ReadonlyArray<string>) => svcJson(args, currentEnv())
 
 describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_000 }, () => {
   it("sets up a store from the CLI, then sells through the running server's store API", async () => {
@@ -44,12 +31,12 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
     const customAi = await json(["custom-ais", "create", "--email", email, "--name", "Writing coach"])
     expect(customAi.code).toBe(0)
     expect(customAi.body.id).toMatch(/^cai_/)
-    const text = await svc(["custom-ais", "create", "--email", email, "--name", "Second"], env)
+    const text = await svc(["custom-ais", "create", "--email", email, "--name", "Second"], currentEnv())
     expect(text.stdout).toMatch(/cai_[0-9a-z]+/)
     expect((await json(["custom-ais", "create", "--email", email])).code).toBe(2)
 
     const key = await json(["keys", "create", "--email", email])
-    const server = await startServer(env)
+    const server = await startServer(currentEnv())
     try {
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await fetch(`${server.baseUrl}/store-app/v1${path}`, {

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { engineName, freshDatabase, svc } from "./support/environment.js"
+import { describe, expect, it } from "@effect/vitest"
+import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
 import { startServer } from "./support/server-process.js"
 
-let env: Record<string, string> = {}
-let dispose = async () => {}
-
-beforeAll(async () => {
-  const database = await freshDatabase()
-  env = { ...database.env, SVC_BOOTSTRAP: "false" }
-  dispose = database.dispose
-})
-afterAll(() => dispose())
-
-const json = async (args: ReadonlyArray<string>) => {
-  const result = await svc([...args, "--json"], env)
-  expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/)
-  return { ...result, body: result.stdout.trim() ? JSON.parse(result.stdout) : undefined }
-}
+const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
+const json = (args: ReadonlyArray<string>) => svcJson(args, currentEnv())
 
 // The embedded engine's data directory belongs to one process at a time, so the server runs only
 // while the store API is called, and the CLI in between.
 const withServer = async <A>(token: string, use: (call: Call) => Promise<A>): Promise<A> => {
-  const server = await startServer(env)
+  const server = await startServer(currentEnv())
   try {
     return await use(async (method, path, body) => {
       const response = await fetch(`${server.baseUrl}/store-app/v1${path}`, {
@@ -74,7 +61,10 @@ describe(`svc cohorts and customers tag commands on ${engineName}`, { timeout: 4
     expect(cohort.code).toBe(0)
     expect(cohort.body.id).toMatch(/^coh_/)
     expect(cohort.body.cohort).toMatchObject({ product_id: product, name: "May", capacity: 1, starts_on: "2026-05-04" })
-    const text = await svc(["cohorts", "create", "--email", email, "--product", product, "--name", "Open"], env)
+    const text = await svc(
+      ["cohorts", "create", "--email", email, "--product", product, "--name", "Open"],
+      currentEnv()
+    )
     expect(text.code).toBe(0)
     expect(text.stdout).toMatch(/Created cohort Open: coh_[0-9a-z]+ \(capacity none, starts not set\)/)
     expect((await json(["cohorts", "create", "--email", email, "--product", product])).code).toBe(2)

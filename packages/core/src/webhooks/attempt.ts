@@ -30,6 +30,9 @@ export interface AttemptResult {
   readonly retryAfterMs: number | null
 }
 
+/** The part of a try the delivery log keeps (the `Retry-After` only steers the schedule). */
+export type LoggedAttempt = Omit<AttemptResult, "retryAfterMs">
+
 /** What to send: the stored body bytes and the secrets that sign them (current first). */
 export interface SignedSend {
   readonly url: string

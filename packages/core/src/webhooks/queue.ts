@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { AttemptOutcome } from "./attempt.js"
+import type { LoggedAttempt } from "./attempt.js"
 
 /** Why a delivery is being tried: on its schedule, or because the owner asked for a resend. */
 export type DeliveryTrigger = "scheduled" | "resend"
@@ -43,17 +43,11 @@ export interface ClaimRequest {
 }
 
 /** One try as the delivery log keeps it. */
-export interface AttemptRecord {
+export interface AttemptRecord extends LoggedAttempt {
   readonly id: string
   /** 1 for the first try. */
   readonly number: number
   readonly trigger: DeliveryTrigger
-  readonly outcome: AttemptOutcome
-  readonly responseCode: number | null
-  readonly latencyMs: number
-  readonly response: string | null
-  readonly location: string | null
-  readonly error: string | null
   readonly attemptedAt: Date
 }
 

@@ -1,3 +1,4 @@
+import { STORE_CURRENCY, saleJson } from "../store/sale.js"
 import type { WebhookEventType } from "./event-types.js"
 
 /**
@@ -10,27 +11,24 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
   const later = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString()
   const product = { product_id: "prod_test_sample", product_title: "Writing coach" }
   const buyer = { buyer_email: "buyer@example.com", buyer_name: "Sam Sample" }
-  const sale = {
+  // Through the store's own row builder, so a sample sale has exactly the fields a real one has.
+  const sale = saleJson({
     id: "purchase:test_sample",
-    ...product,
-    ...buyer,
-    amount: 29,
-    amount_cents: 2900,
-    currency: "usd",
+    workspaceId: "ws_test_sample",
+    productId: product.product_id,
+    productTitle: product.product_title,
+    buyerEmail: buyer.buyer_email,
+    buyerName: buyer.buyer_name,
+    amountCents: 2900,
+    currency: STORE_CURRENCY,
     billing: "monthly",
     source: "own_checkout",
-    order_id: "order_test_sample",
-    discount_code: null,
-    utm_source: null,
-    utm_medium: null,
-    utm_campaign: null,
-    utm_content: null,
-    utm_term: null,
-    fbclid: null,
-    referrer: null,
+    orderId: "order_test_sample",
+    subscriptionId: null,
     status: "paid",
-    created_at: at
-  }
+    discountCode: null,
+    createdAt: now
+  })
   const person = { email: "buyer@example.com", name: "Sam Sample" }
   const call = {
     call_type_id: "ct_test_sample",

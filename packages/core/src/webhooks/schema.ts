@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
-import type { AttemptOutcome } from "./attempt.js"
+import type { AttemptOutcome, LoggedAttempt } from "./attempt.js"
 import { WEBHOOK_EVENT_GROUPS, type WebhookEventType } from "./event-types.js"
 
 /** Why a webhook is off: its owner turned it off, it failed for 3 days, or its receiver answered 410. */
@@ -47,19 +47,15 @@ export interface DeliveryState {
 }
 
 /** One try of a delivery with its delivery's current state (the delivery log). */
-export interface AttemptView {
+export interface AttemptView extends Omit<LoggedAttempt, "outcome"> {
   readonly id: string
   readonly deliveryId: string
   readonly eventId: string
   readonly eventType: string
   readonly attempt: number
   readonly trigger: "scheduled" | "resend"
+  // As stored: a log row written by a later version may carry an outcome this one does not know.
   readonly outcome: AttemptOutcome | string
-  readonly responseCode: number | null
-  readonly latencyMs: number
-  readonly response: string | null
-  readonly location: string | null
-  readonly error: string | null
   readonly attemptedAt: Date
   readonly deliveryStatus: DeliveryState["status"]
   readonly nextAttemptAt: Date | null

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { DatabaseConfig, databaseLayer } from "@svc/adapters"
+import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { Effect } from "effect"
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
@@ -54,3 +55,26 @@ export const svc = (args: ReadonlyArray<string>, env: Record<string, string>) =>
       }
     )
   })
+
+/** Runs `svc <args> --json`, checks that it printed no stack trace, and parses what it printed. */
+export const svcJson = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const result = await svc([...args, "--json"], env)
+  expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/)
+  return { ...result, body: result.stdout.trim() ? JSON.parse(result.stdout) : undefined }
+}
+
+/**
+ * A fresh database for the whole test file, made before its tests and thrown away after them; the answer
+ * reads its environment (plus `extra`) once it exists.
+ */
+export const useFreshDatabase = (extra: Record<string, string> = {}) => {
+  let env: Record<string, string> = {}
+  let dispose = async () => {}
+  beforeAll(async () => {
+    const database = await freshDatabase()
+    env = { ...database.env, ...extra }
+    dispose = database.dispose
+  })
+  afterAll(() => dispose())
+  return () => env
+}
