@@ -3,7 +3,7 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpLayerRouter, HttpMiddleware } from "@effect/platform"
 import { HttpSenderLive } from "@svc/adapters"
 import { AuthUrl, HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
-import { spansExported, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
+import { OAuthPurgeLive, spansExported, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
@@ -39,12 +39,13 @@ const StartupLive = Layer.effectDiscard(
  */
 const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 
-/** Background work: the trash and webhook purges, and (unless switched off) the webhook delivery worker. */
+/** Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker. */
 const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     Layer.mergeAll(
       TrashPurgeLive(),
       WebhookPurgeLive(),
+      OAuthPurgeLive(),
       config.webhookWorker
         ? WebhookWorkerLive({
             concurrency: config.webhookConcurrency,

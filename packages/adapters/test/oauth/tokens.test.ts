@@ -12,7 +12,8 @@ import {
   defaultOAuthPolicy,
   OAuthAuthorization,
   OAuthClients,
-  OAuthTokens
+  OAuthTokens,
+  purgeExpiredOAuth
 } from "@svc/core"
 import { Effect, Option, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
@@ -180,6 +181,52 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`OAuth tokens on ${engineName}
         const { token, key } = yield* signUp()
         const principal = yield* (yield* Authenticator).authenticate(token, "tools")
         expect(principal.credential).toEqual({ kind: "api_key", id: key.id })
+      })
+    )
+  })
+
+  describe("housekeeping", () => {
+    it.effect("expired sessions, requests and codes go a day after they expire, tokens a month after", () =>
+      Effect.gen(function* () {
+        const grant = yield* approvedGrant()
+        const issued = yield* exchange(grant)
+        const sql = yield* SqlClient.SqlClient
+        const hash = (text: string) => createHash("sha256").update(text).digest("hex")
+        const left = Effect.map(
+          sql<{ code: number; access: number; refresh: number }>`
+            SELECT (SELECT count(*)::int FROM oauth_codes WHERE code_hash = ${hash(grant.code)}) AS code,
+                   (SELECT count(*)::int FROM oauth_tokens WHERE token_hash = ${hash(issued.access_token)}) AS access,
+                   (SELECT count(*)::int FROM oauth_tokens WHERE token_hash = ${hash(issued.refresh_token ?? "")})
+                     AS refresh`,
+          (rows) => rows[0]
+        )
+        // Sessions, pending requests and form tokens that expired over a day before "now" (25 hours in).
+        const staleShortLived = Effect.map(
+          sql<{ n: number }>`
+            SELECT ((SELECT count(*) FROM oauth_sessions WHERE expires_at < ${new Date(3_600_000)})
+                  + (SELECT count(*) FROM oauth_pending WHERE expires_at < ${new Date(3_600_000)})
+                  + (SELECT count(*) FROM oauth_form_tokens WHERE expires_at < ${new Date(3_600_000)}))::int AS n`,
+          (rows) => rows[0]?.n
+        )
+
+        yield* purgeExpiredOAuth
+        expect(yield* left).toEqual({ code: 1, access: 1, refresh: 1 })
+
+        // A day after the code, session and request expired: they go; the expired access token stays a month.
+        expect(yield* staleShortLived).toBeGreaterThan(0)
+        yield* TestClock.adjust("25 hours")
+        yield* purgeExpiredOAuth
+        expect(yield* left).toEqual({ code: 0, access: 1, refresh: 1 })
+        expect(yield* staleShortLived).toBe(0)
+
+        yield* TestClock.adjust("30 days")
+        yield* purgeExpiredOAuth
+        expect(yield* left).toEqual({ code: 0, access: 0, refresh: 1 })
+
+        // The refresh token (30 days) is kept a month past its expiry, for reuse detection, then goes too.
+        yield* TestClock.adjust("29 days")
+        yield* purgeExpiredOAuth
+        expect(yield* left).toEqual({ code: 0, access: 0, refresh: 0 })
       })
     )
   })

@@ -6,6 +6,7 @@ import oauth from "./0006_oauth.js"
 import webhooks from "./0007_webhooks.js"
 import storeCohorts from "./0008_store_cohorts.js"
 import webhookClaims from "./0010_webhook_claims.js"
+import oauthExpiry from "./0011_oauth_expiry.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -16,5 +17,6 @@ export const migrations = {
   "0006_oauth": oauth,
   "0007_webhooks": webhooks,
   "0008_store_cohorts": storeCohorts,
-  "0010_webhook_claims": webhookClaims
+  "0010_webhook_claims": webhookClaims,
+  "0011_oauth_expiry": oauthExpiry
 }

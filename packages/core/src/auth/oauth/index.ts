@@ -1,5 +1,6 @@
 export * from "./authorization.js"
 export * from "./crypto.js"
+export * from "./housekeeping.js"
 export * from "./policy.js"
 export * from "./ports.js"
 export * from "./redirect-uris.js"
