@@ -85,7 +85,10 @@ const signInAndApprove = async (page: Page, authorizationUrl: URL, email: string
   await screenshot(page, "3-consent")
   const callback = page.waitForRequest((request) => request.url().startsWith(REDIRECT))
   await page.getByRole("button", { name: "Approve" }).click()
-  return new URL((await callback).url())
+  const url = new URL((await callback).url())
+  // The callback page must finish loading too, or on a busy machine the next goto on this page is interrupted by it.
+  await page.waitForURL((current) => current.href.startsWith(REDIRECT))
+  return url
 }
 
 layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })((it) => {
