@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, Effect } from "effect"
 
 /**
  * The cryptography of webhook secrets. Signing secrets must be recoverable (we sign with them), so
@@ -21,3 +21,23 @@ export class WebhookSecrets extends Context.Tag("svc/webhooks/WebhookSecrets")<
 /** `X-Svc-Signature` for one or more signatures (several while a rolled secret's grace period lasts). */
 export const signatureHeaderValue = (hexDigests: ReadonlyArray<string>): string =>
   hexDigests.map((hex) => `sha256=${hex}`).join(", ")
+
+/** The sealed secrets of a webhook, as a webhook row and a claimed delivery both carry them. */
+export interface SealedSecrets {
+  readonly secretSealed: string
+  readonly previousSecretSealed: string | null
+  readonly previousSecretUntil: Date | null
+}
+
+/** The secrets that sign a delivery at `now`: the current one, and the previous one while its grace period lasts. */
+export const signingSecrets = (sealed: SealedSecrets, now: number) =>
+  Effect.flatMap(WebhookSecrets, (secrets) =>
+    Effect.all([
+      secrets.open(sealed.secretSealed),
+      ...(sealed.previousSecretSealed !== null &&
+      sealed.previousSecretUntil !== null &&
+      sealed.previousSecretUntil.getTime() > now
+        ? [secrets.open(sealed.previousSecretSealed)]
+        : [])
+    ])
+  )

@@ -21,7 +21,7 @@ import {
   WEBHOOK_URL_MAX,
   webhookJson
 } from "./schema.js"
-import { WebhookSecrets } from "./secrets.js"
+import { signingSecrets, WebhookSecrets } from "./secrets.js"
 
 /** Which receivers the server admits; loopback only with the test switch, read by the adapters, never from a request. */
 export interface ReceiverPolicy {
@@ -42,19 +42,6 @@ export interface WebhookPatch {
   readonly description?: string | null | undefined
   readonly enabled?: boolean | undefined
 }
-
-/** The secrets that sign a delivery now: the current one, and the previous one while its grace period lasts. */
-export const signingSecrets = (webhook: Webhook, now: number) =>
-  Effect.flatMap(WebhookSecrets, (secrets) =>
-    Effect.all([
-      secrets.open(webhook.secretSealed),
-      ...(webhook.previousSecretSealed !== null &&
-      webhook.previousSecretUntil !== null &&
-      webhook.previousSecretUntil.getTime() > now
-        ? [secrets.open(webhook.previousSecretSealed)]
-        : [])
-    ])
-  )
 
 const checkUrl = (text: string, policy: ReceiverPolicy) => {
   if (text.length > WEBHOOK_URL_MAX)

@@ -10,7 +10,7 @@ import {
   RETRY_DELAYS_MS
 } from "./policy.js"
 import { type AttemptRecord, type ClaimedDelivery, DeliveryQueue, type NextStep } from "./queue.js"
-import { WebhookSecrets } from "./secrets.js"
+import { signingSecrets } from "./secrets.js"
 
 /** How the delivery worker of one process runs. */
 export interface DeliveryWorkerOptions {
@@ -128,17 +128,9 @@ export const deliverClaimed = (delivery: ClaimedDelivery) =>
       const now = new Date(yield* Clock.currentTimeMillis)
       return yield* record(delivery, null, { status: "failed", at: now }, now)
     }
-    const secrets = yield* WebhookSecrets
     const ids = yield* Ids
     const startedAt = yield* Clock.currentTimeMillis
-    const keys = [yield* secrets.open(delivery.secretSealed)]
-    if (
-      delivery.previousSecretSealed !== null &&
-      delivery.previousSecretUntil !== null &&
-      delivery.previousSecretUntil.getTime() > startedAt
-    ) {
-      keys.push(yield* secrets.open(delivery.previousSecretSealed))
-    }
+    const keys = yield* signingSecrets(delivery, startedAt)
     const result = yield* attemptDelivery({
       url: delivery.url,
       eventId: delivery.eventId,

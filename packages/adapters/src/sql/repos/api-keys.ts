@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Access, ApiKey, ApiKeysRepo } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { jsonColumn } from "../json-column.js"
 
 interface KeyRow {
   readonly id: string
@@ -26,7 +27,7 @@ const toKey = (row: KeyRow) =>
       workspaceId: row.workspace_id,
       name: row.name,
       prefix: row.prefix,
-      access: decodeAccess(typeof row.access === "string" ? JSON.parse(row.access) : row.access),
+      access: decodeAccess(jsonColumn(row.access)),
       createdAt: row.created_at,
       lastUsedAt: row.last_used_at,
       expiresAt: row.expires_at,

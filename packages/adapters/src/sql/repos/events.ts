@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { DELIVERY_WAKE_CHANNEL, envelopeBody, type EventRecord, EventLog, isWebhookEventType, pageOf } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { jsonObject } from "../json-column.js"
 
 interface EventRow {
   readonly id: string
@@ -15,7 +16,7 @@ const toEvent = (row: EventRow): EventRecord => ({
   workspaceId: row.workspace_id,
   type: row.type,
   createdAt: row.created_at,
-  data: (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as Record<string, unknown>
+  data: jsonObject(row.data)
 })
 
 /**

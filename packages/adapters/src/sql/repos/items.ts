@@ -10,6 +10,7 @@ import {
   spanWhen
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { jsonObject } from "../json-column.js"
 
 interface ItemRow {
   readonly id: string
@@ -27,17 +28,13 @@ interface StoredRow extends ItemRow {
   readonly trashed_at: Date | null
 }
 
-/** A jsonb value as the driver hands it over (PGlite and pg may give text or a parsed value). */
-export const jsonOf = (value: unknown): Readonly<Record<string, unknown>> =>
-  (typeof value === "string" ? JSON.parse(value) : (value ?? {})) as Record<string, unknown>
-
 const toStored = (row: StoredRow): StoredItem => ({
   id: row.id,
   type: row.type,
   title: row.title,
   url: row.url,
   note: row.note,
-  data: jsonOf(row.data),
+  data: jsonObject(row.data),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   trashedAt: row.trashed_at

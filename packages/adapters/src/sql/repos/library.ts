@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { jsonObject } from "../json-column.js"
 
 interface ItemRow {
   readonly id: string
@@ -12,10 +13,6 @@ interface ItemRow {
   readonly created_at: Date
   readonly updated_at: Date
 }
-
-// PGlite answers jsonb as objects; some drivers answer text.
-const jsonObject = (value: unknown): Record<string, unknown> =>
-  (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>
 
 const toItem = (row: ItemRow): LibraryItem => ({
   id: row.id,

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { GrantType, OAuthClient, OAuthClientsRepo, TokenEndpointAuthMethod } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { jsonColumn } from "../json-column.js"
 
 interface ClientRow {
   readonly id: string
@@ -15,7 +16,6 @@ interface ClientRow {
 }
 
 // jsonb may arrive parsed or as text depending on the engine's parsers; accept both.
-const json = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value)
 const decodeUris = Schema.decodeUnknownSync(Schema.Array(Schema.String))
 const decodeGrantTypes = Schema.decodeUnknownSync(Schema.Array(GrantType))
 const decodeMethod = Schema.decodeUnknownSync(TokenEndpointAuthMethod)
@@ -24,8 +24,8 @@ const toClient = (row: ClientRow) => ({
   client: new OAuthClient({
     id: row.id,
     name: row.name,
-    redirectUris: decodeUris(json(row.redirect_uris)),
-    grantTypes: decodeGrantTypes(json(row.grant_types)),
+    redirectUris: decodeUris(jsonColumn(row.redirect_uris)),
+    grantTypes: decodeGrantTypes(jsonColumn(row.grant_types)),
     tokenEndpointAuthMethod: decodeMethod(row.auth_method),
     scope: row.scope,
     clientUri: row.client_uri,

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { knownScopes, OAuthAudience, OAuthGrantsRepo, type StoredCode } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { jsonColumn } from "../json-column.js"
 
 interface CodeRow {
   readonly client_id: string
@@ -143,7 +144,7 @@ export const OAuthGrantsRepoSql = Layer.effect(
           Effect.map((rows) =>
             rows
               .map((row) => {
-                const uris = typeof row.redirect_uris === "string" ? JSON.parse(row.redirect_uris) : row.redirect_uris
+                const uris = jsonColumn(row.redirect_uris)
                 return {
                   clientId: row.client_id,
                   clientName: row.name,

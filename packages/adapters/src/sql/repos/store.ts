@@ -11,6 +11,7 @@ import {
   StoreSettingsRepo
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { jsonColumn, jsonObject } from "../json-column.js"
 
 interface ProductRow {
   readonly id: string
@@ -23,14 +24,12 @@ interface ProductRow {
   readonly published_at: Date | null
 }
 
-const json = <A>(value: unknown): A => (typeof value === "string" ? JSON.parse(value) : value) as A
-
 const toProduct = (row: ProductRow): Product => ({
   id: row.id,
   workspaceId: row.workspace_id,
   customAiId: row.custom_ai_id,
   status: row.status,
-  fields: json<ProductFields>(row.fields),
+  fields: jsonColumn(row.fields) as ProductFields,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   publishedAt: row.published_at
@@ -149,7 +148,7 @@ export const StoreFeedRepoSql = Layer.effect(
                 workspaceId: row.workspace_id,
                 type: row.type,
                 createdAt: row.created_at,
-                data: json<Record<string, unknown>>(row.data)
+                data: jsonObject(row.data)
               })
             )
           ),

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type CellValue, type StoredRow, TablesRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
-import { jsonOf } from "./items.js"
+import { jsonObject } from "../json-column.js"
 
 interface RowRow {
   readonly id: string
@@ -14,7 +14,7 @@ interface RowRow {
 const toRow = (row: RowRow): StoredRow => ({
   id: row.id,
   position: Number(row.position),
-  cells: jsonOf(row.cells) as Record<string, CellValue>,
+  cells: jsonObject(row.cells) as Record<string, CellValue>,
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })

@@ -10,6 +10,7 @@ import {
   WebhooksRepo
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { jsonColumn, jsonObject } from "../json-column.js"
 
 interface WebhookRow {
   readonly id: string
@@ -27,13 +28,11 @@ interface WebhookRow {
   readonly updated_at: Date
 }
 
-const json = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value)
-
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
   workspaceId: row.workspace_id,
   url: row.url,
-  events: json(row.events) as ReadonlyArray<string>,
+  events: jsonColumn(row.events) as ReadonlyArray<string>,
   description: row.description,
   enabled: row.enabled,
   disabledReason: row.disabled_reason,
@@ -97,7 +96,7 @@ const toEvent = (row: EventRow): StoredEvent => ({
   workspaceId: row.workspace_id,
   type: row.type,
   createdAt: row.created_at,
-  data: json(row.data) as Record<string, unknown>,
+  data: jsonObject(row.data),
   body: row.body
 })
 
