@@ -14,10 +14,10 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 import * as Pglite from "./pglite.js"
+import { preparedPool } from "./prepared-pool.js"
 
 /** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
 export type DatabaseConfig = Data.TaggedEnum<{
@@ -190,7 +190,9 @@ const pgliteLayer = (
 
 const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient, SqlError> =>
   Layer.unwrapEffect(
-    Effect.sync(() => PgClient.layer({ url: Redacted.make(url), applicationName: "svc", types: pgTypes() }))
+    Effect.sync(() =>
+      PgClient.layerFromPool({ acquire: preparedPool({ url, applicationName: "svc", types: pgTypes() }) })
+    )
   )
 
 /** The `SqlClient` for a {@link DatabaseConfig}: PGlite over a locked directory, or a PostgreSQL pool. */
