@@ -1,8 +1,14 @@
-import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpLayerRouter, HttpMiddleware } from "@effect/platform"
 import { HttpSenderLive } from "@svc/adapters"
-import { AuthUrl, HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
+import {
+  AuthUrl,
+  HttpFaceSettings,
+  lanedServerLayer,
+  PublicUrl,
+  ToolFacesLive,
+  ToolLanesLive
+} from "@svc/adapters/http"
 import { OAuthPurgeLive, spansExported, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
@@ -69,9 +75,14 @@ const WorkersLive = Layer.unwrapEffect(
 export const ServerLive = Layer.unwrapEffect(
   Effect.map(Effect.zip(ServerConfig, spansExported), ([config, traced]) => {
     const faces = ToolFacesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
+    const lanes = ToolLanesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
+    const http = Layer.merge(
+      lanedServerLayer({ host: config.host, port: config.port }).pipe(Layer.provide(lanes)),
+      NodeHttpServer.layerContext
+    )
     // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
     const server = HttpLayerRouter.serve(faces, { disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { host: config.host, port: config.port })),
+      Layer.provide(http),
       // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
       Layer.provide(Layer.merge(StartupLive, WorkersLive).pipe(Layer.provide(ServedAppLive)))
     )

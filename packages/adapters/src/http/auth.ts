@@ -1,7 +1,7 @@
-import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { type AuthExpired, Authenticator, canUse, type Principal, type RateLimited, ToolServer } from "@svc/core"
 import { Effect } from "effect"
 import { PublicUrl, type PublicUrlShape } from "./config.js"
+import type { FaceRequest } from "./exchange.js"
 
 const BEARER = /^\s*bearer\s+([^\s,]+)\s*$/i
 
@@ -9,8 +9,8 @@ const BEARER = /^\s*bearer\s+([^\s,]+)\s*$/i
  * The token of an `Authorization: Bearer <token>` header (scheme matched case-insensitively).
  * Tokens in the query string are never read: URLs end up in logs, histories and `Referer` headers.
  */
-export const bearerTokenOf = (request: HttpServerRequest): string | undefined => {
-  const header = request.headers.authorization
+export const bearerTokenOf = (request: Pick<FaceRequest, "header">): string | undefined => {
+  const header = request.header("authorization")
   return header === undefined ? undefined : BEARER.exec(header)?.[1]
 }
 
@@ -24,13 +24,13 @@ export const bearerChallenge = (url: PublicUrlShape): string =>
 /** Bearer checks and tool-call admission, the same for MCP and REST. */
 export interface ToolGate {
   /** The caller of a request, from its bearer token (audience `tools`). */
-  readonly authenticate: (request: HttpServerRequest) => Effect.Effect<Principal, AuthExpired>
+  readonly authenticate: (request: FaceRequest) => Effect.Effect<Principal, AuthExpired>
   /** Counts one tool call against the caller's per-minute limit (shared by both faces). */
   readonly admit: (principal: Principal) => Effect.Effect<void, RateLimited>
   /** The `WWW-Authenticate` header value for a 401. */
   readonly challenge: string
   /** The 401 challenge for this request: with `error="invalid_token"` when it carried a token (RFC 6750 §3.1). */
-  readonly challengeFor: (request: HttpServerRequest) => string
+  readonly challengeFor: (request: FaceRequest) => string
   /**
    * The 403 challenge when an OAuth token lacks the scope a tool needs (`error="insufficient_scope"`,
    * `scope="read write"`), so the client can ask the user for more; `undefined` when the scope is enough.

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Data, Effect, Stream } from "effect"
+import { Data, Effect, Either, Stream } from "effect"
 
 /** The body is longer than the face accepts. */
 export class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly maxBytes: number }> {
@@ -13,11 +13,9 @@ export class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly ma
 /** The body could not be read to the end, or is not UTF-8 text. */
 export class BodyUnreadable extends Data.TaggedError("BodyUnreadable")<{ readonly reason: string }> {}
 
-/** Whether `Content-Length` already announces more than `maxBytes` (checked before any byte is read). */
-export const declaresTooLarge = (request: HttpServerRequest, maxBytes: number): boolean => {
-  const declared = request.headers["content-length"]
-  return declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes
-}
+/** Whether a `Content-Length` value already announces more than `maxBytes` (checked before any byte is read). */
+export const declaresTooLarge = (contentLength: string | undefined, maxBytes: number): boolean =>
+  contentLength !== undefined && /^\d+$/.test(contentLength.trim()) && Number(contentLength.trim()) > maxBytes
 
 // A web `Request` built without a body has none to stream; the platform's stream would fail on it.
 const hasNoBody = (request: HttpServerRequest): boolean =>
@@ -27,11 +25,11 @@ const hasNoBody = (request: HttpServerRequest): boolean =>
 // request showed in the bench's CPU profile.
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
-const decodeUtf8 = (bytes: Uint8Array): Effect.Effect<string, BodyUnreadable> => {
+const decodeUtf8 = (bytes: Uint8Array): Either.Either<string, BodyUnreadable> => {
   try {
-    return Effect.succeed(utf8.decode(bytes))
+    return Either.right(utf8.decode(bytes))
   } catch {
-    return Effect.fail(new BodyUnreadable({ reason: "the request body is not UTF-8 text" }))
+    return Either.left(new BodyUnreadable({ reason: "the request body is not UTF-8 text" }))
   }
 }
 
@@ -39,49 +37,64 @@ const decodeUtf8 = (bytes: Uint8Array): Effect.Effect<string, BodyUnreadable> =>
 const nodeSource = (request: HttpServerRequest): Readable | undefined =>
   request.source instanceof Readable ? request.source : undefined
 
+/** Why a body was not read: too long, or broken off / not UTF-8. */
+export type BodyError = BodyTooLarge | BodyUnreadable
+
 /**
- * The same reading over the Node stream's own events: a tool call's body is one small chunk, and the
- * platform's `Stream` costs more per request than the rest of a cached call (measured with the bench).
- * Past twice the cap the listeners go and the request is left unread, for the platform to cut off.
+ * Reads a Node request's body to the end over the stream's own events and hands `done` the UTF-8 text or
+ * why there is none; answers a function that stops listening (for a caller that gives up first). A tool
+ * call's body is one small chunk, and the platform's `Stream` cost more per request than the rest of a cached
+ * call (measured with the bench). Past twice the cap the listeners go and the request is left unread, for the
+ * server to cut off.
  */
-const readNodeBody = (source: Readable, maxBytes: number): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
-  Effect.async<Uint8Array, BodyTooLarge | BodyUnreadable>((resume) => {
-    if (source.readableEnded) {
-      resume(Effect.succeed(new Uint8Array(0)))
-      return
-    }
-    const parts: Array<Uint8Array> = []
-    let size = 0
-    const stop = () => {
-      source.off("data", onData)
-      source.off("end", onEnd)
-      source.off("error", onError)
-      source.off("close", onClose)
-    }
-    const onData = (chunk: Uint8Array) => {
-      size += chunk.byteLength
-      if (size > 2 * maxBytes) {
-        stop()
-        source.pause()
-        resume(Effect.fail(new BodyTooLarge({ maxBytes })))
-      } else if (size <= maxBytes) parts.push(chunk)
-    }
-    const onEnd = () => {
+export const readNodeBodyThen = (
+  source: Readable,
+  maxBytes: number,
+  done: (result: Either.Either<string, BodyError>) => void
+): (() => void) => {
+  if (source.readableEnded) {
+    done(Either.right(""))
+    return () => {}
+  }
+  const parts: Array<Uint8Array> = []
+  let size = 0
+  const stop = () => {
+    source.off("data", onData)
+    source.off("end", onEnd)
+    source.off("error", onError)
+    source.off("close", onClose)
+  }
+  const onData = (chunk: Uint8Array) => {
+    size += chunk.byteLength
+    if (size > 2 * maxBytes) {
       stop()
-      resume(size > maxBytes ? Effect.fail(new BodyTooLarge({ maxBytes })) : Effect.succeed(Buffer.concat(parts, size)))
-    }
-    const onError = () => {
-      stop()
-      resume(Effect.fail(new BodyUnreadable({ reason: "the request body could not be read" })))
-    }
-    // A client that goes away mid-body closes the stream without an end.
-    const onClose = () => {
-      if (!source.readableEnded) onError()
-    }
-    source.on("data", onData)
-    source.on("end", onEnd)
-    source.on("error", onError)
-    source.on("close", onClose)
+      source.pause()
+      done(Either.left(new BodyTooLarge({ maxBytes })))
+    } else if (size <= maxBytes) parts.push(chunk)
+  }
+  const onEnd = () => {
+    stop()
+    done(size > maxBytes ? Either.left(new BodyTooLarge({ maxBytes })) : decodeUtf8(Buffer.concat(parts, size)))
+  }
+  const onError = () => {
+    stop()
+    done(Either.left(new BodyUnreadable({ reason: "the request body could not be read" })))
+  }
+  // A client that goes away mid-body closes the stream without an end.
+  const onClose = () => {
+    if (!source.readableEnded) onError()
+  }
+  source.on("data", onData)
+  source.on("end", onEnd)
+  source.on("error", onError)
+  source.on("close", onClose)
+  return stop
+}
+
+/** {@link readBodyText} straight from a Node request. */
+export const readNodeBodyText = (source: Readable, maxBytes: number): Effect.Effect<string, BodyError> =>
+  Effect.async<string, BodyError>((resume) => {
+    const stop = readNodeBodyThen(source, maxBytes, (result) => resume(result))
     return Effect.sync(stop)
   })
 
@@ -99,7 +112,7 @@ export const readBodyText = (
   Effect.suspend(() => {
     if (hasNoBody(request)) return Effect.succeed("")
     const node = nodeSource(request)
-    if (node !== undefined) return Effect.flatMap(readNodeBody(node, maxBytes), decodeUtf8)
+    if (node !== undefined) return readNodeBodyText(node, maxBytes)
     const parts: Array<Uint8Array> = []
     let size = 0
     return request.stream.pipe(

@@ -7,8 +7,8 @@ import { Cause, Effect } from "effect"
  * the cause under the same id, so an operator can find it while the caller never sees a stack.
  */
 export const answerDefects =
-  (render: (requestId: string) => HttpServerResponse) =>
-  <R>(handler: Effect.Effect<HttpServerResponse, never, R>): Effect.Effect<HttpServerResponse, never, R> =>
+  <A = HttpServerResponse>(render: (requestId: string) => A) =>
+  <R>(handler: Effect.Effect<A, never, R>): Effect.Effect<A, never, R> =>
     Effect.catchAllCause(handler, (cause) => {
       // A client that went away interrupts the handler; there is nobody to answer and nothing to report.
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)

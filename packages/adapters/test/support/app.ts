@@ -3,9 +3,8 @@
  * handler (`HttpLayerRouter.toWebHandler`) and by a real Node HTTP server on a free port, so tests
  * can drive it with `fetch` or with the official MCP SDK client over the network.
  */
-import { createServer } from "node:http"
+import { createServer } from "node:net"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   type Access,
@@ -23,8 +22,10 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   HttpFaceSettings,
   type HttpFaceSettingsShape,
+  lanedServerLayer,
   PublicUrl,
-  ToolFacesLive
+  ToolFacesLive,
+  ToolLanesLive
 } from "../../src/http/index.js"
 import { signUp, testCoreLayer } from "./core.js"
 
@@ -49,8 +50,10 @@ export interface FacesOptions {
 export interface TestAppShape {
   /** Base URL of the Node server, e.g. `http://127.0.0.1:54321`. */
   readonly url: string
-  /** The same faces as a web handler (its public URL is `url` too). */
+  /** The same faces as a web handler (its public URL is `url` too): the platform router, as an embedding backend serves them. */
   readonly handler: WebHandler
+  /** Sends a request for `url` to the Node server, where tool calls take the server's `node:http` lane. */
+  readonly viaNode: WebHandler
   /** The tools `handler` and the Node server serve: core's registry, plus any test-only tools. */
   readonly registry: ToolRegistryShape
   /** The names of the test-only tools they serve, in the order `extraTools` gave them. */
@@ -76,8 +79,8 @@ const registryFor = (core: Core, options: FacesOptions) => {
   }
 }
 
-/** The tool faces over `core`, public at `url`, serving `registry` with the settings `options` gives. */
-const facesOver = (core: Core, url: string, registry: ToolRegistryShape, options: FacesOptions) => {
+/** What the faces need, over `core`, public at `url`, serving `registry` with the settings `options` gives. */
+const servicesOver = (core: Core, url: string, registry: ToolRegistryShape, options: FacesOptions) => {
   const coreLayer = Layer.succeedContext(core)
   // Another registry needs a ToolServer of its own; merged last, those two replace the core's.
   const services =
@@ -88,8 +91,28 @@ const facesOver = (core: Core, url: string, registry: ToolRegistryShape, options
           ToolServer.Default.pipe(Layer.provideMerge(Layer.succeed(ToolRegistry, registry)), Layer.provide(coreLayer))
         )
   const settings = Layer.succeed(HttpFaceSettings, { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ...options.settings })
-  return ToolFacesLive.pipe(Layer.provide(Layer.mergeAll(services, PublicUrl.layer(url), settings)))
+  return Layer.mergeAll(services, PublicUrl.layer(url), settings)
 }
+
+/** The tool faces over `core`, public at `url`, serving `registry` with the settings `options` gives. */
+const facesOver = (core: Core, url: string, registry: ToolRegistryShape, options: FacesOptions) =>
+  ToolFacesLive.pipe(Layer.provide(servicesOver(core, url, registry, options)))
+
+/** A TCP port free on 127.0.0.1 right now. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+/** The tool lane over `core`, as `facesOver` serves the other faces. */
+const lanesOver = (core: Core, url: string, registry: ToolRegistryShape, options: FacesOptions) =>
+  ToolLanesLive.pipe(Layer.provide(servicesOver(core, url, registry, options)))
 
 /** A web handler over `faces`, disposed with the scope. */
 const webHandlerOf = (faces: ReturnType<typeof facesOver>) =>
@@ -107,20 +130,22 @@ export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>(
       TestApp,
       Effect.gen(function* () {
         const core = yield* Layer.build(testCoreLayer())
-        const server = yield* Layer.build(NodeHttpServer.layer(() => createServer(), { port: 0, host: "127.0.0.1" }))
-        const address = Context.get(server, HttpServer.HttpServer).address
-        if (address._tag !== "TcpAddress") return yield* Effect.dieMessage("the test server is not on TCP")
-        const url = `http://127.0.0.1:${address.port}`
+        // The lane needs the public URL before the server listens, so the port is picked first.
+        const port = yield* Effect.promise(freePort)
+        const url = `http://127.0.0.1:${port}`
         const { registry, extraToolNames } = registryFor(core, options)
         const faces = facesOver(core, url, registry, options)
+        const server = Layer.merge(
+          lanedServerLayer({ port, host: "127.0.0.1" }).pipe(Layer.provide(lanesOver(core, url, registry, options))),
+          NodeHttpServer.layerContext
+        )
         yield* Layer.build(
-          HttpLayerRouter.serve(faces, { disableLogger: true, disableListenLog: true }).pipe(
-            Layer.provide(Layer.succeedContext(server))
-          )
+          HttpLayerRouter.serve(faces, { disableLogger: true, disableListenLog: true }).pipe(Layer.provide(server))
         )
         return {
           url,
           handler: yield* webHandlerOf(faces),
+          viaNode: (request) => fetch(request),
           registry,
           extraToolNames,
           signUp: (signUpOptions = {}) => signUp(signUpOptions).pipe(Effect.provide(core), Effect.orDie),
@@ -132,3 +157,14 @@ export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>(
   /** The service as the server runs it: default settings, the real tools only. */
   static readonly layer = TestApp.layerWith({})
 }
+
+/**
+ * The two ways the tool calls are served: the platform router (what an embedding backend serves) and the svc
+ * server's own `node:http` lane. Tests of the MCP and REST rules run against both.
+ */
+export const FACES = ["platform router", "node:http lane"] as const
+export type Face = (typeof FACES)[number]
+
+/** The sender of `face`. */
+export const sendVia = (app: TestAppShape, face: Face): WebHandler =>
+  face === "platform router" ? app.handler : app.viaNode

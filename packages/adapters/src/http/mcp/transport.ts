@@ -1,5 +1,5 @@
-import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { declaresTooLarge } from "../body.js"
+import type { FaceRequest } from "../exchange.js"
 import { ErrorCode, errorReply, isSupportedVersion, type Reply, unsupportedVersionReply } from "./protocol.js"
 
 /** What the transport checks need to know. */
@@ -27,8 +27,7 @@ const refuse = (status: number, message: string, headers?: Readonly<Record<strin
  * on to authentication. Order: method (405), Origin (403), Accept (406), Content-Type (415),
  * Content-Length (413), MCP-Protocol-Version (400). None of them needs the body or the database.
  */
-export const transportRefusal = (request: HttpServerRequest, rules: TransportRules): Reply | undefined => {
-  const { headers } = request
+export const transportRefusal = (request: FaceRequest, rules: TransportRules): Reply | undefined => {
   if (request.method !== "POST") {
     return refuse(
       405,
@@ -38,20 +37,20 @@ export const transportRefusal = (request: HttpServerRequest, rules: TransportRul
       }
     )
   }
-  const origin = headers.origin
+  const origin = request.header("origin")
   if (origin !== undefined && !rules.originAllowed(origin)) {
     return refuse(403, `requests from the origin ${origin} are not allowed`)
   }
-  if (!acceptsJson(headers.accept)) {
+  if (!acceptsJson(request.header("accept"))) {
     return refuse(406, "answers are application/json; include application/json in Accept")
   }
-  if (!isJsonContent(headers["content-type"])) {
+  if (!isJsonContent(request.header("content-type"))) {
     return refuse(415, "send the JSON-RPC message with Content-Type: application/json")
   }
-  if (declaresTooLarge(request, rules.maxBodyBytes)) {
+  if (declaresTooLarge(request.header("content-length"), rules.maxBodyBytes)) {
     return refuse(413, `the request body is larger than ${rules.maxBodyBytes} bytes`)
   }
-  const version = headers["mcp-protocol-version"]
+  const version = request.header("mcp-protocol-version")
   if (version !== undefined && !isSupportedVersion(version.trim())) {
     return unsupportedVersionReply(null, version)
   }

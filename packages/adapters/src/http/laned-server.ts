@@ -1,0 +1,46 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { HttpServer, type HttpServerError } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { ToolLanes } from "./lanes.js"
+
+const notServing = (_request: IncomingMessage, response: ServerResponse): void => {
+  response.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
+  response.end(JSON.stringify({ ok: false, error: "unavailable", message: "the server is starting or stopping" }))
+}
+
+/**
+ * The HTTP server: `node:http` with the tool lane (`ToolLanes`) in front of the platform's router. Tool calls
+ * go straight to their endpoint; every other request goes to whatever app is served through the platform's
+ * `HttpServer` (the router of every face). Listening and closing are the platform's own (`NodeHttpServer.make`).
+ */
+export const lanedServerLayer = (listen: {
+  readonly host: string
+  readonly port: number
+}): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, ToolLanes> =>
+  Layer.scoped(
+    HttpServer.HttpServer,
+    Effect.gen(function* () {
+      const lane = yield* ToolLanes
+      let platform = notServing
+      const server = createServer((request, response) => {
+        if (!lane(request, response)) platform(request, response)
+      })
+      const listening = yield* NodeHttpServer.make(() => server, listen)
+      return HttpServer.make({
+        address: listening.address,
+        serve: (app, middleware) =>
+          Effect.gen(function* () {
+            const handler = yield* middleware === undefined
+              ? NodeHttpServer.makeHandler(app)
+              : NodeHttpServer.makeHandler(app, middleware)
+            platform = handler
+            yield* Effect.addFinalizer(() =>
+              Effect.sync(() => {
+                platform = notServing
+              })
+            )
+          })
+      })
+    })
+  )

@@ -1,0 +1,89 @@
+import type { Authenticator, Principal, ToolServer } from "@svc/core"
+import { Effect } from "effect"
+import { makeToolGate } from "../auth.js"
+import { parseJson } from "../body.js"
+import { HttpFaceSettings, PublicUrl } from "../config.js"
+import { answerDefects, internalErrorMessage } from "../defects.js"
+import type { FaceRequest, Reply } from "../exchange.js"
+import { defaultAllowedOrigins, makeOriginCheck } from "../origin.js"
+import { makeMcpDispatch } from "./dispatch.js"
+import { classify, ErrorCode, errorReply } from "./protocol.js"
+import { transportRefusal } from "./transport.js"
+
+/** The MCP endpoint: one request in, its reply out; defects become a 500 with a request id. */
+export type McpEndpoint = (request: FaceRequest) => Effect.Effect<Reply>
+
+const withDefectsAnswered = answerDefects((requestId) =>
+  errorReply(500, null, ErrorCode.InternalError, internalErrorMessage(requestId))
+)
+
+/**
+ * Builds the `/mcp` endpoint: stateless (no `Mcp-Session-Id`, ever) and JSON-only (never SSE). Batches are
+ * refused with -32600 whatever the revision: 2025-06-18 removed them, and no client we serve sends them to
+ * earlier revisions either.
+ */
+export const makeMcpEndpoint: Effect.Effect<
+  McpEndpoint,
+  never,
+  ToolServer | Authenticator | PublicUrl | HttpFaceSettings
+> = Effect.gen(function* () {
+  const gate = yield* makeToolGate
+  const dispatch = yield* makeMcpDispatch(gate)
+  const settings = yield* HttpFaceSettings
+  const url = yield* PublicUrl
+  const rules = {
+    maxBodyBytes: settings.maxBodyBytes,
+    originAllowed: makeOriginCheck(settings.allowedOrigins ?? defaultAllowedOrigins(url.origin))
+  }
+  const unauthorized = (message: string, challenge: string) =>
+    errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": challenge } })
+
+  const reply = (principal: Principal, text: string, request: FaceRequest): Effect.Effect<Reply> => {
+    const message = parseJson(text)
+    if (message === undefined)
+      return Effect.succeed(errorReply(400, null, ErrorCode.ParseError, "the body is not JSON"))
+    const incoming = classify(message)
+    switch (incoming.kind) {
+      case "acknowledge":
+        return Effect.succeed({ status: 202, body: undefined })
+      case "batch":
+        return Effect.succeed(
+          errorReply(
+            400,
+            null,
+            ErrorCode.InvalidRequest,
+            "batches are not supported; send one JSON-RPC message per POST"
+          )
+        )
+      case "invalid":
+        return Effect.succeed(errorReply(400, incoming.id, ErrorCode.InvalidRequest, incoming.reason))
+      case "request":
+        return dispatch({
+          principal,
+          id: incoming.id,
+          method: incoming.method,
+          params: incoming.params,
+          headerVersion: request.header("mcp-protocol-version")?.trim(),
+          acceptEncoding: request.header("accept-encoding")
+        })
+    }
+  }
+
+  // Written with combinators rather than a generator: every step here runs on every MCP request.
+  return (request) => {
+    const refusal = transportRefusal(request, rules)
+    if (refusal !== undefined) return Effect.succeed(refusal)
+    return withDefectsAnswered(
+      gate.authenticate(request).pipe(
+        Effect.flatMap((principal) =>
+          Effect.flatMap(request.readBody(rules.maxBodyBytes), (text) => reply(principal, text, request))
+        ),
+        Effect.catchTags({
+          AuthExpired: (error) => Effect.succeed(unauthorized(error.message, gate.challengeFor(request))),
+          BodyTooLarge: (error) => Effect.succeed(errorReply(413, null, ErrorCode.ServerError, error.message)),
+          BodyUnreadable: (error) => Effect.succeed(errorReply(400, null, ErrorCode.ParseError, error.reason))
+        })
+      )
+    )
+  }
+})

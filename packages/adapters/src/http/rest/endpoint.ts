@@ -1,0 +1,100 @@
+import {
+  type Authenticator,
+  type FailureStatus,
+  httpStatusOf,
+  type ToolAnswer,
+  type ToolFailure,
+  ToolServer
+} from "@svc/core"
+import { Effect } from "effect"
+import { makeToolGate } from "../auth.js"
+import { declaresTooLarge, isJsonObject, parseJson } from "../body.js"
+import { HttpFaceSettings, type PublicUrl } from "../config.js"
+import { answerDefects, internalErrorMessage } from "../defects.js"
+import type { FaceRequest, Reply } from "../exchange.js"
+
+/** `POST /v1/tools/:name`: the tool name from the path and the request in, the reply out. */
+export type RestToolEndpoint = (name: string, request: FaceRequest) => Effect.Effect<Reply>
+
+const json = (status: number, body: object, headers?: Readonly<Record<string, string>>): Reply =>
+  headers === undefined ? { status, body: JSON.stringify(body) } : { status, body: JSON.stringify(body), headers }
+
+const failure = (httpStatus: number, status: FailureStatus, message: string) =>
+  json(httpStatus, { ok: false, status, message })
+
+/** The 401 of the REST face, with the same `WWW-Authenticate` challenge as `/mcp`. */
+export const unauthorizedReply = (message: string, challenge: string): Reply =>
+  json(401, { ok: false, status: "auth-expired", message }, { "www-authenticate": challenge })
+
+const isFailure = (answer: ToolAnswer): answer is ToolFailure => answer.ok === false
+
+const withDefectsAnswered = answerDefects((requestId) =>
+  json(500, { ok: false, error: "internal", message: internalErrorMessage(requestId) })
+)
+
+/**
+ * Builds the REST tool call. Tool failures answer with the HTTP code of their status (core's `httpStatusOf`);
+ * a refused rate limit is not a tool failure and answers 429 `{ ok: false, error: "rate_limited", message }`.
+ * Checks run cheapest first, and only a well-formed call of a real tool counts against the rate limit.
+ */
+export const makeRestToolEndpoint: Effect.Effect<
+  RestToolEndpoint,
+  never,
+  ToolServer | Authenticator | PublicUrl | HttpFaceSettings
+> = Effect.gen(function* () {
+  const gate = yield* makeToolGate
+  const tools = yield* ToolServer
+  const { maxBodyBytes } = yield* HttpFaceSettings
+
+  const call = (name: string, request: FaceRequest): Effect.Effect<Reply> => {
+    if (declaresTooLarge(request.header("content-length"), maxBodyBytes)) {
+      return Effect.succeed(failure(413, "invalid", `the request body is larger than ${maxBodyBytes} bytes`))
+    }
+    return gate.authenticate(request).pipe(
+      Effect.flatMap((principal) => {
+        if (tools.registry.find(name) === undefined) {
+          return Effect.succeed(failure(404, "not-found", `no tool named ${name}; GET /v1/tools lists the names`))
+        }
+        return Effect.flatMap(request.readBody(maxBodyBytes), (text) => {
+          const args = text.trim() === "" ? {} : parseJson(text)
+          if (!isJsonObject(args)) {
+            return Effect.succeed(
+              failure(400, "invalid", "the body must be a JSON object of the tool's arguments, or empty")
+            )
+          }
+          const scopeChallenge = gate.scopeChallenge(principal, name)
+          if (scopeChallenge !== undefined) {
+            const message = `${name} changes data; authorize again with scope "read write"`
+            return Effect.succeed(
+              json(403, { ok: false, status: "forbidden", message }, { "www-authenticate": scopeChallenge })
+            )
+          }
+          return gate.admit(principal).pipe(
+            Effect.andThen(() => tools.call(principal, name, args)),
+            Effect.map(
+              (answer): Reply => ({
+                status: isFailure(answer) ? httpStatusOf[answer.status] : 200,
+                body: JSON.stringify(answer)
+              })
+            )
+          )
+        })
+      }),
+      Effect.catchTags({
+        AuthExpired: (error) => Effect.succeed(unauthorizedReply(error.message, gate.challengeFor(request))),
+        BodyTooLarge: (error) => Effect.succeed(failure(413, "invalid", error.message)),
+        BodyUnreadable: (error) => Effect.succeed(failure(400, "invalid", error.reason)),
+        RateLimited: (limited) =>
+          Effect.succeed(
+            json(
+              429,
+              { ok: false, error: "rate_limited", message: limited.message },
+              { "retry-after": String(limited.retryAfterSeconds) }
+            )
+          ),
+        UnknownTool: (unknown) => Effect.succeed(failure(404, "not-found", unknown.message))
+      })
+    )
+  }
+  return (name, request) => withDefectsAnswered(call(name, request))
+})
