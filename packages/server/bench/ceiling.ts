@@ -1,27 +1,48 @@
 /**
- * The ceiling: bare `node:http` answering the bytes our server answered for each case, with no work
+ * The ceiling: bare `node:http` answering the bytes our server answered for each case (gzipped where ours
+ * gzipped them, with the same `Content-Encoding`), with no work
  * (no auth, no JSON parsing, no database). Run as its own process by the bench:
  * `PORT=… CEILING_ANSWERS=<json file> node --import tsx ceiling.ts`.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 
+/** One answer of ours as it went over the wire: its body bytes (base64) and their `Content-Encoding`, if any. */
+export interface CannedAnswer {
+  readonly base64: string
+  readonly contentEncoding: string | undefined
+}
+
 /** The canned answers, by case (captured from our server before the run). */
 export interface CannedAnswers {
-  readonly mcpCall: string
-  readonly mcpList: string
-  readonly restCall: string
-  readonly mcpWrite: string
+  readonly mcpCall: CannedAnswer
+  readonly mcpList: CannedAnswer
+  readonly restCall: CannedAnswer
+  readonly mcpWrite: CannedAnswer
+}
+
+interface Canned {
+  readonly body: Buffer
+  readonly headers: Readonly<Record<string, string | number>>
+}
+
+const canned = (answer: CannedAnswer): Canned => {
+  const body = Buffer.from(answer.base64, "base64")
+  const headers = { "content-type": "application/json", "content-length": body.byteLength }
+  return {
+    body,
+    headers: answer.contentEncoding ? { ...headers, "content-encoding": answer.contentEncoding } : headers
+  }
 }
 
 const answers = JSON.parse(readFileSync(process.env.CEILING_ANSWERS ?? "", "utf8")) as CannedAnswers
 const bytes = {
-  mcpCall: Buffer.from(answers.mcpCall),
-  mcpList: Buffer.from(answers.mcpList),
-  restCall: Buffer.from(answers.restCall),
-  mcpWrite: Buffer.from(answers.mcpWrite)
+  mcpCall: canned(answers.mcpCall),
+  mcpList: canned(answers.mcpList),
+  restCall: canned(answers.restCall),
+  mcpWrite: canned(answers.mcpWrite)
 }
-const health = Buffer.from('{"ok":true}')
+const health = canned({ base64: Buffer.from('{"ok":true}').toString("base64"), contentEncoding: undefined })
 
 const server = createServer((request, response) => {
   const chunks: Array<Buffer> = []
@@ -39,8 +60,8 @@ const server = createServer((request, response) => {
             : body.includes("svc_create_note")
               ? bytes.mcpWrite
               : bytes.mcpCall
-    response.writeHead(200, { "content-type": "application/json", "content-length": answer.byteLength })
-    response.end(answer)
+    response.writeHead(200, answer.headers)
+    response.end(answer.body)
   })
 })
 

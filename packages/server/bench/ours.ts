@@ -5,7 +5,9 @@
  */
 import { execFile } from "node:child_process"
 import { resolve } from "node:path"
-import type { CannedAnswers } from "./ceiling.js"
+import { request as httpRequest } from "node:http"
+import { gunzipSync } from "node:zlib"
+import type { CannedAnswer, CannedAnswers } from "./ceiling.js"
 import { caseRequest, requestHeaders } from "./cases.js"
 import type { BenchDatabase } from "./database.js"
 import { type BenchProcess, freePort, startProcess } from "./processes.js"
@@ -56,11 +58,30 @@ export interface OursReady {
   readonly tools: ReadonlyArray<unknown>
 }
 
-const post = async (baseUrl: string, path: string, token: string, body: string) => {
-  const response = await fetch(`${baseUrl}${path}`, { method: "POST", headers: requestHeaders(token), body })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`)
-  return text
+/** A POST with the load's own headers, answered as it came over the wire (fetch would undo the gzip). */
+const post = (baseUrl: string, path: string, token: string, body: string) =>
+  new Promise<CannedAnswer>((done, fail) => {
+    const request = httpRequest(`${baseUrl}${path}`, { method: "POST", headers: requestHeaders(token) }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("error", fail)
+      response.on("end", () => {
+        const bytes = Buffer.concat(chunks)
+        const encoding = response.headers["content-encoding"]
+        const status = response.statusCode ?? 0
+        if (status < 200 || status > 299) {
+          fail(new Error(`POST ${path} answered ${status}: ${bytes.toString("utf8")}`))
+        } else done({ base64: bytes.toString("base64"), contentEncoding: encoding })
+      })
+    })
+    request.on("error", fail)
+    request.end(body)
+  })
+
+/** The text of an answer, gunzipped when it came gzipped (which also checks its CRC and length). */
+export const answerText = (answer: CannedAnswer): string => {
+  const bytes = Buffer.from(answer.base64, "base64")
+  return (answer.contentEncoding === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8")
 }
 
 /** Creates the bench account and key, starts `svc serve` on `database`, and writes the note to read. */
@@ -95,7 +116,7 @@ export const startOurs = async (
   try {
     const note = { title: "Bench note", markdown: "# Bench note\n\nRead over and over by the benchmark." }
     const created = JSON.parse(
-      await post(server.baseUrl, "/v1/tools/svc_create_note", token, JSON.stringify(note))
+      answerText(await post(server.baseUrl, "/v1/tools/svc_create_note", token, JSON.stringify(note)))
     ) as unknown
     const noteId = field(created, "note", "id")
     const data = { noteId }
@@ -109,7 +130,7 @@ export const startOurs = async (
       restCall: await answer("rest-call"),
       mcpWrite: await answer("mcp-write")
     }
-    const listed = JSON.parse(answers.mcpList) as { result?: { tools?: ReadonlyArray<unknown> } }
+    const listed = JSON.parse(answerText(answers.mcpList)) as { result?: { tools?: ReadonlyArray<unknown> } }
     return {
       server,
       token,

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { type CaseData, caseRequest, serves } from "./cases.js"
+import type { CannedAnswer } from "./ceiling.js"
 import { type BenchDatabase, freshDatabase } from "./database.js"
 import { drive, quantile, type Slice } from "./load.js"
 import { startOurs } from "./ours.js"
@@ -22,6 +23,9 @@ const benchDir = resolve(repoRoot, "packages/server/bench")
 const log = (line: string) => process.stderr.write(`${line}\n`)
 // Profiles are large and machine-specific: they stay out of the repository.
 const profilesDir = join(tmpdir(), "svc-bench-profiles")
+/** An answer's size as sent (compressed when it went gzipped). */
+const wireBytes = (answer: CannedAnswer): number => Buffer.from(answer.base64, "base64").byteLength
+
 const tsProcess = (file: string) => ["--import", "tsx", resolve(benchDir, file)]
 
 /** A server under test, with what its requests need. */
@@ -50,10 +54,10 @@ const startTargets = async (settings: BenchSettings, scratch: string, databases:
       const profileDir = settings.profile ? profilesDir : undefined
       const ours = await startOurs(database, { profileDir })
       const data = { noteId: ours.noteId }
-      answerBytes["mcp-call"] = Buffer.byteLength(ours.answers.mcpCall)
-      answerBytes["mcp-list"] = Buffer.byteLength(ours.answers.mcpList)
-      answerBytes["rest-call"] = Buffer.byteLength(ours.answers.restCall)
-      answerBytes["mcp-write"] = Buffer.byteLength(ours.answers.mcpWrite)
+      answerBytes["mcp-call"] = wireBytes(ours.answers.mcpCall)
+      answerBytes["mcp-list"] = wireBytes(ours.answers.mcpList)
+      answerBytes["rest-call"] = wireBytes(ours.answers.restCall)
+      answerBytes["mcp-write"] = wireBytes(ours.answers.mcpWrite)
       // Ours always starts: the others mirror its data (note, tool list, answer bytes).
       if (settings.servers.includes("ours"))
         targets.push({ kind: "ours", engine, process: ours.server, token: ours.token, data })
@@ -215,7 +219,9 @@ const writeResults = (
       `${settings.engines.join(" and ")}. Our answer sizes: ` +
       `${Object.entries(answerBytes)
         .map(([name, bytes]) => `${name} ${bytes} bytes`)
-        .join(", ")} (the load generator reads every body, so a large one limits every server, the ceiling too).`,
+        .join(", ")} as sent (the load generator reads every body, so a large one limits every server, the ceiling ` +
+      "too). Every request carries `Accept-Encoding: gzip, deflate`, as Node's fetch sends it; ours gzips the " +
+      "cached `tools/list` answer, the reference compresses nothing, the ceiling sends our bytes.",
     "",
     "Servers: **ceiling** = bare `node:http` sending our answer bytes with no work; **reference** = the official " +
       "MCP SDK's stateless pattern (a `Server` and a `WebStandardStreamableHTTPServerTransport` per request, one " +

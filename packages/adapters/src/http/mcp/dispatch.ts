@@ -2,10 +2,12 @@ import type { Principal } from "@svc/core"
 import { ToolServer } from "@svc/core"
 import { Effect } from "effect"
 import type { ToolGate } from "../auth.js"
+import { acceptsGzip } from "../accept-encoding.js"
 import { isJsonObject } from "../body.js"
 import {
   ErrorCode,
   errorReply,
+  gzipResultReply,
   HANDSHAKE_VERSIONS,
   isSupportedVersion,
   META_PROTOCOL_VERSION,
@@ -28,6 +30,8 @@ export interface McpRequest {
   readonly params: Readonly<Record<string, unknown>>
   /** The `MCP-Protocol-Version` header, already checked to be a version we serve. */
   readonly headerVersion: string | undefined
+  /** The `Accept-Encoding` header: a cached `tools/list` goes gzipped to a client that takes gzip. */
+  readonly acceptEncoding: string | undefined
 }
 
 // The stateless revision puts the version in `_meta`; early drafts called the key plain `protocolVersion`.
@@ -134,8 +138,14 @@ export const makeMcpDispatch = (gate: ToolGate) =>
       switch (method) {
         case "tools/call":
           return callTool(request, stateless)
-        case "tools/list":
-          return Effect.succeed(resultBytesReply(id, encodeToolList(tools.list(request.principal), stateless)))
+        case "tools/list": {
+          const list = encodeToolList(tools.list(request.principal), stateless)
+          return Effect.succeed(
+            acceptsGzip(request.acceptEncoding)
+              ? gzipResultReply(id, list.gzipAnswer())
+              : resultBytesReply(id, list.json)
+          )
+        }
         case "server/discover":
           return Effect.succeed(resultReply(id, stateless ? discoverResults.stateless : discoverResults.handshake))
         case "initialize":

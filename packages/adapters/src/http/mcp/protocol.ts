@@ -3,6 +3,10 @@
  * (tool lists, tool answers) is spliced in without being parsed or encoded again.
  */
 import { isJsonObject } from "../body.js"
+import type { Reply } from "../exchange.js"
+import type { GzipSplice } from "../gzip-splice.js"
+
+export type { Reply }
 
 /** The revision without `initialize`: every request names its version in `params._meta`. */
 export const STATELESS_VERSION = "2026-07-28"
@@ -37,23 +41,30 @@ export const ErrorCode = {
 /** A JSON-RPC request id; MCP forbids `null`. */
 export type RequestId = string | number
 
-/** An HTTP answer of the MCP endpoint, before it becomes a response. */
-export interface Reply {
-  readonly status: number
-  /** JSON text (or its UTF-8 bytes), or `undefined` for an empty body (202). */
-  readonly body: string | Uint8Array | undefined
-  readonly headers?: Readonly<Record<string, string>>
-}
-
 const RESULT_END = new TextEncoder().encode("}")
+const VARY_ENCODING = { vary: "accept-encoding" } as const
+
+const resultHead = (id: RequestId): Buffer => Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`)
 
 /**
  * A JSON-RPC success around a result that is already UTF-8 JSON bytes (a cached `tools/list`): only the
- * envelope is encoded per request, and the result is copied, never re-encoded.
+ * envelope is encoded per request, and the result is sent as it is, never copied or re-encoded. The answer
+ * varies with `Accept-Encoding` (see {@link gzipResultReply}), and says so to caches.
  */
 export const resultBytesReply = (id: RequestId, resultBytes: Uint8Array): Reply => ({
   status: 200,
-  body: Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), resultBytes, RESULT_END])
+  body: [resultHead(id), resultBytes, RESULT_END],
+  headers: VARY_ENCODING
+})
+
+/**
+ * The same answer gzipped, from a splice of its constant part (the result and the closing brace) compressed
+ * once: per request only the envelope's head is added, as stored bytes, and the checksum is combined.
+ */
+export const gzipResultReply = (id: RequestId, answerTail: GzipSplice): Reply => ({
+  status: 200,
+  body: answerTail.chunks(resultHead(id)),
+  headers: { ...VARY_ENCODING, "content-encoding": "gzip" }
 })
 
 /** A JSON-RPC success carrying a result that is already JSON text. */

@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import type { ListedTool, ToolDescriptor } from "@svc/core"
+import { type GzipSplice, makeGzipSplice } from "../gzip-splice.js"
 import { toolFailureJsonSchema } from "../tool-failure-schema.js"
 
 /**
@@ -29,9 +30,29 @@ export const toMcpTool = (descriptor: ToolDescriptor) =>
     }
   }) satisfies Tool
 
+/** A `tools/list` result, encoded once: its UTF-8 JSON, and the same compressed for clients that take gzip. */
+export interface EncodedToolList {
+  readonly json: Uint8Array
+  /** The JSON-RPC answer around `json` (its last `}` included) as gzip, compressed on first use. */
+  readonly gzipAnswer: () => GzipSplice
+}
+
 interface EncodedLists {
-  handshake?: Uint8Array
-  stateless?: Uint8Array
+  handshake?: EncodedToolList
+  stateless?: EncodedToolList
+}
+
+const ANSWER_END = new TextEncoder().encode("}")
+
+const encoded = (json: Uint8Array): EncodedToolList => {
+  let splice: GzipSplice | undefined
+  return {
+    json,
+    gzipAnswer: () => {
+      splice ??= makeGzipSplice(Buffer.concat([json, ANSWER_END]))
+      return splice
+    }
+  }
 }
 
 /**
@@ -42,7 +63,7 @@ interface EncodedLists {
 export const makeToolListEncoder = () => {
   const cache = new WeakMap<ReadonlyArray<ListedTool>, EncodedLists>()
   const utf8 = new TextEncoder()
-  return (tools: ReadonlyArray<ListedTool>, stateless: boolean): Uint8Array => {
+  return (tools: ReadonlyArray<ListedTool>, stateless: boolean): EncodedToolList => {
     let entry = cache.get(tools)
     if (entry === undefined) {
       entry = {}
@@ -53,8 +74,8 @@ export const makeToolListEncoder = () => {
     if (cached !== undefined) return cached
     const result = { tools: tools.map((listed) => toMcpTool(listed.descriptor)) }
     // The stateless revision marks every finished result with resultType "complete".
-    const encoded = utf8.encode(JSON.stringify(stateless ? { ...result, resultType: "complete" } : result))
-    entry[key] = encoded
-    return encoded
+    const list = encoded(utf8.encode(JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)))
+    entry[key] = list
+    return list
   }
 }
