@@ -16,13 +16,12 @@ import { drive, quantile, type Slice } from "./load.js"
 import { startOurs } from "./ours.js"
 import { type BenchProcess, freePort, startProcess } from "./processes.js"
 import { checkTargets, markdownTable, ordered, type Row, targetLines, textTable, withRatios } from "./report.js"
-import { type BenchSettings, type Engine, readSettings, repoRoot, type ServerKind } from "./settings.js"
+import { type BenchSettings, type Engine, profilesDir, readSettings, repoRoot, type ServerKind } from "./settings.js"
 import { runWebhookBench, type WebhookRow, webhookMarkdown, webhookText } from "./webhooks.js"
 
 const benchDir = resolve(repoRoot, "packages/server/bench")
 const log = (line: string) => process.stderr.write(`${line}\n`)
 // Profiles are large and machine-specific: they stay out of the repository.
-const profilesDir = join(tmpdir(), "svc-bench-profiles")
 /** An answer's size as sent (compressed when it went gzipped). */
 const wireBytes = (answer: CannedAnswer): number => Buffer.from(answer.base64, "base64").byteLength
 

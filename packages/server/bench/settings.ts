@@ -3,7 +3,8 @@
  * `BENCH_*` environment variables (flags win). Every run is bounded: each server's load per step lasts at
  * most `duration` seconds (in `rounds` turns) and sends at most `maxRequests` requests.
  */
-import { resolve } from "node:path"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 
 /** The load cases, each driven against every server that serves it. */
@@ -34,6 +35,9 @@ export interface BenchSettings {
   /** Writes a CPU profile of our server (`node --cpu-prof`) per engine into `<tmpdir>/svc-bench-profiles`. */
   readonly profile: boolean
 }
+
+/** Where `--profile` writes the CPU profiles of our server (the tool server, and the one draining webhooks). */
+export const profilesDir = join(tmpdir(), "svc-bench-profiles")
 
 /** The repository root (this file is packages/server/bench/settings.ts). */
 export const repoRoot = resolve(import.meta.dirname, "../../..")

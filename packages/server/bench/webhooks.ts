@@ -18,7 +18,7 @@ import { Effect, Layer } from "effect"
 import { storageLayer } from "../src/storage.js"
 import { type BenchDatabase, freshDatabase } from "./database.js"
 import { freePort, startProcess } from "./processes.js"
-import { type BenchSettings, repoRoot } from "./settings.js"
+import { type BenchSettings, profilesDir, repoRoot } from "./settings.js"
 
 const bin = resolve(repoRoot, "packages/server/bin/svc.mjs")
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -187,7 +187,7 @@ export const runWebhookBench = async (settings: BenchSettings): Promise<WebhookR
       const port = await freePort()
       const server = await startProcess(
         "webhooks",
-        [bin, "serve"],
+        [...(settings.profile ? ["--cpu-prof", `--cpu-prof-dir=${profilesDir}`] : []), bin, "serve"],
         {
           DATABASE_URL: "",
           ...database.env,
