@@ -16,7 +16,15 @@ import { drive, quantile, type Slice } from "./load.js"
 import { startOurs } from "./ours.js"
 import { type BenchProcess, freePort, startProcess } from "./processes.js"
 import { checkTargets, markdownTable, ordered, type Row, targetLines, textTable, withRatios } from "./report.js"
-import { type BenchSettings, type Engine, profilesDir, readSettings, repoRoot, type ServerKind } from "./settings.js"
+import {
+  type BenchSettings,
+  type CaseName,
+  type Engine,
+  profilesDir,
+  readSettings,
+  repoRoot,
+  type ServerKind
+} from "./settings.js"
 import { runWebhookBench, type WebhookRow, webhookMarkdown, webhookText } from "./webhooks.js"
 
 const benchDir = resolve(repoRoot, "packages/server/bench")
@@ -126,14 +134,30 @@ const summarize = (target: Target, name: Row["case"], connections: number, slice
   }
 }
 
-/** Every case at every connection count, the servers taking turns slice by slice. */
+/**
+ * Cases measured side by side, taking turns slice by slice with each other as the servers do, because the targets
+ * compare them with each other (REST with MCP `tools/call`): measured minutes apart, a shared machine's drift
+ * between them showed as a 20–30 % gap either way from run to run.
+ */
+const STEP_GROUPS: ReadonlyArray<ReadonlyArray<CaseName>> = [["mcp-call", "rest-call"], ["mcp-list"], ["mcp-write"]]
+
+interface Run {
+  readonly name: CaseName
+  readonly target: Target
+}
+
+/** Every case at every connection count, the servers (and cases compared with each other) taking turns slice by slice. */
 const measure = async (settings: BenchSettings, targets: ReadonlyArray<Target>): Promise<Row[]> => {
   const rows: Row[] = []
   const slice = settings.durationSeconds / settings.rounds
-  for (const name of settings.cases) {
-    const serving = targets.filter((t) => serves(t.kind, name))
+  const grouped = STEP_GROUPS.flat()
+  const groups = [...STEP_GROUPS, ...settings.cases.filter((name) => !grouped.includes(name)).map((name) => [name])]
+  for (const group of groups) {
+    const runs: ReadonlyArray<Run> = group
+      .filter((name) => settings.cases.includes(name))
+      .flatMap((name) => targets.filter((t) => serves(t.kind, name)).map((target) => ({ name, target })))
     if (settings.warmupSeconds > 0) {
-      for (const target of serving) {
+      for (const { name, target } of runs) {
         await drive(target.process, caseRequest(name, target.data), target.token, {
           connections: Math.max(...settings.connections),
           durationSeconds: settings.warmupSeconds,
@@ -142,21 +166,22 @@ const measure = async (settings: BenchSettings, targets: ReadonlyArray<Target>):
       }
     }
     for (const connections of settings.connections) {
-      const slices = new Map<Target, Slice[]>(serving.map((t) => [t, []]))
+      const slices = new Map<Run, Slice[]>(runs.map((run) => [run, []]))
       for (let round = 0; round < settings.rounds; round++) {
         // Rotate who goes first, so no server always follows the same neighbour.
-        const order = serving.map((_, i) => serving[(i + round) % serving.length] as Target)
-        for (const target of order) {
-          const measured = await drive(target.process, caseRequest(name, target.data), target.token, {
+        const order = runs.map((_, i) => runs[(i + round) % runs.length] as Run)
+        for (const run of order) {
+          const measured = await drive(run.target.process, caseRequest(run.name, run.target.data), run.target.token, {
             connections,
             durationSeconds: slice,
             maxRequests: Math.ceil(settings.maxRequests / settings.rounds)
           })
-          slices.get(target)?.push(measured)
+          slices.get(run)?.push(measured)
         }
       }
-      for (const target of serving) {
-        const row = summarize(target, name, connections, slices.get(target) ?? [])
+      for (const run of runs) {
+        const { name, target } = run
+        const row = summarize(target, name, connections, slices.get(run) ?? [])
         log(
           `  ${name.padEnd(9)} c=${String(connections).padEnd(3)} ${target.kind.padEnd(9)} ${target.engine.padEnd(8)} ` +
             `${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${row.p99Ms} ms  ` +
