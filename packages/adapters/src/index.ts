@@ -1,6 +1,7 @@
 export * from "./http-sender/index.js"
 export * from "./sql/database.js"
 export * from "./sql/errors.js"
+export { LeanSql, LeanSqlFromClient, type LeanValue } from "./sql/lean.js"
 export { migrations } from "./sql/migrations/index.js"
 export * from "./sql/ports.js"
 export * from "./sql/rate-limiter.js"

@@ -17,7 +17,8 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 import * as Pglite from "./pglite.js"
-import { preparedPool } from "./prepared-pool.js"
+import { LeanSql, makeLeanSql } from "./lean.js"
+import { poolAutocommit, preparedPool } from "./prepared-pool.js"
 
 /** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
 export type DatabaseConfig = Data.TaggedEnum<{
@@ -181,24 +182,31 @@ export const lockDataDir = (
 
 const pgliteLayer = (
   dataDir: string | undefined
-): Layer.Layer<SqlClient.SqlClient, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
+): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
   if (dataDir === undefined) return Pglite.layer()
   const dir = path.resolve(dataDir)
   // The lock is taken before PGlite opens the directory and released after it has closed (scope order).
   return Layer.unwrapScoped(Effect.as(lockDataDir(dir), Pglite.layer({ dataDir: dir })))
 }
 
-const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  Layer.unwrapEffect(
-    Effect.sync(() =>
-      PgClient.layerFromPool({ acquire: preparedPool({ url, applicationName: "svc", types: pgTypes() }) })
+// The pool belongs to this layer's scope: `PgClient` and `LeanSql` share it, and it ends after both.
+const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError> =>
+  Layer.unwrapScoped(
+    Effect.map(preparedPool({ url, applicationName: "svc", types: pgTypes() }), (pool) =>
+      Layer.merge(
+        PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
+        Layer.effect(LeanSql, makeLeanSql(poolAutocommit(pool)))
+      )
     )
   )
 
-/** The `SqlClient` for a {@link DatabaseConfig}: PGlite over a locked directory, or a PostgreSQL pool. */
+/**
+ * The `SqlClient` for a {@link DatabaseConfig}, and the `LeanSql` of the same connections: PGlite over a locked
+ * directory, or a PostgreSQL pool.
+ */
 export const databaseLayer = (
   config: DatabaseConfig
-): Layer.Layer<SqlClient.SqlClient, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
+): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
   DatabaseConfig.$match(config, {
     Pglite: ({ dataDir }) => pgliteLayer(dataDir),
     Postgres: ({ url }) => postgresLayer(url)
@@ -206,7 +214,7 @@ export const databaseLayer = (
 
 /** The `SqlClient` chosen by the environment ({@link databaseConfig}). */
 export const DatabaseLive: Layer.Layer<
-  SqlClient.SqlClient,
+  SqlClient.SqlClient | LeanSql,
   SqlError | DataDirectoryLocked | DataDirectoryUnavailable | ConfigError.ConfigError
 > = Layer.unwrapEffect(Effect.map(databaseConfig, databaseLayer))
 

@@ -19,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
 
 /** Type id of {@link PgliteClient}. */
 export const TypeId: unique symbol = Symbol.for("svc/sql/PgliteClient")
@@ -43,6 +44,8 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly [TypeId]: TypeId
   readonly config: PgliteClientConfig
   readonly json: (value: unknown) => Statement.Fragment
+  /** The connection statements outside a transaction run on (each takes the session's lock for its length). */
+  readonly autocommit: Autocommit
 }
 
 /** Service tag of the embedded client. */
@@ -185,14 +188,22 @@ export const make = (
     return Object.assign(client, {
       [TypeId]: TypeId as TypeId,
       config: options,
-      json: (value: unknown) => PgJson(value)
+      json: (value: unknown) => PgJson(value),
+      autocommit
     })
   })
 
-/** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`. */
-export const layer = (options: PgliteClientConfig = {}): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
+/** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, and its `LeanSql`. */
+export const layer = (
+  options: PgliteClientConfig = {}
+): Layer.Layer<PgliteClient | SqlClient.SqlClient | LeanSql, SqlError> =>
   Layer.scopedContext(
-    Effect.map(make(options), (client) =>
-      Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
-    )
+    Effect.gen(function* () {
+      const client = yield* make(options)
+      const lean = yield* makeLeanSql(client.autocommit)
+      return Context.make(PgliteClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(LeanSql, lean)
+      )
+    })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -11,6 +11,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import type { Autocommit } from "./lean.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Which texts a connection prepares.
@@ -110,6 +111,7 @@ type PgClientClass = new (config: PgPoolConfig) => PgClientBase
 /** The part of `pg.Pool` used here; `@effect/sql-pg` uses the rest. */
 export interface PgPool {
   query(text: string): Promise<unknown>
+  query(text: string, values: ReadonlyArray<unknown>, callback: QueryCallback): void
   end(): Promise<void>
   on(event: "error", listener: (error: Error) => void): unknown
 }
@@ -283,3 +285,23 @@ export const preparedPool = (options: PreparedPoolOptions): Effect.Effect<PgPool
     )
     return pool
   })
+
+const rowsOf = (result: unknown): ReadonlyArray<object> =>
+  typeof result === "object" && result !== null && "rows" in result && Array.isArray(result.rows) ? result.rows : []
+
+/**
+ * Statements outside a transaction on the pool, one pooled connection each (as `@effect/sql-pg` runs them), for
+ * `LeanSql`. An interrupted statement is left to finish: lean statements are short, and its answer is dropped.
+ */
+export const poolAutocommit = (pool: PgPool): Autocommit => ({
+  execute: (text, params) =>
+    Effect.async<ReadonlyArray<object>, SqlError>((resume) => {
+      pool.query(text, params, (error, result) =>
+        resume(
+          error
+            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
+            : Effect.succeed(rowsOf(result))
+        )
+      )
+    })
+})

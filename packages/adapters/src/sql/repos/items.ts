@@ -11,6 +11,7 @@ import {
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface ItemRow {
   readonly id: string
@@ -80,6 +81,7 @@ export const ItemsRepoSql = Layer.effect(
   ItemsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     // Spans only when a tracer exports them: a note read is on the hot path of every cheap tool call.
     const span = spanWhen(yield* spansExported)
     return {
@@ -90,8 +92,8 @@ export const ItemsRepoSql = Layer.effect(
           Effect.orDie
         ),
       findNote: (workspaceId, noteId) =>
-        sql<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
-                     WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL`.pipe(
+        lean<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
+                      WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toNote)),
           Effect.orDie,
           span("ItemsRepo.findNote")
