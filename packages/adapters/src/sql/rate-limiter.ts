@@ -1,19 +1,19 @@
-import { SqlClient } from "@effect/sql"
 import { RateLimiter, spansExported, spanWhen } from "@svc/core"
 import { Clock, Effect, Layer } from "effect"
+import { LeanSql } from "./lean.js"
 
 /** `RateLimiter` in PostgreSQL: exact across any number of server instances sharing the database. */
 export const RateLimiterSql = Layer.effect(
   RateLimiter,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     // Taken on every tool call of a limited credential: a span only when a tracer exports it.
     const span = spanWhen(yield* spansExported)
     return {
       take: (key, limit, windowMs) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const rows = yield* sql<{ readonly wait: number | string }>`
+          const rows = yield* lean<{ readonly wait: number | string }>`
             SELECT svc_rate_limit_take(${key}, ${now}, ${limit}, ${windowMs}) AS wait`
           const wait = Number(rows[0]?.wait ?? 0)
           return { allowed: wait === 0, retryAfterMs: wait }

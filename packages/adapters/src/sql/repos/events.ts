@@ -1,7 +1,17 @@
 import { SqlClient } from "@effect/sql"
-import { DELIVERY_WAKE_CHANNEL, envelopeBody, type EventRecord, EventLog, isWebhookEventType, pageOf } from "@svc/core"
+import {
+  DELIVERY_WAKE_CHANNEL,
+  envelopeBody,
+  type EventRecord,
+  EventLog,
+  isWebhookEventType,
+  pageOf,
+  spansExported,
+  spanWhen
+} from "@svc/core"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface EventRow {
   readonly id: string
@@ -28,6 +38,9 @@ export const EventLogSql = Layer.effect(
   EventLog,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Every change appends here, in its transaction: the fixed statements run lean.
+    const lean = yield* LeanSql
+    const span = spanWhen(yield* spansExported)
 
     const append = (event: EventRecord) =>
       Effect.gen(function* () {
@@ -35,18 +48,18 @@ export const EventLogSql = Layer.effect(
         // The log also holds internal events (library changes): they get no envelope and are never sent,
         // even to a `["*"]` webhook.
         if (!isWebhookEventType(event.type)) {
-          yield* sql`INSERT INTO events (id, workspace_id, type, created_at, data)
+          yield* lean`INSERT INTO events (id, workspace_id, type, created_at, data)
                      VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb)`
           return
         }
-        const stores = yield* sql<{ readonly handle: string }>`SELECT handle FROM stores
+        const stores = yield* lean<{ readonly handle: string }>`SELECT handle FROM stores
                                                                WHERE workspace_id = ${event.workspaceId}`
         const body = envelopeBody(event, stores[0]?.handle ?? null)
-        yield* sql`INSERT INTO events (id, workspace_id, type, created_at, data, body)
+        yield* lean`INSERT INTO events (id, workspace_id, type, created_at, data, body)
                    VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb,
                            ${body})`
         // The delivery id derives from the pair, so the id is as unique as the pair itself.
-        const queued = yield* sql<{ readonly id: string }>`
+        const queued = yield* lean<{ readonly id: string }>`
           INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, event_id, event_type, status,
                                           next_attempt_at, created_at)
           SELECT 'dlv_' || substr(md5(w.id || ':' || ${event.id}), 1, 24), w.id, w.workspace_id, ${event.id},
@@ -58,8 +71,8 @@ export const EventLogSql = Layer.effect(
           RETURNING id`
         // NOTIFY is delivered at commit, so workers wake only for deliveries that exist. The payload must not
         // be empty: @effect/sql-pg's `listen` drops notifications without one.
-        if (queued.length > 0) yield* sql`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued')`
-      }).pipe(Effect.orDie, Effect.withSpan("EventLog.append"))
+        if (queued.length > 0) yield* lean`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued')`
+      }).pipe(Effect.orDie, span("EventLog.append"))
 
     return {
       append,

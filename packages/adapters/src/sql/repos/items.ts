@@ -86,7 +86,7 @@ export const ItemsRepoSql = Layer.effect(
     const span = spanWhen(yield* spansExported)
     return {
       insertNote: (workspaceId, note) =>
-        sql`INSERT INTO items (id, workspace_id, type, title, body, created_at, updated_at)
+        lean`INSERT INTO items (id, workspace_id, type, title, body, created_at, updated_at)
             VALUES (${note.id}, ${workspaceId}, 'note', ${note.title}, ${note.markdown}, ${note.createdAt}, ${note.updatedAt})`.pipe(
           Effect.asVoid,
           Effect.orDie
