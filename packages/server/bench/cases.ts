@@ -1,5 +1,5 @@
 /** The requests of each load case: the same bytes to every server that serves the case. */
-import type { CaseName } from "./settings.js"
+import type { CaseName, ServerKind } from "./settings.js"
 
 /** One HTTP request as the load generator sends it, and how to tell a good answer. */
 export interface CaseRequest {
@@ -67,6 +67,10 @@ export const requestHeaders = (token: string): Record<string, string> => ({
   authorization: `Bearer ${token}`
 })
 
-/** Whether a server serves a case at all (the SDK has no REST form of tools). */
-export const serves = (server: "ceiling" | "reference" | "ours", name: CaseName): boolean =>
-  !(server === "reference" && name === "rest-call")
+/** Whether a server serves a case at all (the SDK has no REST form of tools; the bare read only reads). */
+export const serves = (server: ServerKind, name: CaseName): boolean =>
+  server === "reference"
+    ? name !== "rest-call"
+    : server === "bare-read"
+      ? name === "mcp-call" || name === "rest-call"
+      : true

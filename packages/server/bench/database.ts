@@ -6,13 +6,18 @@ import { join } from "node:path"
 import { loadPgPool } from "./pg.js"
 import type { Engine } from "./settings.js"
 
+/** A PGlite directory, or a PostgreSQL URL. */
+export type DataLocation = { readonly dataDir: string } | { readonly url: string }
+
 /** Where a server of the bench keeps its data, and how to drop it. */
 export interface BenchDatabase {
   readonly engine: Engine
   /** The environment naming it to `svc` (`DATA_DIR`, or `DATABASE_URL` with the bench schema on the search path). */
   readonly env: Record<string, string>
   /** For the reference: its own PGlite directory (PGlite is one process's), or the same PostgreSQL schema. */
-  readonly reference: { readonly dataDir: string } | { readonly url: string }
+  readonly reference: DataLocation
+  /** For the bare read: likewise. */
+  readonly bareRead: DataLocation
   readonly dispose: () => Promise<void>
 }
 
@@ -27,20 +32,21 @@ const admin = async (url: string, statement: string) => {
 }
 
 /**
- * PGlite: two new temporary directories (ours, the reference's). PostgreSQL: a new schema
+ * PGlite: three new temporary directories (ours, the reference's, the bare read's). PostgreSQL: a new schema
  * `bench_<random>` reached through `?options=-c search_path=…`, so tests sharing the database never see it.
  */
 export const freshDatabase = async (engine: Engine, postgresUrl: string | undefined): Promise<BenchDatabase> => {
   if (engine === "pglite") {
     const ours = mkdtempSync(join(tmpdir(), "svc-bench-"))
     const reference = mkdtempSync(join(tmpdir(), "svc-bench-ref-"))
+    const bareRead = mkdtempSync(join(tmpdir(), "svc-bench-bare-"))
     return {
       engine,
       env: { DATA_DIR: ours },
       reference: { dataDir: reference },
+      bareRead: { dataDir: bareRead },
       dispose: async () => {
-        rmSync(ours, { recursive: true, force: true })
-        rmSync(reference, { recursive: true, force: true })
+        for (const dir of [ours, reference, bareRead]) rmSync(dir, { recursive: true, force: true })
       }
     }
   }
@@ -53,6 +59,7 @@ export const freshDatabase = async (engine: Engine, postgresUrl: string | undefi
     engine,
     env: { DATABASE_URL: url.toString() },
     reference: { url: url.toString() },
+    bareRead: { url: url.toString() },
     dispose: () => admin(postgresUrl, `DROP SCHEMA ${schema} CASCADE`)
   }
 }

@@ -4,6 +4,12 @@ import { createRequire } from "node:module"
 /** A `pg` pool, as far as the bench uses it. */
 export interface PgPool {
   query(text: string, values?: ReadonlyArray<unknown>): Promise<{ rows: Array<Record<string, unknown>> }>
+  /** A named query: prepared on its connection the first time, then only bound and executed. */
+  query(config: {
+    name: string
+    text: string
+    values: Array<unknown>
+  }): Promise<{ rows: Array<Record<string, unknown>> }>
   end(): Promise<void>
 }
 

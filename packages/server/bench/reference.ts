@@ -9,12 +9,11 @@
  * the same engine as ours: `svc_get_note_markdown` reads one note row by id with the very query our
  * repository uses, and `svc_create_note` inserts one. No authentication, no rate limit, no event log.
  * Run as its own process: `PORT=… REF_ENGINE=pglite|postgres REF_DATA_DIR|REF_DATABASE_URL=… REF_TOOLS=<file>
- * REF_NOTE=<json> node --import tsx reference.ts`.
+ * REF_NOTE=<json> node --import tsx reference.ts` (see note-table.ts).
  */
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { PGlite } from "@electric-sql/pglite"
 import { getRequestListener } from "@hono/node-server"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
@@ -28,69 +27,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
-import { loadPgPool } from "./pg.js"
-
-/** Rows in, rows out: the one thing the reference needs from a database. */
-interface Database {
-  readonly query: (text: string, values: ReadonlyArray<unknown>) => Promise<ReadonlyArray<Record<string, unknown>>>
-  readonly close: () => Promise<void>
-}
-
-const openDatabase = async (): Promise<Database> => {
-  if (process.env.REF_ENGINE === "postgres") {
-    // The same driver and pool size (10) that `@effect/sql-pg` gives our server.
-    const Pool = loadPgPool()
-    const pool = new Pool({ connectionString: process.env.REF_DATABASE_URL ?? "", max: 10 })
-    return { query: async (text, values) => (await pool.query(text, values)).rows, close: () => pool.end() }
-  }
-  const db = await PGlite.create({ dataDir: process.env.REF_DATA_DIR ?? "" })
-  return {
-    query: async (text, values) => (await db.query<Record<string, unknown>>(text, [...values])).rows,
-    close: () => db.close()
-  }
-}
+import { NOTE_READ, noteOf, openDatabase, seedNotes } from "./note-table.js"
 
 const db = await openDatabase()
-await db.query(
-  `CREATE TABLE IF NOT EXISTS reference_notes (
-    id text PRIMARY KEY, workspace_id text NOT NULL, type text NOT NULL, title text NOT NULL, url text,
-    body text NOT NULL DEFAULT '', created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
-    trashed_at timestamptz)`,
-  []
-)
-const seed = JSON.parse(process.env.REF_NOTE ?? "{}") as {
-  readonly id: string
-  readonly workspaceId: string
-  readonly title: string
-  readonly markdown: string
-}
-await db.query(
-  `INSERT INTO reference_notes (id, workspace_id, type, title, body, created_at, updated_at)
-   VALUES ($1, $2, 'note', $3, $4, now(), now()) ON CONFLICT (id) DO NOTHING`,
-  [seed.id, seed.workspaceId, seed.title, seed.markdown]
-)
-
-const noteOf = (row: Record<string, unknown>) => {
-  const body = String(row.body)
-  return {
-    id: String(row.id),
-    title: String(row.title),
-    markdown: body,
-    characters: body.length,
-    createdAt: new Date(String(row.created_at)).toISOString(),
-    updatedAt: new Date(String(row.updated_at)).toISOString()
-  }
-}
+const seed = await seedNotes(db)
 
 type Answer = Record<string, unknown>
 
 const runners: Record<string, (args: Record<string, unknown>) => Promise<Answer>> = {
   svc_get_note_markdown: async (args) => {
-    const rows = await db.query(
-      `SELECT id, type, title, url, body, created_at, updated_at FROM reference_notes
-       WHERE id = $1 AND workspace_id = $2 AND type = 'note' AND trashed_at IS NULL`,
-      [args.noteId, seed.workspaceId]
-    )
+    const rows = await db.query(NOTE_READ, [args.noteId, seed.workspaceId])
     const row = rows[0]
     return row === undefined
       ? { ok: false, status: "not-found", message: `no note ${String(args.noteId)}` }

@@ -23,27 +23,29 @@ export interface Row extends Measured {
   readonly engine: Engine | "none"
   readonly case: CaseName
   readonly connections: number
-  /** On our rows: our requests/s over the ceiling's for the same case and connections. */
-  readonly oursOverCeiling?: number | undefined
-  /** On our rows: over the reference's on the same engine (REST is compared with the reference's tools/call). */
-  readonly oursOverReference?: number | undefined
+  /** On our rows and the bare read's: requests/s over the ceiling's for the same case and connections. */
+  readonly overCeiling?: number | undefined
+  /** Likewise, over the reference's on the same engine (REST is compared with the reference's tools/call). */
+  readonly overReference?: number | undefined
 }
 
 const find = (rows: ReadonlyArray<Row>, server: ServerKind, engine: Engine | "none", name: CaseName, c: number) =>
   rows.find((r) => r.server === server && r.engine === engine && r.case === name && r.connections === c)
 
-/** Adds the ratio columns to our rows. */
+const compared = (server: ServerKind) => server === "ours" || server === "bare-read"
+
+/** Adds the ratio columns to our rows and the bare read's. */
 export const withRatios = (rows: ReadonlyArray<Row>): ReadonlyArray<Row> =>
   rows.map((row) => {
-    if (row.server !== "ours") return row
+    if (!compared(row.server)) return row
     const ceiling = find(rows, "ceiling", "none", row.case, row.connections)
     // The SDK has no REST face; its tools/call is the nearest thing to compare our REST call with.
     const referenceCase = row.case === "rest-call" ? "mcp-call" : row.case
     const reference = find(rows, "reference", row.engine, referenceCase, row.connections)
     return {
       ...row,
-      oursOverCeiling: ceiling ? row.requestsPerSecond / ceiling.requestsPerSecond : undefined,
-      oursOverReference: reference ? row.requestsPerSecond / reference.requestsPerSecond : undefined
+      overCeiling: ceiling ? row.requestsPerSecond / ceiling.requestsPerSecond : undefined,
+      overReference: reference ? row.requestsPerSecond / reference.requestsPerSecond : undefined
     }
   })
 
@@ -82,13 +84,13 @@ export const checkTargets = (rows: ReadonlyArray<Row>): { engine: Engine | undef
     checks: [
       {
         target: "tools/call ≥ 3× the reference",
-        measured: ratio(call?.oursOverReference),
-        met: measuredOr(call?.oursOverReference === undefined ? undefined : call.oursOverReference >= 3)
+        measured: ratio(call?.overReference),
+        met: measuredOr(call?.overReference === undefined ? undefined : call.overReference >= 3)
       },
       {
         target: "tools/call ≥ 25 % of the ceiling",
-        measured: percent(call?.oursOverCeiling),
-        met: measuredOr(call?.oursOverCeiling === undefined ? undefined : call.oursOverCeiling >= 0.25)
+        measured: percent(call?.overCeiling),
+        met: measuredOr(call?.overCeiling === undefined ? undefined : call.overCeiling >= 0.25)
       },
       {
         target: "tools/call p99 < 20 ms",
@@ -97,8 +99,8 @@ export const checkTargets = (rows: ReadonlyArray<Row>): { engine: Engine | undef
       },
       {
         target: "tools/list ≥ 10× the reference",
-        measured: ratio(list?.oursOverReference),
-        met: measuredOr(list?.oursOverReference === undefined ? undefined : list.oursOverReference >= 10)
+        measured: ratio(list?.overReference),
+        met: measuredOr(list?.overReference === undefined ? undefined : list.overReference >= 10)
       },
       {
         target: "REST tool call within 10 % of MCP tools/call (not slower by more)",
@@ -141,13 +143,13 @@ const cells = (row: Row): string[] => [
   String(row.errors),
   mb(row.peakRssBytes),
   row.cpuMicrosPerRequest.toFixed(0),
-  row.server === "ours" ? percent(row.oursOverCeiling) : "",
-  row.server === "ours" ? ratio(row.oursOverReference) : ""
+  compared(row.server) ? percent(row.overCeiling) : "",
+  compared(row.server) ? ratio(row.overReference) : ""
 ]
 
-/** Rows in reading order: by case, connections, then ceiling, reference and ours per engine. */
+/** Rows in reading order: by case, connections, then ceiling, reference, bare read and ours per engine. */
 export const ordered = (rows: ReadonlyArray<Row>, cases: ReadonlyArray<CaseName>): ReadonlyArray<Row> => {
-  const serverOrder: Record<ServerKind, number> = { ceiling: 0, reference: 1, ours: 2 }
+  const serverOrder: Record<ServerKind, number> = { ceiling: 0, reference: 1, "bare-read": 2, ours: 3 }
   const engineOrder = { none: 0, pglite: 1, postgres: 2 }
   return [...rows].sort(
     (a, b) =>
@@ -178,3 +180,16 @@ export const markdownTable = (rows: ReadonlyArray<Row>): string =>
 /** The target checks as text lines. */
 export const targetLines = (checks: ReadonlyArray<TargetCheck>): string[] =>
   checks.map((c) => `${c.met === true ? "met   " : c.met === false ? "MISSED" : "n/a   "}  ${c.target}: ${c.measured}`)
+
+/**
+ * For scale, not a target: how far toward the ceiling the bare read got (node:http and the same row read, nothing
+ * else) at 10 connections on the targets' engine, and where ours stands against it.
+ */
+export const scaleLine = (rows: ReadonlyArray<Row>, engine: Engine | undefined): string | undefined => {
+  if (engine === undefined) return undefined
+  const bare = find(rows, "bare-read", engine, "mcp-call", 10)
+  const ours = find(rows, "ours", engine, "mcp-call", 10)
+  if (bare?.overCeiling === undefined) return undefined
+  const oursShare = ours ? `; ours = ${percent(ours.requestsPerSecond / bare.requestsPerSecond)} of the bare read` : ""
+  return `for scale: the bare read (node:http + the same row read, no auth or validation) = ${percent(bare.overCeiling)} of the ceiling${oursShare}`
+}

@@ -11,11 +11,20 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { type CaseData, caseRequest, serves } from "./cases.js"
 import type { CannedAnswer } from "./ceiling.js"
-import { type BenchDatabase, freshDatabase } from "./database.js"
+import { type BenchDatabase, type DataLocation, freshDatabase } from "./database.js"
 import { drive, quantile, type Slice } from "./load.js"
 import { startOurs } from "./ours.js"
 import { type BenchProcess, freePort, startProcess } from "./processes.js"
-import { checkTargets, markdownTable, ordered, type Row, targetLines, textTable, withRatios } from "./report.js"
+import {
+  checkTargets,
+  markdownTable,
+  ordered,
+  type Row,
+  scaleLine,
+  targetLines,
+  textTable,
+  withRatios
+} from "./report.js"
 import {
   type BenchSettings,
   type CaseName,
@@ -83,28 +92,32 @@ const startTargets = async (settings: BenchSettings, scratch: string, databases:
         targets.push({ kind: "ceiling", engine: "none", process, token: ours.token, data })
         ceilingStarted = true
       }
-      if (settings.servers.includes("reference")) {
-        const tools = join(scratch, `tools-${engine}.json`)
-        writeFileSync(tools, JSON.stringify(ours.tools))
+      // The reference and the bare read serve the same note from a table of their own (note-table.ts).
+      const noteServer = async (kind: "reference" | "bare-read", file: string, where: DataLocation, extra = {}) => {
         const port = await freePort()
-        const where =
-          "dataDir" in database.reference
-            ? { REF_DATA_DIR: database.reference.dataDir }
-            : { REF_DATABASE_URL: database.reference.url }
-        log(`[${engine}] the reference: MCP SDK Server + WebStandardStreamableHTTPServerTransport per request`)
         const process = await startProcess(
-          "reference",
-          tsProcess("reference.ts"),
+          kind,
+          tsProcess(file),
           {
             PORT: String(port),
             REF_ENGINE: engine,
-            REF_TOOLS: tools,
             REF_NOTE: JSON.stringify({ id: ours.noteId, workspaceId: ours.workspaceId, ...ours.note }),
-            ...where
+            ...("dataDir" in where ? { REF_DATA_DIR: where.dataDir } : { REF_DATABASE_URL: where.url }),
+            ...extra
           },
           port
         )
-        targets.push({ kind: "reference", engine, process, token: ours.token, data })
+        targets.push({ kind, engine, process, token: ours.token, data })
+      }
+      if (settings.servers.includes("reference")) {
+        const tools = join(scratch, `tools-${engine}.json`)
+        writeFileSync(tools, JSON.stringify(ours.tools))
+        log(`[${engine}] the reference: MCP SDK Server + WebStandardStreamableHTTPServerTransport per request`)
+        await noteServer("reference", "reference.ts", database.reference, { REF_TOOLS: tools })
+      }
+      if (settings.servers.includes("bare-read")) {
+        log(`[${engine}] the bare read: node:http and the same note read, nothing else`)
+        await noteServer("bare-read", "bare-read.ts", database.bareRead)
       }
     }
   } catch (error) {
@@ -211,7 +224,8 @@ const writeResults = (
   webhooks: ReadonlyArray<WebhookRow> = []
 ) => {
   const targets = checkTargets(rows)
-  const targetText = targetLines(targets.checks)
+  const scale = scaleLine(rows, targets.engine)
+  const targetText = [...targetLines(targets.checks), ...(scale === undefined ? [] : [scale])]
   process.stdout.write(`\n${textTable(rows)}\n\n`)
   if (webhooks.length > 0) process.stdout.write(`Webhook delivery:\n${webhookText(webhooks)}\n\n`)
   if (targets.engine !== undefined) {
@@ -249,8 +263,11 @@ const writeResults = (
     "",
     "Servers: **ceiling** = bare `node:http` sending our answer bytes with no work; **reference** = the official " +
       "MCP SDK's stateless pattern (a `Server` and a `WebStandardStreamableHTTPServerTransport` per request, one " +
-      "shared Ajv validator) reading the same row with the same query on the same engine; **ours** = `svc serve`. " +
-      "÷ceiling and ÷reference are our requests/s over theirs (REST is compared with the reference's tools/call). " +
+      "shared Ajv validator) reading the same row with the same query on the same engine; **bare-read** = plain " +
+      "`node:http` parsing the body and reading the same row with the same query (prepared on PostgreSQL), with no " +
+      "authentication, validation or framework: the floor of a server that answers from the database, for scale; " +
+      "**ours** = `svc serve`. ÷ceiling and ÷reference are requests/s over theirs (REST is compared with the " +
+      "reference's tools/call). " +
       "CPU µs/req is the server process's own CPU time per request (a PostgreSQL server's not included): " +
       "steadier than req/s when neighbours take the CPU. The servers take turns slice by slice; the machine is shared, so absolute figures move between runs and " +
       "the ratios within one run are what counts.",

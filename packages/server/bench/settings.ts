@@ -11,8 +11,11 @@ import { parseArgs } from "node:util"
 export const CASES = ["mcp-call", "mcp-list", "rest-call", "mcp-write"] as const
 export type CaseName = (typeof CASES)[number]
 
-/** The servers of a run: the bare ceiling, the official SDK reference, and ours. */
-export const SERVERS = ["ceiling", "reference", "ours"] as const
+/**
+ * The servers of a run: the bare ceiling, the official SDK reference, the bare read (node:http and the same row
+ * read, for scale) and ours.
+ */
+export const SERVERS = ["ceiling", "reference", "bare-read", "ours"] as const
 export type ServerKind = (typeof SERVERS)[number]
 
 /** The storage engines a database-backed server runs on. */
