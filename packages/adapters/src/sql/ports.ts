@@ -24,7 +24,7 @@ import { WebhooksRepoSql } from "./repos/webhooks.js"
 import { WorkspacesRepoSql } from "./repos/workspaces.js"
 import { TransactorSql } from "./transactor.js"
 
-/** Every storage port of the core over one `SqlClient`. */
+/** Every storage port of the core over one `SqlClient` and its `LeanSql` (both from `databaseLayer`). */
 export const SqlReposLive = Layer.mergeAll(
   AccountsRepoSql,
   WorkspacesRepoSql,
