@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: our tool server against the ceiling (bare node:http, canned bytes) and the reference
- * (the official MCP SDK's stateless pattern), each a process of its own on loopback, driven by autocannon.
+ * (the official MCP SDK's stateless pattern), with the bare read (node:http and the same row read) for scale,
+ * each a process of its own on loopback, driven by autocannon.
  * All servers are up together but only one is under load at a time: each step (case × connections) is cut
  * into `rounds` slices and the servers take turns, so a neighbour's load on a shared machine falls on all
  * of them alike. Prints one table, checks the issue's targets, and writes `bench/results/<date>.json` and
