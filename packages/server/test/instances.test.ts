@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { engineName, freshDatabase, svc } from "./support/environment.js"
+import { engineName, freshDatabase, svcHere } from "./support/environment.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 
 let env: Record<string, string> = {}
@@ -30,8 +30,8 @@ describe(`two server instances on one ${engineName} database`, { timeout: 180_00
       ? "share one rate limit: the 121st tool call in a minute is refused whichever instance gets it"
       : "cannot both open the embedded database: the second is refused with a clear message",
     async () => {
-      await svc(["accounts", "create", "--email", "two@example.com", "--password", "long password 1"], env)
-      const key = await svc(["keys", "create", "--email", "two@example.com", "--json"], env)
+      await svcHere(["accounts", "create", "--email", "two@example.com", "--password", "long password 1"], env)
+      const key = await svcHere(["keys", "create", "--email", "two@example.com", "--json"], env)
       const token = JSON.parse(key.stdout).token as string
       servers.push(await startServer(env))
       if (engineName === "PGlite") {

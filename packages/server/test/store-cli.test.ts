@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { startServer } from "./support/server-process.js"
-import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
+import { engineName, svcHere, svcJson, useFreshDatabase } from "./support/environment.js"
 
 const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
 const json = (args: ReadonlyArray<string>) => svcJson(args, currentEnv())
@@ -31,7 +31,7 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
     const customAi = await json(["custom-ais", "create", "--email", email, "--name", "Writing coach"])
     expect(customAi.code).toBe(0)
     expect(customAi.body.id).toMatch(/^cai_/)
-    const text = await svc(["custom-ais", "create", "--email", email, "--name", "Second"], currentEnv())
+    const text = await svcHere(["custom-ais", "create", "--email", email, "--name", "Second"], currentEnv())
     expect(text.stdout).toMatch(/cai_[0-9a-z]+/)
     expect((await json(["custom-ais", "create", "--email", email])).code).toBe(2)
 

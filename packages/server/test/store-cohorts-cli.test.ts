@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
+import { engineName, svcHere, svcJson, useFreshDatabase } from "./support/environment.js"
 import { startServer } from "./support/server-process.js"
 
 const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
@@ -61,7 +61,7 @@ describe(`svc cohorts and customers tag commands on ${engineName}`, { timeout: 4
     expect(cohort.code).toBe(0)
     expect(cohort.body.id).toMatch(/^coh_/)
     expect(cohort.body.cohort).toMatchObject({ product_id: product, name: "May", capacity: 1, starts_on: "2026-05-04" })
-    const text = await svc(
+    const text = await svcHere(
       ["cohorts", "create", "--email", email, "--product", product, "--name", "Open"],
       currentEnv()
     )

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util"
 import { DatabaseLive, DataDirectoryLocked, migrations, runMigrations } from "@svc/adapters"
-import { Cause, Console, Effect, Exit, type Layer, Option } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, type Layer, Option } from "effect"
 import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"
 import { createKey, listKeys, revokeKey } from "./keys.js"
@@ -71,14 +71,7 @@ const command = (
   const [group, action, target] = words
   switch (`${group ?? ""} ${action ?? ""}`.trim()) {
     case "migrate":
-      return Effect.gen(function* () {
-        const applied = yield* runMigrations(migrations)
-        yield* report(output, { applied: applied.map(([id, name]) => ({ id, name })) }, [
-          applied.length === 0
-            ? "The database is up to date."
-            : `Applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}.`
-        ])
-      })
+      return migrate(output)
     case "accounts create":
       return createAccount(values, output)
     case "plans set":
@@ -146,18 +139,33 @@ const explain = (error: unknown): string => {
   return String(error)
 }
 
+/**
+ * What a command reads and writes besides its arguments. Left out, it is the process's own: its environment,
+ * standard output and standard error. Tests and embedding code pass their own to run commands in-process.
+ */
+export interface CommandIo {
+  /** The environment the configuration is read from (`DATABASE_URL`, `DATA_DIR`, …), instead of `process.env`. */
+  readonly env?: Readonly<Record<string, string>>
+  /** Takes each line of the result. */
+  readonly stdout?: (line: string) => void
+  /** Takes each line of a usage error or failure. */
+  readonly stderr?: (line: string) => void
+}
+
 /** Runs a CLI command (everything but `serve`) and answers the process exit code. */
-export const runCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
+export const runCommand = async (argv: ReadonlyArray<string>, io: CommandIo = {}): Promise<number> => {
+  const stdout = io.stdout ?? ((line: string) => console.log(line))
+  const stderr = io.stderr ?? ((line: string) => console.error(line))
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
   } catch (error) {
-    console.error(`${explain(error)}\n\n${usage}`)
+    stderr(`${explain(error)}\n\n${usage}`)
     return 2
   }
-  const output: Output = { json: parsed.values.json ?? false }
+  const output: Output = { json: parsed.values.json ?? false, print: stdout }
   if (parsed.values.help || parsed.positionals.length === 0) {
-    console.log(usage)
+    stdout(usage)
     return 0
   }
   // `migrate` opens only the database: the app layer would apply the migrations before the command could.
@@ -165,12 +173,16 @@ export const runCommand = async (argv: ReadonlyArray<string>): Promise<number> =
     parsed.positionals.join(" ") === "migrate"
       ? migrate(output).pipe(Effect.provide(DatabaseLive))
       : command(parsed.positionals, parsed.values, output).pipe(Effect.provide(AppLive))
-  const exit = await Effect.runPromiseExit(program)
+  // As `ConfigProvider.fromEnv` reads `process.env`: nested keys joined by `_`.
+  const configured =
+    io.env === undefined
+      ? program
+      : Effect.withConfigProvider(program, ConfigProvider.fromMap(new Map(Object.entries(io.env)), { pathDelim: "_" }))
+  const exit = await Effect.runPromiseExit(configured)
   if (Exit.isSuccess(exit)) return 0
   const failure = Cause.failureOption(exit.cause)
   const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
   const message = explain(error)
-  if (output.json) await Effect.runPromise(Console.error(JSON.stringify({ ok: false, error: message })))
-  else console.error(`svc: ${message}`)
+  stderr(output.json ? JSON.stringify({ ok: false, error: message }) : `svc: ${message}`)
   return error instanceof UsageError ? 2 : 1
 }

@@ -11,6 +11,7 @@ import { SqlClient } from "@effect/sql"
 import { DatabaseConfig, databaseLayer } from "@svc/adapters"
 import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { Effect } from "effect"
+import { runCommand } from "../../src/cli/main.js"
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
 
@@ -56,9 +57,25 @@ export const svc = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     )
   })
 
-/** Runs `svc <args> --json`, checks that it printed no stack trace, and parses what it printed. */
+/**
+ * Runs `svc <args>` in this process: the `runCommand` the binary runs, with `env` as its whole environment and
+ * its output caught. Each command still opens and closes the database as the binary does; what it saves is the
+ * start of a process (seconds of module loading each), so most CLI tests run this way and a few spawn `svc`.
+ */
+export const svcHere = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const stdout: Array<string> = []
+  const stderr: Array<string> = []
+  const code = await runCommand(args, {
+    env,
+    stdout: (line) => stdout.push(`${line}\n`),
+    stderr: (line) => stderr.push(`${line}\n`)
+  })
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") }
+}
+
+/** Runs `svc <args> --json` in this process, checks that it printed no stack trace, and parses what it printed. */
 export const svcJson = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const result = await svc([...args, "--json"], env)
+  const result = await svcHere([...args, "--json"], env)
   expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/)
   return { ...result, body: result.stdout.trim() ? JSON.parse(result.stdout) : undefined }
 }
