@@ -1,7 +1,9 @@
 import { Clock, Effect, Either, Option } from "effect"
-import { makeEventRecorder } from "../events/service.js"
+import { makeEventMaker, makeEventRecorder } from "../events/service.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { trusted } from "../shared/time.js"
+import { spansExported, spanWhen } from "../shared/tracing.js"
 import { LIBRARY_LIMITS } from "../workspace/limits.js"
 import { ItemsRepo } from "../workspace/ports.js"
 import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
@@ -29,6 +31,8 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
     const ids = yield* Ids
     const tx = yield* Transactor
     const recordEvent = yield* makeEventRecorder
+    const makeEvent = yield* makeEventMaker
+    const span = spanWhen(yield* spansExported)
 
     const notFound = (noteId: string) =>
       new NotFound({
@@ -44,22 +48,26 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           return yield* invalid("title", `title must be at most ${TITLE_MAX_CHARACTERS} characters`)
         }
         const now = new Date(yield* Clock.currentTimeMillis)
-        const note = new Note({
-          id: yield* ids.make("note_"),
-          title,
-          markdown: input.markdown,
-          characters: input.markdown.length,
-          createdAt: now,
-          updatedAt: now
-        })
-        yield* tx.withTransaction(
-          Effect.zipRight(
-            items.insertNote(workspaceId, note),
-            recordEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title })
-          )
+        // Lengths are checked above; the types guarantee the rest.
+        const note = new Note(
+          {
+            id: yield* ids.make("note_"),
+            title,
+            markdown: input.markdown,
+            characters: input.markdown.length,
+            createdAt: now,
+            updatedAt: now
+          },
+          trusted
+        )
+        // The note and its event in one statement: atomic on its own, so no transaction (see `insertNote`).
+        yield* items.insertNote(
+          workspaceId,
+          note,
+          yield* makeEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title })
         )
         return note
-      }).pipe(Effect.withSpan("Notes.create"))
+      }).pipe(span("Notes.create"))
 
     /** Reads one note with its body. */
     const get = (workspaceId: string, noteId: string) =>
@@ -100,7 +108,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           return yield* invalid("markdown", `appending would take the note past ${NOTE_MAX_CHARACTERS} characters`)
         }
         return result.value
-      }).pipe(Effect.withSpan("Notes.append"))
+      }).pipe(span("Notes.append"))
 
     // Reads the note under a row lock, computes the new body and writes it, so concurrent edits never lose each other.
     const rewrite = (
@@ -146,7 +154,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           onLeft: (reason) => Effect.fail(new Conflict({ message: `the patch does not apply: ${reason}` })),
           onRight: (markdown) => Effect.succeed({ markdown })
         })
-      }).pipe(Effect.withSpan("Notes.patch"))
+      }).pipe(span("Notes.patch"))
 
     /** Replaces a note's whole body, and its title when given. */
     const replace = (
@@ -160,7 +168,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "replaced", () =>
           Effect.succeed(title === undefined ? { markdown: input.markdown } : { markdown: input.markdown, title })
         )
-      }).pipe(Effect.withSpan("Notes.replace"))
+      }).pipe(span("Notes.replace"))
 
     /** Gives a note a new title. */
     const rename = (workspaceId: string, input: { readonly noteId: string; readonly title: string }) =>
@@ -170,7 +178,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "renamed", (note) =>
           Effect.succeed({ markdown: note.markdown, title })
         )
-      }).pipe(Effect.withSpan("Notes.rename"))
+      }).pipe(span("Notes.rename"))
 
     /** Sets the note of any item (what a person wrote about it); an empty note clears it. */
     const setItemNote = (workspaceId: string, input: { readonly itemId: string; readonly note: string }) =>
@@ -199,7 +207,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
             return { ...item.value, note: input.note, updatedAt: now }
           })
         )
-      }).pipe(Effect.withSpan("Notes.setItemNote"))
+      }).pipe(span("Notes.setItemNote"))
 
     return { create, get, append, patch, replace, rename, setItemNote } as const
   })

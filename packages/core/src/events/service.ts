@@ -1,6 +1,28 @@
 import { Clock, Effect } from "effect"
 import { Ids } from "../shared/ports.js"
 import { EventLog } from "./ports.js"
+import type { EventRecord } from "./schema.js"
+
+/** Makes the record of an event (its id and time), for a port that writes it with the change in one statement. */
+export type MakeEvent = (
+  workspaceId: string,
+  type: string,
+  data: Readonly<Record<string, unknown>>
+) => Effect.Effect<EventRecord>
+
+/** Makes the `MakeEvent` function a service keeps, from the id port and the clock. */
+export const makeEventMaker = Effect.map(
+  Ids,
+  (ids): MakeEvent =>
+    (workspaceId, type, data) =>
+      Effect.zipWith(ids.make("evt_"), Clock.currentTimeMillis, (id, now) => ({
+        id,
+        workspaceId,
+        type,
+        createdAt: new Date(now),
+        data
+      }))
+)
 
 /** Records that something happened in a workspace; call it inside the change's transaction. */
 export type RecordEvent = (
@@ -11,13 +33,9 @@ export type RecordEvent = (
 
 /** Makes the `RecordEvent` function a service keeps, from the event log and id ports. */
 export const makeEventRecorder = Effect.gen(function* () {
-  const ids = yield* Ids
+  const makeEvent = yield* makeEventMaker
   const log = yield* EventLog
   const record: RecordEvent = (workspaceId, type, data) =>
-    Effect.gen(function* () {
-      const id = yield* ids.make("evt_")
-      const now = yield* Clock.currentTimeMillis
-      yield* log.append({ id, workspaceId, type, createdAt: new Date(now), data })
-    })
+    Effect.flatMap(makeEvent(workspaceId, type, data), log.append)
   return record
 })

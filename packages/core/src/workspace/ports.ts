@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { EventRecord } from "../events/schema.js"
 import type { Page, PageRequest } from "../shared/paging.js"
 import type { ItemSummary, ItemType, Note, Store, Workspace } from "./schema.js"
 
@@ -65,7 +66,13 @@ export class WorkspacesRepo extends Context.Tag("svc/workspace/WorkspacesRepo")<
 export class ItemsRepo extends Context.Tag("svc/workspace/ItemsRepo")<
   ItemsRepo,
   {
-    readonly insertNote: (workspaceId: string, note: Note) => Effect.Effect<void>
+    /**
+     * Inserts a note and appends its `created` event to the log in one statement: atomic without a transaction,
+     * in one database round trip where a transaction takes four (the most frequent write agents make). The event
+     * must be one the log keeps to itself (`isWebhookEventType` false): published events go through
+     * `EventLog.append`, which queues their deliveries; one that is published here is a defect.
+     */
+    readonly insertNote: (workspaceId: string, note: Note, created: EventRecord) => Effect.Effect<void>
     /** A note that is not in the trash. */
     readonly findNote: (workspaceId: string, noteId: string) => Effect.Effect<Option.Option<Note>>
     /**

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Access, ApiKey, ApiKeysRepo } from "@svc/core"
+import { Access, ApiKey, ApiKeysRepo, trusted } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 
@@ -33,7 +33,7 @@ const toKey = (row: KeyRow) =>
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at
     },
-    { disableValidation: true }
+    trusted
   )
 
 const columns = "id, account_id, workspace_id, name, prefix, access, created_at, last_used_at, expires_at, revoked_at"

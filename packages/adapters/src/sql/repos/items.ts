@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  isWebhookEventType,
   ItemSummary,
   ItemsRepo,
   type ItemType,
@@ -7,7 +8,8 @@ import {
   pageOf,
   type StoredItem,
   spansExported,
-  spanWhen
+  spanWhen,
+  trusted
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
@@ -46,8 +48,7 @@ interface NoteRow extends ItemRow {
 }
 
 // Rows come from our own database, whose columns already hold what the schemas require: the classes are built
-// without validating each field again (it cost more per note read than the rest of the mapping).
-const trusted = { disableValidation: true } as const
+// `trusted`, without validating each field again (it cost more per note read than the rest of the mapping).
 
 const toNote = (row: NoteRow) =>
   new Note(
@@ -85,12 +86,19 @@ export const ItemsRepoSql = Layer.effect(
     // Spans only when a tracer exports them: a note read is on the hot path of every cheap tool call.
     const span = spanWhen(yield* spansExported)
     return {
-      insertNote: (workspaceId, note) =>
-        lean`INSERT INTO items (id, workspace_id, type, title, body, created_at, updated_at)
-            VALUES (${note.id}, ${workspaceId}, 'note', ${note.title}, ${note.markdown}, ${note.createdAt}, ${note.updatedAt})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+      insertNote: (workspaceId, note, created) =>
+        isWebhookEventType(created.type)
+          ? Effect.die(
+              new Error(`insertNote logs unpublished events only; ${created.type} goes through EventLog.append`)
+            )
+          : // A data-modifying WITH runs whatever the outer statement reads: both rows go in, or neither.
+            lean`WITH item AS (
+                   INSERT INTO items (id, workspace_id, type, title, body, created_at, updated_at)
+                   VALUES (${note.id}, ${workspaceId}, 'note', ${note.title}, ${note.markdown}, ${note.createdAt},
+                           ${note.updatedAt}))
+                 INSERT INTO events (id, workspace_id, type, created_at, data)
+                 VALUES (${created.id}, ${created.workspaceId}, ${created.type}, ${created.createdAt},
+                         ${JSON.stringify(created.data)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
       findNote: (workspaceId, noteId) =>
         lean<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
                       WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL`.pipe(

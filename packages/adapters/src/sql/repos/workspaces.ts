@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { pageOf, Store, Workspace, WorkspacesRepo } from "@svc/core"
+import { pageOf, Store, trusted, Workspace, WorkspacesRepo } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 
 interface WorkspaceRow {
@@ -17,8 +17,8 @@ interface StoreRow {
   readonly name: string
 }
 
-// Rows come from our own database, whose columns already hold what the schemas require: no second validation.
-const trusted = { disableValidation: true } as const
+// Rows come from our own database, whose columns already hold what the schemas require: classes are built with
+// `trusted` (no second validation).
 
 const toWorkspace = (row: WorkspaceRow) =>
   new Workspace(
