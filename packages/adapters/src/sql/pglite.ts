@@ -31,6 +31,11 @@ export type TypeId = typeof TypeId
 export interface PgliteClientConfig {
   /** Directory of the database files; `undefined` keeps the database in memory. */
   readonly dataDir?: string | undefined
+  /**
+   * A dump of a data directory (PGlite's `dumpDataDir`) to start from instead of an empty cluster, for a new
+   * `dataDir` or one in memory: a migrated dump starts in about half the time of a fresh cluster (initdb).
+   */
+  readonly loadDataDir?: Blob | undefined
   readonly spanAttributes?: Record<string, unknown> | undefined
   readonly transformResultNames?: ((str: string) => string) | undefined
   readonly transformQueryNames?: ((str: string) => string) | undefined
@@ -46,6 +51,8 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly json: (value: unknown) => Statement.Fragment
   /** The connection statements outside a transaction run on (each takes the session's lock for its length). */
   readonly autocommit: Autocommit
+  /** The data directory as an uncompressed tarball, between transactions: a copy to start from (`loadDataDir`). */
+  readonly dump: Effect.Effect<Blob, SqlError>
 }
 
 /** Service tag of the embedded client. */
@@ -92,6 +99,7 @@ export const make = (
   Effect.gen(function* () {
     const pgliteOptions: PGliteOptions = { parsers: { ...resultParsers, ...options.parsers } }
     if (options.dataDir !== undefined) pgliteOptions.dataDir = options.dataDir
+    if (options.loadDataDir !== undefined) pgliteOptions.loadDataDir = options.loadDataDir
 
     const lock = yield* Effect.makeSemaphore(1)
 
@@ -189,7 +197,13 @@ export const make = (
       [TypeId]: TypeId as TypeId,
       config: options,
       json: (value: unknown) => PgJson(value),
-      autocommit
+      autocommit,
+      dump: lock.withPermits(1)(
+        Effect.tryPromise({
+          try: (): Promise<Blob> => db.dumpDataDir("none"),
+          catch: (cause) => new SqlError({ cause, message: "PgliteClient: could not dump the data directory" })
+        })
+      )
     })
   })
 

@@ -4,10 +4,14 @@
  * running in parallel on one server never see each other's rows.
  */
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { inject } from "vitest"
 import { DatabaseConfig, databaseLayer, type Migrations, migrationsLayer } from "../../src/sql/database.js"
+import { migrations as appMigrations } from "../../src/sql/migrations/index.js"
+import * as Pglite from "../../src/sql/pglite.js"
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
 
@@ -39,11 +43,17 @@ const isolatedPostgres = (url: string) =>
     })
   )
 
+// With the app's migrations, PGlite starts from the migrated copy the global set-up made (pglite-template.ts);
+// the migrations then find themselves applied. Other migration sets start from an empty cluster.
+const pgliteDatabase = (migrations: Migrations) => {
+  const template = migrations === appMigrations ? inject("pgliteTemplate") : undefined
+  return template === undefined
+    ? databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
+    : Pglite.layer({ loadDataDir: new Blob([readFileSync(template)]) })
+}
+
 /** A migrated `SqlClient` on the test engine; build it once per file (PGlite takes seconds to start). */
 export const testDatabaseLayer = (migrations: Migrations = {}) => {
-  const database =
-    postgresUrl === undefined
-      ? databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
-      : isolatedPostgres(postgresUrl)
+  const database = postgresUrl === undefined ? pgliteDatabase(migrations) : isolatedPostgres(postgresUrl)
   return migrationsLayer(migrations).pipe(Layer.provideMerge(database))
 }
