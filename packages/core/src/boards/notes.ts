@@ -2,7 +2,7 @@ import { Clock, Effect, Either, Option } from "effect"
 import { makeEventMaker, makeEventRecorder } from "../events/service.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
-import { trusted } from "../shared/time.js"
+import { trusted } from "../shared/trusted.js"
 import { spansExported, spanWhen } from "../shared/tracing.js"
 import { LIBRARY_LIMITS } from "../workspace/limits.js"
 import { ItemsRepo } from "../workspace/ports.js"
@@ -64,7 +64,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         yield* items.insertNote(
           workspaceId,
           note,
-          yield* makeEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title })
+          yield* makeEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title }, now)
         )
         return note
       }).pipe(span("Notes.create"))

@@ -3,25 +3,24 @@ import { Ids } from "../shared/ports.js"
 import { EventLog } from "./ports.js"
 import type { EventRecord } from "./schema.js"
 
-/** Makes the record of an event (its id and time), for a port that writes it with the change in one statement. */
+/** Makes the record of an event (its id, and its time unless given), for a port that writes it with the change. */
 export type MakeEvent = (
   workspaceId: string,
   type: string,
-  data: Readonly<Record<string, unknown>>
+  data: Readonly<Record<string, unknown>>,
+  at?: Date
 ) => Effect.Effect<EventRecord>
 
 /** Makes the `MakeEvent` function a service keeps, from the id port and the clock. */
 export const makeEventMaker = Effect.map(
   Ids,
   (ids): MakeEvent =>
-    (workspaceId, type, data) =>
-      Effect.zipWith(ids.make("evt_"), Clock.currentTimeMillis, (id, now) => ({
-        id,
-        workspaceId,
-        type,
-        createdAt: new Date(now),
-        data
-      }))
+    (workspaceId, type, data, at) =>
+      Effect.zipWith(
+        ids.make("evt_"),
+        at === undefined ? Effect.map(Clock.currentTimeMillis, (now) => new Date(now)) : Effect.succeed(at),
+        (id, createdAt) => ({ id, workspaceId, type, createdAt, data })
+      )
 )
 
 /** Records that something happened in a workspace; call it inside the change's transaction. */
