@@ -49,7 +49,6 @@ interface NoteRow extends ItemRow {
 
 // Rows come from our own database, whose columns already hold what the schemas require: the classes are built
 // `trusted`, without validating each field again (it cost more per note read than the rest of the mapping).
-
 const toNote = (row: NoteRow) =>
   new Note(
     {

@@ -19,7 +19,6 @@ interface StoreRow {
 
 // Rows come from our own database, whose columns already hold what the schemas require: classes are built with
 // `trusted` (no second validation).
-
 const toWorkspace = (row: WorkspaceRow) =>
   new Workspace(
     {
