@@ -1,15 +1,42 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
+
+/**
+ * Test files whose outcome cannot depend on the test engine: they open no test database (or always PGlite, as the
+ * dump test and the embedding example do). They form the `engine-free` project, which CI runs once; the `storage`
+ * project holds every other file and runs on PGlite and again on PostgreSQL (`TEST_DATABASE_URL`). A file missing
+ * here lands in `storage` and runs on both engines, so forgetting a new file costs time, never coverage.
+ */
+const engineFree = [
+  "packages/core/test/**/*.test.ts",
+  "packages/client/test/**/*.test.ts",
+  "packages/server/test/examples.test.ts",
+  "packages/adapters/test/core/ids.test.ts",
+  "packages/adapters/test/http/gzip-splice.test.ts",
+  "packages/adapters/test/http-sender/sender.test.ts",
+  "packages/adapters/test/oauth/cookies.test.ts",
+  "packages/adapters/test/sql/pglite-dump.test.ts"
+]
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
-    // One migrated PGlite database, copied by every test file that needs one (see the file).
-    globalSetup: ["packages/adapters/test/support/pglite-template.ts"],
     pool: "forks",
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU,
     // so three at a time finish sooner than one per core on a 2-core machine.
     poolOptions: { forks: { minForks: 1, maxForks: 3 } },
     testTimeout: 30_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "storage",
+          include: ["packages/*/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...engineFree],
+          // One migrated PGlite database, copied by every test file that needs one (see the file).
+          globalSetup: ["packages/adapters/test/support/pglite-template.ts"]
+        }
+      },
+      { extends: true, test: { name: "engine-free", include: engineFree } }
+    ]
   }
 })

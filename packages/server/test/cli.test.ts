@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { engineName, svc, svcJson, useFreshDatabase } from "./support/environment.js"
 
-const currentEnv = useFreshDatabase()
+// Unmigrated: the first test checks what `svc migrate` applies to an empty database.
+const currentEnv = useFreshDatabase({}, { unmigrated: true })
 const json = (args: ReadonlyArray<string>) => svcJson(args, currentEnv())
 
 describe(`the svc CLI on ${engineName}`, { timeout: 180_000 }, () => {

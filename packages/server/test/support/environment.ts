@@ -1,19 +1,28 @@
 /**
- * A fresh, empty database for a test that runs the real `svc` process: a temporary PGlite
- * directory, or (with TEST_DATABASE_URL) a new PostgreSQL schema reached through search_path.
+ * A fresh database for a test that runs the real `svc` process: a temporary PGlite directory, or (with
+ * TEST_DATABASE_URL) a new PostgreSQL schema reached through search_path. Either holds no data; the PGlite one is a
+ * copy of the run's migrated template (see `pglite-template.ts`), so the server skips initdb and the migrations.
  */
 import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { DatabaseConfig, databaseLayer } from "@svc/adapters"
-import { afterAll, beforeAll, expect } from "@effect/vitest"
+import { afterAll, beforeAll, expect, inject } from "@effect/vitest"
 import { Effect } from "effect"
 import { runCommand } from "../../src/cli/main.js"
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined
+
+// Provided by the adapters' global set-up (`packages/adapters/test/support/pglite-template.ts`, which declares it
+// for that package); repeated here because this package's type check does not see the adapters' test files.
+declare module "vitest" {
+  export interface ProvidedContext {
+    readonly pgliteDataDirTemplate: string | undefined
+  }
+}
 
 /** The engine the process tests run on, for test titles. */
 export const engineName = postgresUrl === undefined ? "PGlite" : "PostgreSQL"
@@ -25,10 +34,17 @@ const admin = (url: string, statement: string) =>
     )
   )
 
-/** Environment variables naming a new empty database, and how to throw it away. */
-export const freshDatabase = async (): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> => {
+/**
+ * Environment variables naming a new database with no data in it, and how to throw it away. With `unmigrated`,
+ * a PGlite directory starts empty too (as a PostgreSQL schema always does), for tests of what migrating does.
+ */
+export const freshDatabase = async (
+  options: { readonly unmigrated?: boolean } = {}
+): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> => {
   if (postgresUrl === undefined) {
     const dir = mkdtempSync(join(tmpdir(), "svc-test-"))
+    const template = options.unmigrated ? undefined : inject("pgliteDataDirTemplate")
+    if (template !== undefined) cpSync(template, dir, { recursive: true })
     return { env: { DATA_DIR: dir }, dispose: async () => rmSync(dir, { recursive: true, force: true }) }
   }
   const schema = `test_${randomBytes(8).toString("hex")}`
@@ -84,11 +100,14 @@ export const svcJson = async (args: ReadonlyArray<string>, env: Record<string, s
  * A fresh database for the whole test file, made before its tests and thrown away after them; the answer
  * reads its environment (plus `extra`) once it exists.
  */
-export const useFreshDatabase = (extra: Record<string, string> = {}) => {
+export const useFreshDatabase = (
+  extra: Record<string, string> = {},
+  options: { readonly unmigrated?: boolean } = {}
+) => {
   let env: Record<string, string> = {}
   let dispose = async () => {}
   beforeAll(async () => {
-    const database = await freshDatabase()
+    const database = await freshDatabase(options)
     env = { ...database.env, ...extra }
     dispose = database.dispose
   })
