@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import {
   DELIVERY_WAKE_CHANNEL,
-  envelopeBody,
+  envelopeAround,
   type EventRecord,
   EventLog,
   isWebhookEventType,
@@ -52,26 +52,33 @@ export const EventLogSql = Layer.effect(
                      VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb)`
           return
         }
-        const stores = yield* lean<{ readonly handle: string }>`SELECT handle FROM stores
-                                                               WHERE workspace_id = ${event.workspaceId}`
-        const body = envelopeBody(event, stores[0]?.handle ?? null)
-        yield* lean`INSERT INTO events (id, workspace_id, type, created_at, data, body)
-                   VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb,
-                           ${body})`
-        // The delivery id derives from the pair, so the id is as unique as the pair itself.
-        const queued = yield* lean<{ readonly id: string }>`
-          INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, event_id, event_type, status,
-                                          next_attempt_at, created_at)
-          SELECT 'dlv_' || substr(md5(w.id || ':' || ${event.id}), 1, 24), w.id, w.workspace_id, ${event.id},
-                 ${event.type}, 'pending', ${event.createdAt}, ${event.createdAt}
-          FROM webhooks w
-          WHERE w.workspace_id = ${event.workspaceId} AND w.enabled
-            AND (w.events @> '["*"]'::jsonb OR w.events @> ${JSON.stringify([event.type])}::jsonb)
-          ON CONFLICT (webhook_id, event_id) DO NOTHING
-          RETURNING id`
-        // NOTIFY is delivered at commit, so workers wake only for deliveries that exist. The payload must not
-        // be empty: @effect/sql-pg's `listen` drops notifications without one.
-        if (queued.length > 0) yield* lean`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued')`
+        // One statement: the event with its envelope (the store's handle spliced in as JSON, `null` without a
+        // store), one delivery per enabled webhook subscribed to the type (`["*"]` matches every type), and a
+        // wake-up for the workers when any was queued. Three round trips fewer than a statement each, in the
+        // transaction of every sale, customer and membership change. A delivery's id derives from the pair
+        // (webhook, event), so it is as unique as the pair itself. NOTIFY is delivered at commit, so workers wake
+        // only for deliveries that exist; its payload must not be empty (@effect/sql-pg's `listen` drops those).
+        const { head, tail } = envelopeAround(event)
+        yield* lean`
+          WITH logged AS (
+            INSERT INTO events (id, workspace_id, type, created_at, data, body)
+            VALUES (${event.id}, ${event.workspaceId}, ${event.type}, ${event.createdAt}, ${data}::jsonb,
+                    ${head}::text
+                    || COALESCE((SELECT to_json(s.handle)::text FROM stores s WHERE s.workspace_id = ${event.workspaceId}),
+                                'null')
+                    || ${tail}::text)
+          ), queued AS (
+            INSERT INTO webhook_deliveries (id, webhook_id, workspace_id, event_id, event_type, status,
+                                            next_attempt_at, created_at)
+            SELECT 'dlv_' || substr(md5(w.id || ':' || ${event.id}), 1, 24), w.id, w.workspace_id, ${event.id},
+                   ${event.type}, 'pending', ${event.createdAt}, ${event.createdAt}
+            FROM webhooks w
+            WHERE w.workspace_id = ${event.workspaceId} AND w.enabled
+              AND (w.events @> '["*"]'::jsonb OR w.events @> ${JSON.stringify([event.type])}::jsonb)
+            ON CONFLICT (webhook_id, event_id) DO NOTHING
+            RETURNING 1
+          )
+          SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued') FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued`
       }).pipe(Effect.orDie, span("EventLog.append"))
 
     return {
