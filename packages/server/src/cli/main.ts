@@ -69,9 +69,8 @@ const command = (
   output: Output
 ): Effect.Effect<void, unknown, Layer.Layer.Success<typeof AppLive>> => {
   const [group, action, target] = words
+  // `migrate` never comes here: `runCommand` runs it on the database alone (see there).
   switch (`${group ?? ""} ${action ?? ""}`.trim()) {
-    case "migrate":
-      return migrate(output)
     case "accounts create":
       return createAccount(values, output)
     case "plans set":
