@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { type AccountWithSecret, AccountsRepo, type Plan } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface AccountRow {
   readonly id: string
@@ -24,10 +24,10 @@ const toAccount = (row: AccountRow): AccountWithSecret => ({
 export const AccountsRepoSql = Layer.effect(
   AccountsRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (account) =>
-        sql`INSERT INTO accounts (id, email, name, password_hash, plan, created_at)
+        lean`INSERT INTO accounts (id, email, name, password_hash, plan, created_at)
             VALUES (${account.id}, ${account.email}, ${account.name}, ${account.passwordHash}, ${account.plan}, ${account.createdAt})
             ON CONFLICT (email) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
@@ -35,7 +35,7 @@ export const AccountsRepoSql = Layer.effect(
           Effect.withSpan("AccountsRepo.insert")
         ),
       findById: (id) =>
-        sql<AccountRow>`SELECT * FROM accounts WHERE id = ${id}`.pipe(
+        lean<AccountRow>`SELECT * FROM accounts WHERE id = ${id}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => {
               const { passwordHash: _, ...account } = toAccount(row)
@@ -45,16 +45,16 @@ export const AccountsRepoSql = Layer.effect(
           Effect.orDie
         ),
       findByEmail: (email) =>
-        sql<AccountRow>`SELECT * FROM accounts WHERE email = ${email}`.pipe(
+        lean<AccountRow>`SELECT * FROM accounts WHERE email = ${email}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toAccount)),
           Effect.orDie
         ),
       setPlan: (id, plan) =>
-        sql`UPDATE accounts SET plan = ${plan} WHERE id = ${id} RETURNING id`.pipe(
+        lean`UPDATE accounts SET plan = ${plan} WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
-      count: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM accounts`.pipe(
+      count: lean<{ readonly n: number }>`SELECT count(*)::int AS n FROM accounts`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.orDie
       )

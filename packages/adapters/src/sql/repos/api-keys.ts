@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Access, ApiKey, ApiKeysRepo, trusted } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface KeyRow {
   readonly id: string
@@ -43,9 +44,10 @@ export const ApiKeysRepoSql = Layer.effect(
   ApiKeysRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (key, tokenHash) =>
-        sql`INSERT INTO api_keys (id, account_id, workspace_id, name, prefix, token_hash, access, created_at, expires_at)
+        lean`INSERT INTO api_keys (id, account_id, workspace_id, name, prefix, token_hash, access, created_at, expires_at)
             VALUES (${key.id}, ${key.accountId}, ${key.workspaceId}, ${key.name}, ${key.prefix}, ${tokenHash},
                     ${JSON.stringify(key.access)}::jsonb, ${key.createdAt}, ${key.expiresAt})`.pipe(
           Effect.asVoid,
@@ -70,7 +72,7 @@ export const ApiKeysRepoSql = Layer.effect(
           Effect.orDie
         ),
       touch: (keyId, at) =>
-        sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${keyId}`.pipe(Effect.asVoid, Effect.orDie)
+        lean`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${keyId}`.pipe(Effect.asVoid, Effect.orDie)
     }
   })
 )

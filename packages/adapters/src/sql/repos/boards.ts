@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { BoardsRepo, ItemConnection, type ItemType, PlacedItem, pageOf } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface PlacedRow {
   readonly id: string
@@ -49,9 +50,10 @@ export const BoardsRepoSql = Layer.effect(
   BoardsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       countItems: (boardId) =>
-        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM board_items b JOIN items i ON i.id = b.item_id
+        lean<{ readonly n: number | string }>`SELECT count(*) AS n FROM board_items b JOIN items i ON i.id = b.item_id
                                              WHERE b.board_id = ${boardId} AND i.trashed_at IS NULL`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
@@ -69,7 +71,7 @@ export const BoardsRepoSql = Layer.effect(
         Effect.forEach(
           placements,
           (p) =>
-            sql`INSERT INTO board_items (board_id, item_id, x, y, added_at)
+            lean`INSERT INTO board_items (board_id, item_id, x, y, added_at)
                 VALUES (${boardId}, ${p.itemId}, ${p.x}, ${p.y}, ${at})
                 ON CONFLICT (board_id, item_id) DO UPDATE SET x = EXCLUDED.x, y = EXCLUDED.y`,
           { discard: true }

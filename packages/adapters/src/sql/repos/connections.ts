@@ -2,15 +2,17 @@ import { SqlClient } from "@effect/sql"
 import { ConnectionsRepo, pageOf } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { type ConnectionRow, toConnection } from "./boards.js"
+import { LeanSql } from "../lean.js"
 
 /** `ConnectionsRepo` over SQL. */
 export const ConnectionsRepoSql = Layer.effect(
   ConnectionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       upsert: (workspaceId, c) =>
-        sql<ConnectionRow>`INSERT INTO connections (id, workspace_id, from_item_id, to_item_id, board_id, label, created_at)
+        lean<ConnectionRow>`INSERT INTO connections (id, workspace_id, from_item_id, to_item_id, board_id, label, created_at)
                            VALUES (${c.id}, ${workspaceId}, ${c.fromItemId}, ${c.toItemId}, ${c.boardId}, ${c.label}, ${c.createdAt})
                            ON CONFLICT (from_item_id, to_item_id, coalesce(board_id, ''))
                            DO UPDATE SET label = EXCLUDED.label

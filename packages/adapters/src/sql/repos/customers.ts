@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { AccessRepo, type AccessHow, type AccessState, type Customer, pageOf, type ProductAccess } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface AccessRow {
   readonly workspace_id: string
@@ -53,13 +54,14 @@ export const AccessRepoSql = Layer.effect(
   AccessRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       lock: (workspaceId, productId, email, at) =>
         Effect.zipRight(
-          sql`INSERT INTO store_access (workspace_id, product_id, email, state, updated_at)
+          lean`INSERT INTO store_access (workspace_id, product_id, email, state, updated_at)
               VALUES (${workspaceId}, ${productId}, ${email}, 'none', ${at})
               ON CONFLICT (workspace_id, product_id, email) DO NOTHING`,
-          sql<AccessRow>`SELECT * FROM store_access
+          lean<AccessRow>`SELECT * FROM store_access
                          WHERE workspace_id = ${workspaceId} AND product_id = ${productId} AND email = ${email}
                          FOR UPDATE`
         ).pipe(
@@ -71,7 +73,7 @@ export const AccessRepoSql = Layer.effect(
           Effect.orDie
         ),
       save: (a) =>
-        sql`UPDATE store_access SET name = ${a.name}, state = ${a.state}, how = ${a.how}, order_id = ${a.orderId},
+        lean`UPDATE store_access SET name = ${a.name}, state = ${a.state}, how = ${a.how}, order_id = ${a.orderId},
               subscription_id = ${a.subscriptionId}, paid_until = ${a.paidUntil}, ends_at = ${a.endsAt},
               granted_at = ${a.grantedAt}, updated_at = ${a.updatedAt}
             WHERE workspace_id = ${a.workspaceId} AND product_id = ${a.productId} AND email = ${a.email}`.pipe(
@@ -79,11 +81,11 @@ export const AccessRepoSql = Layer.effect(
           Effect.orDie
         ),
       ensureCustomer: (c) =>
-        sql`INSERT INTO store_customers (id, workspace_id, email, name, created_at)
+        lean`INSERT INTO store_customers (id, workspace_id, email, name, created_at)
             VALUES (${c.id}, ${c.workspaceId}, ${c.email}, ${c.name}, ${c.createdAt})
             ON CONFLICT (workspace_id, email) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
       findCustomer: (workspaceId, email) =>
-        sql<CustomerRow>`SELECT * FROM store_customers WHERE workspace_id = ${workspaceId} AND email = ${email}`.pipe(
+        lean<CustomerRow>`SELECT * FROM store_customers WHERE workspace_id = ${workspaceId} AND email = ${email}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCustomer)),
           Effect.orDie
         ),

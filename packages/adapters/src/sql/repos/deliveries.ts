@@ -2,6 +2,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { SqlClient } from "@effect/sql"
 import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core"
 import { Config, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface ClaimRow {
   readonly id: string
@@ -63,6 +64,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
     DeliveryQueue,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const lean = yield* LeanSql
       const pg = yield* Effect.serviceOption(PgClient.PgClient)
       const override = Option.getOrUndefined(yield* Effect.orDie(pollOverride))
       const pollMs = override ?? options.pollMs ?? 500
@@ -102,7 +104,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
         // come in index order (no tie-break column), so a claim reads a few rows, not the whole backlog. Locking the webhook row
         // (NO KEY: the event log's inserts still pass) keeps two claimers from filling one cap twice.
         claim: (request) =>
-          sql<ClaimRow>`
+          lean<ClaimRow>`
             UPDATE webhook_deliveries AS d
             SET status = 'sending', lease_until = ${request.leaseUntil}, claim_token = ${request.claimToken}
             FROM (
@@ -172,13 +174,13 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
 
         // Writes only when the clock runs, so the common success takes no lock on the webhook row.
         markHealthy: (webhookId) =>
-          sql`UPDATE webhooks SET failing_since = NULL WHERE id = ${webhookId} AND failing_since IS NOT NULL`.pipe(
+          lean`UPDATE webhooks SET failing_since = NULL WHERE id = ${webhookId} AND failing_since IS NOT NULL`.pipe(
             Effect.asVoid,
             Effect.orDie
           ),
 
         markFailing: (webhookId, at) =>
-          sql<{ readonly failing_since: Date }>`
+          lean<{ readonly failing_since: Date }>`
             UPDATE webhooks SET failing_since = COALESCE(failing_since, ${at})
             WHERE id = ${webhookId} AND enabled
             RETURNING failing_since`.pipe(
@@ -187,7 +189,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
           ),
 
         disable: (webhookId, reason, at) =>
-          sql<{ readonly id: string; readonly workspace_id: string; readonly url: string; readonly email: string }>`
+          lean<{ readonly id: string; readonly workspace_id: string; readonly url: string; readonly email: string }>`
             UPDATE webhooks AS w SET enabled = false, disabled_reason = ${reason}, updated_at = ${at}
             FROM workspaces ws, accounts a
             WHERE w.id = ${webhookId} AND w.enabled AND ws.id = w.workspace_id AND a.id = ws.owner_id
@@ -208,17 +210,17 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
           sql
             .withTransaction(
               Effect.gen(function* () {
-                const [lock] = yield* sql<{ readonly locked: boolean }>`
+                const [lock] = yield* lean<{ readonly locked: boolean }>`
                   SELECT pg_try_advisory_xact_lock(hashtext('svc/webhooks/purge/' || current_schema())) AS locked`
                 if (lock?.locked !== true) return Option.none()
                 // Deliveries first (attempts go with them), so no event is purged while a delivery needs its body.
-                const deliveries = yield* sql`
+                const deliveries = yield* lean`
                   DELETE FROM webhook_deliveries WHERE id IN (
                     SELECT id FROM webhook_deliveries WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${limit}
                   ) RETURNING id`
                 const events =
                   deliveries.length < limit
-                    ? yield* sql`
+                    ? yield* lean`
                         DELETE FROM events WHERE id IN (
                           SELECT id FROM events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${limit}
                         ) RETURNING id`

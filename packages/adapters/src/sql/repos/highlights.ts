@@ -10,6 +10,7 @@ import {
 } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { HEADLINE_OPTIONS } from "./search.js"
+import { LeanSql } from "../lean.js"
 
 interface HighlightSqlRow {
   readonly id: string
@@ -64,6 +65,7 @@ export const HighlightsRepoSql = Layer.effect(
   HighlightsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
 
     // Filters on a clip table aliased `c`.
     const filtersOf = (filter: ClipFilter) => {
@@ -82,7 +84,7 @@ export const HighlightsRepoSql = Layer.effect(
 
     return {
       insertHighlight: (h) =>
-        sql<{ readonly id: string; readonly note: string; readonly inserted: boolean }>`
+        lean<{ readonly id: string; readonly note: string; readonly inserted: boolean }>`
           INSERT INTO highlights (id, workspace_id, item_id, text, note, created_at)
           VALUES (${h.id}, ${h.workspaceId}, ${h.itemId}, ${h.text}, ${h.note}, ${h.at})
           ON CONFLICT (item_id, md5(text)) DO UPDATE SET item_id = EXCLUDED.item_id
@@ -95,7 +97,7 @@ export const HighlightsRepoSql = Layer.effect(
           Effect.orDie
         ),
       insertCapture: (c) =>
-        sql<{ readonly id: string; readonly inserted: boolean }>`
+        lean<{ readonly id: string; readonly inserted: boolean }>`
           INSERT INTO captures (id, workspace_id, item_id, source_url, platform, title, text, created_at)
           VALUES (${c.id}, ${c.workspaceId}, ${c.itemId}, ${c.sourceUrl}, ${c.platform}, ${c.title}, ${c.text}, ${c.at})
           ON CONFLICT (item_id, md5(text)) WHERE item_id IS NOT NULL DO UPDATE SET item_id = EXCLUDED.item_id
@@ -108,7 +110,7 @@ export const HighlightsRepoSql = Layer.effect(
           Effect.orDie
         ),
       itemExists: (workspaceId, itemId) =>
-        sql`SELECT 1 FROM items WHERE id = ${itemId} AND workspace_id = ${workspaceId} AND trashed_at IS NULL`.pipe(
+        lean`SELECT 1 FROM items WHERE id = ${itemId} AND workspace_id = ${workspaceId} AND trashed_at IS NULL`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),

@@ -108,7 +108,7 @@ export const ItemsRepoSql = Layer.effect(
       appendToNote: (workspaceId, noteId, text, separator, maxCharacters, at) =>
         Effect.gen(function* () {
           // One UPDATE computes the new body from the stored one, so concurrent appends never lose each other.
-          const updated = yield* sql<NoteRow>`
+          const updated = yield* lean<NoteRow>`
             UPDATE items SET
               body = CASE WHEN body = '' THEN ${text} ELSE body || ${separator} || ${text} END,
               updated_at = ${at}
@@ -117,7 +117,7 @@ export const ItemsRepoSql = Layer.effect(
             RETURNING id, type, title, url, body, created_at, updated_at`
           const row = updated[0]
           if (row) return Option.some<Note | "too-long">(toNote(row))
-          const exists = yield* sql`SELECT 1 FROM items WHERE id = ${noteId} AND workspace_id = ${workspaceId}
+          const exists = yield* lean`SELECT 1 FROM items WHERE id = ${noteId} AND workspace_id = ${workspaceId}
                                     AND type = 'note' AND trashed_at IS NULL`
           return exists.length === 0 ? Option.none() : Option.some<Note | "too-long">("too-long")
         }).pipe(Effect.orDie),
@@ -151,20 +151,20 @@ export const ItemsRepoSql = Layer.effect(
         )
       },
       insertItem: (workspaceId, item) =>
-        sql`INSERT INTO items (id, workspace_id, type, title, url, data, created_at, updated_at)
+        lean`INSERT INTO items (id, workspace_id, type, title, url, data, created_at, updated_at)
             VALUES (${item.id}, ${workspaceId}, ${item.type}, ${item.title}, ${item.url},
                     ${JSON.stringify(item.data)}::jsonb, ${item.createdAt}, ${item.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       findItem: (workspaceId, itemId) =>
-        sql<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
+        lean<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
                        WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie
         ),
       lockItem: (workspaceId, itemId) =>
-        sql<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
+        lean<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
                        WHERE id = ${itemId} AND workspace_id = ${workspaceId} FOR UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie,
@@ -179,21 +179,21 @@ export const ItemsRepoSql = Layer.effect(
               Effect.orDie
             ),
       updateItem: (workspaceId, itemId, change, at) =>
-        sql`UPDATE items SET
+        lean`UPDATE items SET
               title = coalesce(${change.title ?? null}, title),
               note = coalesce(${change.note ?? null}, note),
               data = coalesce(${change.data === undefined ? null : JSON.stringify(change.data)}::jsonb, data),
               updated_at = ${at}
             WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(Effect.asVoid, Effect.orDie),
       lockNote: (workspaceId, noteId) =>
-        sql<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
+        lean<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
                      WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL
                      FOR UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toNote)),
           Effect.orDie
         ),
       replaceNoteBody: (workspaceId, noteId, change, at) =>
-        sql<NoteRow>`UPDATE items SET body = ${change.markdown}, title = coalesce(${change.title ?? null}, title),
+        lean<NoteRow>`UPDATE items SET body = ${change.markdown}, title = coalesce(${change.title ?? null}, title),
                        updated_at = ${at}
                      WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note'
                      RETURNING id, type, title, url, body, created_at, updated_at`.pipe(
@@ -203,7 +203,7 @@ export const ItemsRepoSql = Layer.effect(
           Effect.orDie
         ),
       setTrashed: (workspaceId, itemId, at) =>
-        sql`UPDATE items SET trashed_at = ${at} WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
+        lean`UPDATE items SET trashed_at = ${at} WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
           Effect.asVoid,
           Effect.orDie
         )

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface ItemRow {
   readonly id: string
@@ -30,6 +31,7 @@ export const LibraryRepoSql = Layer.effect(
   LibraryRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const columns = sql`id, type, title, url, note, data, created_at, updated_at`
     return {
       save: (workspaceId, item) =>
@@ -69,13 +71,13 @@ export const LibraryRepoSql = Layer.effect(
         }).pipe(Effect.orDie, Effect.withSpan("LibraryRepo.save")),
       lockBoard: (workspaceId, boardId) =>
         Effect.gen(function* () {
-          const boards = yield* sql<{ readonly id: string; readonly title: string }>`
+          const boards = yield* lean<{ readonly id: string; readonly title: string }>`
             SELECT id, title FROM items
             WHERE id = ${boardId} AND workspace_id = ${workspaceId} AND type = 'board' AND trashed_at IS NULL
             FOR UPDATE`
           const board = boards[0]
           if (!board) return Option.none()
-          const counted = yield* sql<{ readonly n: number }>`
+          const counted = yield* lean<{ readonly n: number }>`
             SELECT count(*)::int AS n FROM board_items WHERE board_id = ${boardId}`
           return Option.some({ id: board.id, title: board.title, itemCount: Number(counted[0]?.n ?? 0) })
         }).pipe(Effect.orDie, Effect.withSpan("LibraryRepo.lockBoard")),
@@ -99,7 +101,7 @@ export const LibraryRepoSql = Layer.effect(
           Effect.orDie
         ),
       boardsOf: (itemId) =>
-        sql<{ readonly id: string; readonly title: string }>`
+        lean<{ readonly id: string; readonly title: string }>`
           SELECT b.id, b.title FROM board_items bi JOIN items b ON b.id = bi.board_id
           WHERE bi.item_id = ${itemId} AND b.trashed_at IS NULL
           ORDER BY b.title, b.id`.pipe(

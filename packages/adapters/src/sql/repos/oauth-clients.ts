@@ -1,7 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { GrantType, OAuthClient, OAuthClientsRepo, TokenEndpointAuthMethod } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface ClientRow {
   readonly id: string
@@ -38,10 +38,10 @@ const toClient = (row: ClientRow) => ({
 export const OAuthClientsRepoSql = Layer.effect(
   OAuthClientsRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (client, secretHash, metadata) =>
-        sql`INSERT INTO oauth_clients (id, secret_hash, auth_method, name, redirect_uris, grant_types, scope, client_uri,
+        lean`INSERT INTO oauth_clients (id, secret_hash, auth_method, name, redirect_uris, grant_types, scope, client_uri,
                                        metadata, created_at)
             VALUES (${client.id}, ${secretHash}, ${client.tokenEndpointAuthMethod}, ${client.name},
                     ${JSON.stringify(client.redirectUris)}::jsonb, ${JSON.stringify(client.grantTypes)}::jsonb,
@@ -50,7 +50,7 @@ export const OAuthClientsRepoSql = Layer.effect(
           Effect.orDie
         ),
       find: (clientId) =>
-        sql<ClientRow>`SELECT id, secret_hash, auth_method, name, redirect_uris, grant_types, scope, client_uri, created_at
+        lean<ClientRow>`SELECT id, secret_hash, auth_method, name, redirect_uris, grant_types, scope, client_uri, created_at
                        FROM oauth_clients WHERE id = ${clientId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toClient)),
           Effect.orDie,

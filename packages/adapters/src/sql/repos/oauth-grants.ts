@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { knownScopes, OAuthAudience, OAuthGrantsRepo, type StoredCode } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface CodeRow {
   readonly client_id: string
@@ -77,9 +78,10 @@ export const OAuthGrantsRepoSql = Layer.effect(
   OAuthGrantsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insertCode: (codeHash, code, createdAt) =>
-        sql`INSERT INTO oauth_codes (code_hash, client_id, account_id, redirect_uri, code_challenge, scopes, resource,
+        lean`INSERT INTO oauth_codes (code_hash, client_id, account_id, redirect_uri, code_challenge, scopes, resource,
                                      audience, created_at, expires_at)
             VALUES (${codeHash}, ${code.clientId}, ${code.accountId}, ${code.redirectUri}, ${code.codeChallenge},
                     ${code.scopes.join(" ")}, ${code.resource}, ${code.audience}, ${createdAt}, ${code.expiresAt})`.pipe(
@@ -100,20 +102,20 @@ export const OAuthGrantsRepoSql = Layer.effect(
           return Option.map(Option.fromNullable(seen[0]), (row) => ({ code: toCode(row), replayed: true }))
         }).pipe(Effect.orDie, Effect.withSpan("OAuthGrantsRepo.consumeCode")),
       insertGrant: (grant) =>
-        sql`INSERT INTO oauth_grants (id, client_id, account_id, scopes, resource, audience, created_at)
+        lean`INSERT INTO oauth_grants (id, client_id, account_id, scopes, resource, audience, created_at)
             VALUES (${grant.id}, ${grant.clientId}, ${grant.accountId}, ${grant.scopes.join(" ")}, ${grant.resource},
                     ${grant.audience}, ${grant.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       revokeGrant: (grantId, at) =>
-        sql`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${grantId}`.pipe(
+        lean`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${grantId}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       insertToken: (tokenHash, token) =>
-        sql`INSERT INTO oauth_tokens (token_hash, id, grant_id, kind, scopes, created_at, expires_at)
+        lean`INSERT INTO oauth_tokens (token_hash, id, grant_id, kind, scopes, created_at, expires_at)
             VALUES (${tokenHash}, ${token.id}, ${token.grantId}, ${token.kind}, ${token.scopes.join(" ")},
                     ${token.createdAt}, ${token.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
       findToken: (tokenHash) =>
-        sql<TokenRow>`
+        lean<TokenRow>`
           SELECT t.id, t.kind, t.scopes, t.created_at, t.expires_at, t.revoked_at, t.rotated_at,
                  g.id AS grant_id, g.client_id, g.account_id, g.scopes AS grant_scopes, g.resource, g.audience,
                  g.created_at AS grant_created_at, g.revoked_at AS grant_revoked_at
@@ -124,13 +126,13 @@ export const OAuthGrantsRepoSql = Layer.effect(
           Effect.withSpan("OAuthGrantsRepo.findToken")
         ),
       rotateToken: (tokenHash, at) =>
-        sql`UPDATE oauth_tokens SET rotated_at = ${at} WHERE token_hash = ${tokenHash} AND rotated_at IS NULL
+        lean`UPDATE oauth_tokens SET rotated_at = ${at} WHERE token_hash = ${tokenHash} AND rotated_at IS NULL
             RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       revokeToken: (tokenHash, at) =>
-        sql`UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, ${at}) WHERE token_hash = ${tokenHash}`.pipe(
+        lean`UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, ${at}) WHERE token_hash = ${tokenHash}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -158,7 +160,7 @@ export const OAuthGrantsRepoSql = Layer.effect(
           Effect.orDie
         ),
       revokeClientGrants: (accountId, clientId, at) =>
-        sql`UPDATE oauth_grants SET revoked_at = ${at}
+        lean`UPDATE oauth_grants SET revoked_at = ${at}
             WHERE account_id = ${accountId} AND client_id = ${clientId} AND revoked_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie

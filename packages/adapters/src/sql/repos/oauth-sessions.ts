@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { BrowserSessionsRepo, knownScopes, OAuthAudience, PendingAuthorization } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface PendingRow {
   readonly id: string
@@ -35,16 +35,16 @@ const toPending = (row: PendingRow) =>
 export const BrowserSessionsRepoSql = Layer.effect(
   BrowserSessionsRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (session, createdAt) =>
-        sql`INSERT INTO oauth_sessions (id_hash, account_id, created_at, expires_at)
+        lean`INSERT INTO oauth_sessions (id_hash, account_id, created_at, expires_at)
             VALUES (${session.hash}, ${session.accountId}, ${createdAt}, ${session.expiresAt})`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       find: (hash, now) =>
-        sql<{ id_hash: string; account_id: string | null; expires_at: Date }>`
+        lean<{ id_hash: string; account_id: string | null; expires_at: Date }>`
           SELECT id_hash, account_id, expires_at FROM oauth_sessions WHERE id_hash = ${hash} AND expires_at > ${now}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({
@@ -56,17 +56,17 @@ export const BrowserSessionsRepoSql = Layer.effect(
           Effect.orDie,
           Effect.withSpan("BrowserSessionsRepo.find")
         ),
-      remove: (hash) => sql`DELETE FROM oauth_sessions WHERE id_hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
+      remove: (hash) => lean`DELETE FROM oauth_sessions WHERE id_hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
       rebindPending: (fromHash, toHash) =>
-        sql`UPDATE oauth_pending SET session_hash = ${toHash} WHERE session_hash = ${fromHash}`.pipe(
+        lean`UPDATE oauth_pending SET session_hash = ${toHash} WHERE session_hash = ${fromHash}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       insertFormToken: (tokenHash, sessionHash, purpose, expiresAt) =>
-        sql`INSERT INTO oauth_form_tokens (token_hash, session_hash, purpose, expires_at)
+        lean`INSERT INTO oauth_form_tokens (token_hash, session_hash, purpose, expires_at)
             VALUES (${tokenHash}, ${sessionHash}, ${purpose}, ${expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
       consumeFormToken: (tokenHash, sessionHash, purpose, now) =>
-        sql`UPDATE oauth_form_tokens SET used_at = ${now}
+        lean`UPDATE oauth_form_tokens SET used_at = ${now}
             WHERE token_hash = ${tokenHash} AND session_hash = ${sessionHash} AND purpose = ${purpose}
               AND used_at IS NULL AND expires_at > ${now}
             RETURNING token_hash`.pipe(
@@ -74,13 +74,13 @@ export const BrowserSessionsRepoSql = Layer.effect(
           Effect.orDie
         ),
       insertPending: (pending, sessionHash) =>
-        sql`INSERT INTO oauth_pending (id, session_hash, client_id, redirect_uri, state, scopes, code_challenge, resource,
+        lean`INSERT INTO oauth_pending (id, session_hash, client_id, redirect_uri, state, scopes, code_challenge, resource,
                                        audience, created_at, expires_at)
             VALUES (${pending.id}, ${sessionHash}, ${pending.clientId}, ${pending.redirectUri}, ${pending.state},
                     ${pending.scopes.join(" ")}, ${pending.codeChallenge}, ${pending.resource}, ${pending.audience},
                     ${pending.createdAt}, ${pending.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
       findPending: (id, sessionHash, now) =>
-        sql<PendingRow>`SELECT id, client_id, redirect_uri, state, scopes, code_challenge, resource, audience, created_at,
+        lean<PendingRow>`SELECT id, client_id, redirect_uri, state, scopes, code_challenge, resource, audience, created_at,
                                expires_at
                         FROM oauth_pending
                         WHERE id = ${id} AND session_hash = ${sessionHash} AND completed_at IS NULL
@@ -89,7 +89,7 @@ export const BrowserSessionsRepoSql = Layer.effect(
           Effect.orDie
         ),
       completePending: (id, sessionHash, now) =>
-        sql`UPDATE oauth_pending SET completed_at = ${now}
+        lean`UPDATE oauth_pending SET completed_at = ${now}
             WHERE id = ${id} AND session_hash = ${sessionHash} AND completed_at IS NULL AND expires_at > ${now}
             RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),

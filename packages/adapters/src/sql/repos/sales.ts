@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type Billing, pageOf, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface SaleRow {
   readonly id: string
@@ -43,27 +44,28 @@ export const SalesRepoSql = Layer.effect(
   SalesRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const one = (rows: ReadonlyArray<SaleRow>) => Option.map(Option.fromNullable(rows[0]), toSale)
     return {
       claim: (workspaceId, key, at) =>
-        sql`INSERT INTO store_order_keys (workspace_id, key, created_at) VALUES (${workspaceId}, ${key}, ${at})
+        lean`INSERT INTO store_order_keys (workspace_id, key, created_at) VALUES (${workspaceId}, ${key}, ${at})
             ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       insert: (s) =>
-        sql`INSERT INTO store_sales (id, workspace_id, product_id, product_title, buyer_email, buyer_name, amount_cents,
+        lean`INSERT INTO store_sales (id, workspace_id, product_id, product_title, buyer_email, buyer_name, amount_cents,
               currency, billing, source, order_id, subscription_id, status, discount_code, created_at)
             VALUES (${s.id}, ${s.workspaceId}, ${s.productId}, ${s.productTitle}, ${s.buyerEmail}, ${s.buyerName},
               ${s.amountCents}, ${s.currency}, ${s.billing}, ${s.source}, ${s.orderId}, ${s.subscriptionId}, ${s.status},
               ${s.discountCode}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       find: (workspaceId, id) =>
-        sql<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+        lean<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map(one),
           Effect.orDie
         ),
       findByOrder: (workspaceId, orderId) =>
-        sql<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND order_id = ${orderId}`.pipe(
+        lean<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND order_id = ${orderId}`.pipe(
           Effect.map(one),
           Effect.orDie
         ),

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type ItemHit, type ItemType, rankedPageOf, SearchRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface HitRow {
   readonly id: string
@@ -22,9 +23,10 @@ export const SearchRepoSql = Layer.effect(
   SearchRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       hasTerms: (query) =>
-        sql<{ readonly n: number }>`SELECT numnode(websearch_to_tsquery('english', ${query}))::int AS n`.pipe(
+        lean<{ readonly n: number }>`SELECT numnode(websearch_to_tsquery('english', ${query}))::int AS n`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0),
           Effect.orDie
         ),

@@ -8,6 +8,7 @@ import {
   WaitlistRepo
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface CohortRow {
   readonly id: string
@@ -47,10 +48,11 @@ export const CohortsRepoSql = Layer.effect(
   CohortsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const members = sql`(SELECT count(*) FROM store_cohort_members m WHERE m.cohort_id = c.id)`
     return {
       insert: (c) =>
-        sql`INSERT INTO store_cohorts (id, workspace_id, product_id, name, capacity, starts_on, created_at)
+        lean`INSERT INTO store_cohorts (id, workspace_id, product_id, name, capacity, starts_on, created_at)
             VALUES (${c.id}, ${c.workspaceId}, ${c.productId}, ${c.name}, ${c.capacity}, ${c.startsOn}, ${c.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie
@@ -65,7 +67,7 @@ export const CohortsRepoSql = Layer.effect(
       // Two statements on purpose: under READ COMMITTED the count runs after the lock is held, so it
       // sees every member the previous holder of the lock committed.
       lock: (workspaceId, cohortId) =>
-        sql`SELECT id FROM store_cohorts WHERE workspace_id = ${workspaceId} AND id = ${cohortId} FOR UPDATE`.pipe(
+        lean`SELECT id FROM store_cohorts WHERE workspace_id = ${workspaceId} AND id = ${cohortId} FOR UPDATE`.pipe(
           Effect.zipRight(
             sql<CohortRow>`SELECT c.*, ${members} AS members FROM store_cohorts c
                            WHERE c.workspace_id = ${workspaceId} AND c.id = ${cohortId}`
@@ -74,7 +76,7 @@ export const CohortsRepoSql = Layer.effect(
           Effect.orDie
         ),
       membershipOf: (workspaceId, productId, email) =>
-        sql<MemberRow>`SELECT * FROM store_cohort_members
+        lean<MemberRow>`SELECT * FROM store_cohort_members
                        WHERE workspace_id = ${workspaceId} AND product_id = ${productId} AND email = ${email}`.pipe(
           Effect.map((rows) =>
             Option.map(
@@ -93,7 +95,7 @@ export const CohortsRepoSql = Layer.effect(
           Effect.orDie
         ),
       place: (m) =>
-        sql`INSERT INTO store_cohort_members (workspace_id, product_id, email, cohort_id, name, over_cap, joined_at)
+        lean`INSERT INTO store_cohort_members (workspace_id, product_id, email, cohort_id, name, over_cap, joined_at)
             VALUES (${m.workspaceId}, ${m.productId}, ${m.email}, ${m.cohortId}, ${m.name}, ${m.overCap}, ${m.joinedAt})
             ON CONFLICT (workspace_id, product_id, email) DO UPDATE SET cohort_id = EXCLUDED.cohort_id,
               name = EXCLUDED.name, over_cap = EXCLUDED.over_cap, joined_at = EXCLUDED.joined_at`.pipe(
@@ -108,36 +110,36 @@ export const CohortsRepoSql = Layer.effect(
 export const WaitlistRepoSql = Layer.effect(
   WaitlistRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       lockProduct: (workspaceId, productId) =>
-        sql`SELECT id FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${productId} FOR UPDATE`.pipe(
+        lean`SELECT id FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${productId} FOR UPDATE`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       // "Has access" as in `hasAccess`: active, or cancelled with time left.
       holders: (workspaceId, productId, now) =>
-        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_access
+        lean<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_access
           WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
             AND (state = 'active' OR (state = 'cancelled' AND (ends_at IS NULL OR ends_at > ${now})))`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
         ),
       join: (e) =>
-        sql`INSERT INTO store_waitlist (workspace_id, product_id, email, name, reason, created_at)
+        lean`INSERT INTO store_waitlist (workspace_id, product_id, email, name, reason, created_at)
             VALUES (${e.workspaceId}, ${e.productId}, ${e.email}, ${e.name}, ${e.reason}, ${e.createdAt})
             ON CONFLICT (workspace_id, product_id, email) DO NOTHING RETURNING email`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       leave: (workspaceId, productId, email) =>
-        sql`DELETE FROM store_waitlist
+        lean`DELETE FROM store_waitlist
             WHERE workspace_id = ${workspaceId} AND product_id = ${productId} AND email = ${email}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       waiting: (workspaceId, productId) =>
-        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_waitlist
+        lean<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_waitlist
           WHERE workspace_id = ${workspaceId} AND product_id = ${productId}`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
@@ -156,11 +158,12 @@ export const StoreTagsRepoSql = Layer.effect(
   StoreTagsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       ensure: (workspaceId, tags, at) =>
         Effect.gen(function* () {
           for (const tag of tags) {
-            yield* sql`INSERT INTO store_tags (id, workspace_id, name, name_key, created_at)
+            yield* lean`INSERT INTO store_tags (id, workspace_id, name, name_key, created_at)
                        VALUES (${tag.id}, ${workspaceId}, ${tag.name}, ${tag.name.toLowerCase()}, ${at})
                        ON CONFLICT (workspace_id, name_key) DO NOTHING`
           }
@@ -175,7 +178,7 @@ export const StoreTagsRepoSql = Layer.effect(
         Effect.forEach(
           tagIds,
           (tagId) =>
-            sql`INSERT INTO store_person_tags (workspace_id, tag_id, email, created_at)
+            lean`INSERT INTO store_person_tags (workspace_id, tag_id, email, created_at)
                 VALUES (${workspaceId}, ${tagId}, ${email}, ${at})
                 ON CONFLICT (workspace_id, tag_id, email) DO NOTHING`,
           { discard: true }

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { CustomAi, type CustomAiKind, CustomAisRepo } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface CustomAiRow {
   readonly id: string
@@ -17,18 +17,18 @@ const toCustomAi = (row: CustomAiRow) =>
 export const CustomAisRepoSql = Layer.effect(
   CustomAisRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (c) =>
-        sql`INSERT INTO custom_ais (id, workspace_id, name, kind, created_at)
+        lean`INSERT INTO custom_ais (id, workspace_id, name, kind, created_at)
             VALUES (${c.id}, ${c.workspaceId}, ${c.name}, ${c.kind}, ${c.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       find: (workspaceId, id) =>
-        sql<CustomAiRow>`SELECT * FROM custom_ais WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+        lean<CustomAiRow>`SELECT * FROM custom_ais WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCustomAi)),
           Effect.orDie
         ),
       list: (workspaceId) =>
-        sql<CustomAiRow>`SELECT * FROM custom_ais WHERE workspace_id = ${workspaceId}
+        lean<CustomAiRow>`SELECT * FROM custom_ais WHERE workspace_id = ${workspaceId}
                          ORDER BY created_at DESC, id DESC`.pipe(
           Effect.map((rows) => rows.map(toCustomAi)),
           Effect.orDie

@@ -12,6 +12,7 @@ import {
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonColumn, jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface ProductRow {
   readonly id: string
@@ -40,9 +41,10 @@ export const ProductsRepoSql = Layer.effect(
   ProductsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       insert: (p) =>
-        sql`INSERT INTO store_products (id, workspace_id, custom_ai_id, status, fields, created_at, updated_at, published_at)
+        lean`INSERT INTO store_products (id, workspace_id, custom_ai_id, status, fields, created_at, updated_at, published_at)
             VALUES (${p.id}, ${p.workspaceId}, ${p.customAiId}, ${p.status}, ${JSON.stringify(p.fields)}::jsonb,
                     ${p.createdAt}, ${p.updatedAt}, ${p.publishedAt})
             ON CONFLICT (custom_ai_id) DO NOTHING RETURNING id`.pipe(
@@ -50,16 +52,16 @@ export const ProductsRepoSql = Layer.effect(
           Effect.orDie
         ),
       find: (workspaceId, id) =>
-        sql<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+        lean<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
           Effect.orDie
         ),
       update: (p) =>
-        sql`UPDATE store_products SET status = ${p.status}, fields = ${JSON.stringify(p.fields)}::jsonb,
+        lean`UPDATE store_products SET status = ${p.status}, fields = ${JSON.stringify(p.fields)}::jsonb,
               updated_at = ${p.updatedAt}, published_at = ${p.publishedAt}
             WHERE workspace_id = ${p.workspaceId} AND id = ${p.id}`.pipe(Effect.asVoid, Effect.orDie),
       listAll: (workspaceId) =>
-        sql<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId}
+        lean<ProductRow>`SELECT * FROM store_products WHERE workspace_id = ${workspaceId}
                         ORDER BY created_at DESC, id DESC`.pipe(
           Effect.map((rows) => rows.map(toProduct)),
           Effect.orDie
@@ -90,10 +92,10 @@ interface SettingsRow {
 export const StoreSettingsRepoSql = Layer.effect(
   StoreSettingsRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       find: (workspaceId) =>
-        sql<SettingsRow>`SELECT * FROM store_settings WHERE workspace_id = ${workspaceId}`.pipe(
+        lean<SettingsRow>`SELECT * FROM store_settings WHERE workspace_id = ${workspaceId}`.pipe(
           Effect.map((rows) =>
             Option.map(
               Option.fromNullable(rows[0]),
@@ -107,7 +109,7 @@ export const StoreSettingsRepoSql = Layer.effect(
           Effect.orDie
         ),
       save: (s) =>
-        sql`INSERT INTO store_settings (workspace_id, support_email, card_processor)
+        lean`INSERT INTO store_settings (workspace_id, support_email, card_processor)
             VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor})
             ON CONFLICT (workspace_id) DO UPDATE SET support_email = EXCLUDED.support_email,
               card_processor = EXCLUDED.card_processor`.pipe(Effect.asVoid, Effect.orDie)

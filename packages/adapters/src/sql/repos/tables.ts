@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { type CellValue, type StoredRow, TablesRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface RowRow {
   readonly id: string
@@ -24,14 +25,15 @@ export const TablesRepoSql = Layer.effect(
   TablesRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       countRows: (tableId) =>
-        sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM table_rows WHERE table_id = ${tableId}`.pipe(
+        lean<{ readonly n: number | string }>`SELECT count(*) AS n FROM table_rows WHERE table_id = ${tableId}`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
         ),
       lastPosition: (tableId) =>
-        sql<{
+        lean<{
           readonly p: number | string | null
         }>`SELECT max(position) AS p FROM table_rows WHERE table_id = ${tableId}`.pipe(
           Effect.map((rows) => Number(rows[0]?.p ?? 0)),
@@ -62,7 +64,7 @@ export const TablesRepoSql = Layer.effect(
         Effect.forEach(
           rows,
           (row) =>
-            sql`UPDATE table_rows SET cells = ${JSON.stringify(row.cells)}::jsonb, updated_at = ${at}
+            lean`UPDATE table_rows SET cells = ${JSON.stringify(row.cells)}::jsonb, updated_at = ${at}
                 WHERE table_id = ${tableId} AND id = ${row.id}`,
           { discard: true }
         ).pipe(Effect.orDie),
@@ -77,11 +79,11 @@ export const TablesRepoSql = Layer.effect(
       dropCells: (tableId, columnIds) =>
         Effect.forEach(
           columnIds,
-          (columnId) => sql`UPDATE table_rows SET cells = cells - ${columnId}::text WHERE table_id = ${tableId}`,
+          (columnId) => lean`UPDATE table_rows SET cells = cells - ${columnId}::text WHERE table_id = ${tableId}`,
           { discard: true }
         ).pipe(Effect.orDie),
       listRows: (tableId, limit, after) =>
-        sql<RowRow>`SELECT id, position, cells, created_at, updated_at FROM table_rows
+        lean<RowRow>`SELECT id, position, cells, created_at, updated_at FROM table_rows
                     WHERE table_id = ${tableId} AND position > ${after}
                     ORDER BY position LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map(toRow)),

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Tag, TagsRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface TagRow {
   readonly id: string
@@ -14,6 +15,7 @@ export const TagsRepoSql = Layer.effect(
   TagsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const findByNames = (workspaceId: string, names: ReadonlyArray<string>) =>
       names.length === 0
         ? Effect.succeed<Array<{ readonly id: string; readonly name: string }>>([])
@@ -28,7 +30,7 @@ export const TagsRepoSql = Layer.effect(
           Effect.gen(function* () {
             const id = yield* newId()
             // ON CONFLICT on the case-blind index: a concurrent creator of the same name wins, we read its row.
-            const inserted = yield* sql<{ readonly id: string; readonly name: string }>`
+            const inserted = yield* lean<{ readonly id: string; readonly name: string }>`
               INSERT INTO tags (id, workspace_id, name, created_at) VALUES (${id}, ${workspaceId}, ${name}, ${at})
               ON CONFLICT (workspace_id, lower(name)) DO NOTHING RETURNING id, name`
             if (inserted[0]) return { ...inserted[0], created: true }

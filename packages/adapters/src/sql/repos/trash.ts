@@ -1,16 +1,16 @@
-import { SqlClient } from "@effect/sql"
 import { TrashRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { LeanSql } from "../lean.js"
 
 /** `TrashRepo` over SQL: deleting an item cascades to its placements, connections, tags and rows. */
 export const TrashRepoSql = Layer.effect(
   TrashRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     return {
       purgeBefore: (cutoff, limit) =>
         // SKIP LOCKED: two servers purging at once take different rows instead of waiting on each other.
-        sql<{ readonly id: string; readonly workspace_id: string; readonly type: string; readonly title: string }>`
+        lean<{ readonly id: string; readonly workspace_id: string; readonly type: string; readonly title: string }>`
           DELETE FROM items WHERE id IN (
             SELECT id FROM items WHERE trashed_at IS NOT NULL AND trashed_at <= ${cutoff}
             ORDER BY trashed_at LIMIT ${limit} FOR UPDATE SKIP LOCKED

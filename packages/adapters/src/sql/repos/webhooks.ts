@@ -11,6 +11,7 @@ import {
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonColumn, jsonObject } from "../json-column.js"
+import { LeanSql } from "../lean.js"
 
 interface WebhookRow {
   readonly id: string
@@ -105,6 +106,7 @@ export const WebhooksRepoSql = Layer.effect(
   WebhooksRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const one = (rows: ReadonlyArray<WebhookRow>) => Option.map(Option.fromNullable(rows[0]), toWebhook)
 
     return {
@@ -113,11 +115,11 @@ export const WebhooksRepoSql = Layer.effect(
           .withTransaction(
             Effect.gen(function* () {
               // Creates in one workspace count one after another (NO KEY UPDATE leaves foreign-key checks alone).
-              yield* sql`SELECT id FROM workspaces WHERE id = ${w.workspaceId} FOR NO KEY UPDATE`
-              const [counted] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM webhooks
+              yield* lean`SELECT id FROM workspaces WHERE id = ${w.workspaceId} FOR NO KEY UPDATE`
+              const [counted] = yield* lean<{ readonly count: number }>`SELECT count(*)::int AS count FROM webhooks
                                                                        WHERE workspace_id = ${w.workspaceId}`
               if (Number(counted?.count ?? 0) >= max) return false
-              yield* sql`INSERT INTO webhooks (id, workspace_id, url, events, description, enabled, disabled_reason,
+              yield* lean`INSERT INTO webhooks (id, workspace_id, url, events, description, enabled, disabled_reason,
                            secret_sealed, previous_secret_sealed, previous_secret_until, failing_since, created_at,
                            updated_at)
                          VALUES (${w.id}, ${w.workspaceId}, ${w.url}, ${JSON.stringify(w.events)}::jsonb,
@@ -129,12 +131,12 @@ export const WebhooksRepoSql = Layer.effect(
           )
           .pipe(Effect.orDie),
       find: (workspaceId, id) =>
-        sql<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+        lean<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map(one),
           Effect.orDie
         ),
       list: (workspaceId) =>
-        sql<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId}
+        lean<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId}
                         ORDER BY created_at DESC, id DESC`.pipe(
           Effect.map((rows) => rows.map(toWebhook)),
           Effect.orDie
@@ -175,7 +177,7 @@ export const WebhooksRepoSql = Layer.effect(
           Effect.orDie
         ),
       remove: (workspaceId, id) =>
-        sql`DELETE FROM webhooks WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`.pipe(
+        lean`DELETE FROM webhooks WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
@@ -194,7 +196,7 @@ export const WebhooksRepoSql = Layer.effect(
         )
       },
       lockDelivery: (workspaceId, id) =>
-        sql<{
+        lean<{
           readonly id: string
           readonly webhook_id: string
           readonly workspace_id: string
@@ -222,12 +224,12 @@ export const WebhooksRepoSql = Layer.effect(
       requeue: (id, at) =>
         Effect.gen(function* () {
           // The claim token goes too: a worker that still thinks it holds the row cannot record over the resend.
-          yield* sql`UPDATE webhook_deliveries
+          yield* lean`UPDATE webhook_deliveries
                      SET status = 'pending', next_attempt_at = ${at}, trigger = 'resend', attempts = 0,
                          lease_until = NULL, claim_token = NULL, finished_at = NULL
                      WHERE id = ${id}`
           // Wakes idle workers at commit; a non-empty payload, since @effect/sql-pg's `listen` drops empty ones.
-          yield* sql`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'resend')`
+          yield* lean`SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'resend')`
         }).pipe(Effect.orDie),
       listEvents: (workspaceId, filter, page) => {
         const after = filter.after ? sql`AND created_at > ${filter.after}` : sql``
@@ -242,7 +244,7 @@ export const WebhooksRepoSql = Layer.effect(
         )
       },
       findEvent: (workspaceId, id, since) =>
-        sql<EventRow>`SELECT id, workspace_id, type, created_at, data, body FROM events
+        lean<EventRow>`SELECT id, workspace_id, type, created_at, data, body FROM events
                       WHERE workspace_id = ${workspaceId} AND id = ${id} AND created_at >= ${since}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEvent)),
           Effect.orDie

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { pageOf, Store, trusted, Workspace, WorkspacesRepo } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { LeanSql } from "../lean.js"
 
 interface WorkspaceRow {
   readonly id: string
@@ -38,49 +38,49 @@ const toStore = (row: StoreRow) =>
 export const WorkspacesRepoSql = Layer.effect(
   WorkspacesRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const lean = yield* LeanSql
     const one = <Row, A>(rows: ReadonlyArray<Row>, f: (row: Row) => A) => Option.map(Option.fromNullable(rows[0]), f)
     return {
       insert: (w) =>
-        sql`INSERT INTO workspaces (id, owner_id, name, is_default, created_at)
+        lean`INSERT INTO workspaces (id, owner_id, name, is_default, created_at)
             VALUES (${w.id}, ${w.ownerId}, ${w.name}, ${w.isDefault}, ${w.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       findById: (id) =>
-        sql<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
+        lean<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
           Effect.map((rows) => one(rows, toWorkspace)),
           Effect.orDie
         ),
       findDefault: (accountId) =>
-        sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId} AND is_default`.pipe(
+        lean<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId} AND is_default`.pipe(
           Effect.map((rows) => one(rows, toWorkspace)),
           Effect.orDie
         ),
       listByOwner: (accountId, page) =>
         (page.after
-          ? sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId}
+          ? lean<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId}
               AND (created_at, id) < (${page.after.createdAt}, ${page.after.id})
               ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`
-          : sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId}
+          : lean<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_id = ${accountId}
               ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`
         ).pipe(
           Effect.map((rows) => pageOf(rows.map(toWorkspace), page.limit)),
           Effect.orDie
         ),
       insertStore: (s) =>
-        sql`INSERT INTO stores (id, workspace_id, handle, name) VALUES (${s.id}, ${s.workspaceId}, ${s.handle}, ${s.name})
+        lean`INSERT INTO stores (id, workspace_id, handle, name) VALUES (${s.id}, ${s.workspaceId}, ${s.handle}, ${s.name})
             ON CONFLICT (handle) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
       findStore: (workspaceId) =>
-        sql<StoreRow>`SELECT * FROM stores WHERE workspace_id = ${workspaceId}`.pipe(
+        lean<StoreRow>`SELECT * FROM stores WHERE workspace_id = ${workspaceId}`.pipe(
           Effect.map((rows) => one(rows, toStore)),
           Effect.orDie
         ),
       findStoreByHandle: (handle) =>
-        sql<StoreRow>`SELECT * FROM stores WHERE handle = ${handle}`.pipe(
+        lean<StoreRow>`SELECT * FROM stores WHERE handle = ${handle}`.pipe(
           Effect.map((rows) => one(rows, toStore)),
           Effect.orDie
         )
