@@ -18,7 +18,8 @@ import type * as Scope from "effect/Scope"
 import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 import * as Pglite from "./pglite.js"
 import { LeanSql, makeLeanSql } from "./lean.js"
-import { poolAutocommit, preparedPool } from "./prepared-pool.js"
+import { poolAutocommit, poolTransactions, preparedPool } from "./prepared-pool.js"
+import { TransactionConnections } from "./transactor.js"
 
 /** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
 export type DatabaseConfig = Data.TaggedEnum<{
@@ -182,7 +183,10 @@ export const lockDataDir = (
 
 const pgliteLayer = (
   dataDir: string | undefined
-): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
+): Layer.Layer<
+  SqlClient.SqlClient | LeanSql | TransactionConnections,
+  SqlError | DataDirectoryLocked | DataDirectoryUnavailable
+> => {
   if (dataDir === undefined) return Pglite.layer()
   const dir = path.resolve(dataDir)
   // The lock is taken before PGlite opens the directory and released after it has closed (scope order).
@@ -190,12 +194,13 @@ const pgliteLayer = (
 }
 
 // The pool belongs to this layer's scope: `PgClient` and `LeanSql` share it, and it ends after both.
-const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError> =>
+const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql | TransactionConnections, SqlError> =>
   Layer.unwrapScoped(
     Effect.map(preparedPool({ url, applicationName: "svc", types: pgTypes() }), (pool) =>
-      Layer.merge(
+      Layer.mergeAll(
         PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-        Layer.effect(LeanSql, makeLeanSql(poolAutocommit(pool)))
+        Layer.effect(LeanSql, makeLeanSql(poolAutocommit(pool))),
+        Layer.succeed(TransactionConnections, poolTransactions(pool))
       )
     )
   )
@@ -206,7 +211,10 @@ const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql, 
  */
 export const databaseLayer = (
   config: DatabaseConfig
-): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
+): Layer.Layer<
+  SqlClient.SqlClient | LeanSql | TransactionConnections,
+  SqlError | DataDirectoryLocked | DataDirectoryUnavailable
+> =>
   DatabaseConfig.$match(config, {
     Pglite: ({ dataDir }) => pgliteLayer(dataDir),
     Postgres: ({ url }) => postgresLayer(url)
@@ -214,7 +222,7 @@ export const databaseLayer = (
 
 /** The `SqlClient` chosen by the environment ({@link databaseConfig}). */
 export const DatabaseLive: Layer.Layer<
-  SqlClient.SqlClient | LeanSql,
+  SqlClient.SqlClient | LeanSql | TransactionConnections,
   SqlError | DataDirectoryLocked | DataDirectoryUnavailable | ConfigError.ConfigError
 > = Layer.unwrapEffect(Effect.map(databaseConfig, databaseLayer))
 

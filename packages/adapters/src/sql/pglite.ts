@@ -20,6 +20,7 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
+import { TransactionConnections } from "./transactor.js"
 
 /** Type id of {@link PgliteClient}. */
 export const TypeId: unique symbol = Symbol.for("svc/sql/PgliteClient")
@@ -51,6 +52,8 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly json: (value: unknown) => Statement.Fragment
   /** The connection statements outside a transaction run on (each takes the session's lock for its length). */
   readonly autocommit: Autocommit
+  /** The session for one transaction at a time, for the lean `Transactor`. */
+  readonly transactions: TransactionConnections["Type"]
   /** The data directory as an uncompressed tarball, between transactions: a copy to start from (`loadDataDir`). */
   readonly dump: Effect.Effect<Blob, SqlError>
 }
@@ -198,6 +201,13 @@ export const make = (
       config: options,
       json: (value: unknown) => PgJson(value),
       autocommit,
+      transactions: {
+        // Interruptible while waiting, as for `sql.withTransaction`; nothing to destroy when broken.
+        reserve: Effect.as(Effect.interruptible(lock.take(1)), {
+          connection: inTransaction,
+          release: () => lock.release(1).pipe(Effect.asVoid)
+        })
+      },
       dump: lock.withPermits(1)(
         Effect.tryPromise({
           try: (): Promise<Blob> => db.dumpDataDir("none"),
@@ -207,17 +217,21 @@ export const make = (
     })
   })
 
-/** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, and its `LeanSql`. */
+/**
+ * Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, with its `LeanSql` and its
+ * `TransactionConnections`.
+ */
 export const layer = (
   options: PgliteClientConfig = {}
-): Layer.Layer<PgliteClient | SqlClient.SqlClient | LeanSql, SqlError> =>
+): Layer.Layer<PgliteClient | SqlClient.SqlClient | LeanSql | TransactionConnections, SqlError> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const client = yield* make(options)
       const lean = yield* makeLeanSql(client.autocommit)
       return Context.make(PgliteClient, client).pipe(
         Context.add(SqlClient.SqlClient, client),
-        Context.add(LeanSql, lean)
+        Context.add(LeanSql, lean),
+        Context.add(TransactionConnections, client.transactions)
       )
     })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -8,10 +8,13 @@
 import { createHash } from "node:crypto"
 import { createRequire } from "node:module"
 import { SqlError } from "@effect/sql/SqlError"
+import type { Connection } from "@effect/sql/SqlConnection"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
 import type { Autocommit } from "./lean.js"
+import type { ReservedConnection, TransactionConnections } from "./transactor.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Which texts a connection prepares.
@@ -104,6 +107,8 @@ interface PgClientBase {
   /** As of the last ReadyForQuery: `I` idle, `T` in a transaction block, `E` in a failed one. */
   getTransactionStatus(): string | null
   query(config: unknown, values?: unknown, callback?: unknown): unknown
+  on(event: "error", listener: (error: unknown) => void): unknown
+  off(event: "error", listener: (error: unknown) => void): unknown
 }
 
 type PgClientClass = new (config: PgPoolConfig) => PgClientBase
@@ -112,6 +117,10 @@ type PgClientClass = new (config: PgPoolConfig) => PgClientBase
 export interface PgPool {
   query(text: string): Promise<unknown>
   query(text: string, values: ReadonlyArray<unknown>, callback: QueryCallback): void
+  /** Takes a client out of the pool; `release(error)` hands it back, or destroys it when `error` is truthy. */
+  connect(
+    callback: (error: unknown, client: PgClientBase | undefined, release: (error?: unknown) => void) => void
+  ): void
   end(): Promise<void>
   on(event: "error", listener: (error: Error) => void): unknown
 }
@@ -304,4 +313,91 @@ export const poolAutocommit = (pool: PgPool): Autocommit => ({
         )
       )
     })
+})
+
+// As `@effect/sql-pg` answers: the rows, or for several statements in one query the rows of each.
+const rowsOrSets = (result: unknown): ReadonlyArray<unknown> =>
+  Array.isArray(result) ? result.map(rowsOf) : rowsOf(result)
+
+type RowsTransform = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+/**
+ * A `Connection` over one client held for a transaction. Its statements run unnamed (the client names none inside
+ * a transaction block); an interrupted one is left to finish, and the ROLLBACK that follows waits for it. A
+ * stream reads all its rows first, as the PGlite client's does: nothing here streams large results.
+ */
+const clientConnection = (client: PgClientBase): Connection => {
+  const run = (config: unknown, params: ReadonlyArray<unknown> | undefined) =>
+    Effect.async<unknown, SqlError>((resume) => {
+      client.query(config, params, (error: unknown, result: unknown) =>
+        resume(
+          error
+            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
+            : Effect.succeed(result)
+        )
+      )
+    })
+  const execute = (text: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform) =>
+    Effect.map(run(text, params), (result) => {
+      const rows = rowsOrSets(result) as ReadonlyArray<object>
+      return transformRows ? transformRows(rows) : rows
+    })
+  return {
+    execute,
+    executeUnprepared: execute,
+    executeRaw: (text, params) => run(text, params),
+    executeValues: (text, params) =>
+      Effect.map(
+        run({ text, values: params, rowMode: "array" }, undefined),
+        (result) => rowsOf(result) as ReadonlyArray<ReadonlyArray<unknown>>
+      ),
+    executeStream: (text, params, transformRows) => Stream.fromIterableEffect(execute(text, params, transformRows))
+  }
+}
+
+/**
+ * Clients of the pool held for one transaction each, for the lean `Transactor`. While held, a client that errors
+ * (its socket closed) is remembered and destroyed on its way back instead of going back to the pool; an unheard
+ * error event would end the process.
+ */
+export const poolTransactions = (pool: PgPool): TransactionConnections["Type"] => ({
+  reserve: Effect.async<ReservedConnection, SqlError>((resume) => {
+    // Waiting for a client can be interrupted: one that arrives after that goes straight back.
+    let interrupted = false
+    pool.connect((error, client, release) => {
+      if (interrupted) {
+        if (client !== undefined) release()
+        return
+      }
+      if (error || client === undefined) {
+        resume(
+          Effect.fail(
+            new SqlError({
+              cause: error ?? new Error("the pool gave no client"),
+              message: "Failed to acquire connection for transaction"
+            })
+          )
+        )
+        return
+      }
+      let failure: unknown
+      const onError = (cause: unknown) => {
+        failure = cause
+      }
+      client.on("error", onError)
+      resume(
+        Effect.succeed({
+          connection: clientConnection(client),
+          release: (broken) =>
+            Effect.sync(() => {
+              client.off("error", onError)
+              release(failure ?? (broken ? new Error("COMMIT or ROLLBACK failed") : undefined))
+            })
+        })
+      )
+    })
+    return Effect.sync(() => {
+      interrupted = true
+    })
+  })
 })
