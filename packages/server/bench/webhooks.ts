@@ -5,8 +5,8 @@
  * to arrive to the last, so start-up is not counted. Beside it, the raw rate of plain HTTP POSTs of the
  * same bytes to the same receiver from this process, as many at once as the worker may have in flight,
  * each on a new connection (as the SSRF-safe sender opens them).
- * Settings: `BENCH_WEBHOOK_EVENTS` (default 2000, at most `--max-requests`), `BENCH_WEBHOOK_HOOKS`
- * (default 1), `BENCH_WEBHOOKS=0` skips it.
+ * Settings: `BENCH_WEBHOOK_EVENTS` (backlog sizes, default 2000 and 6000, each at most `--max-requests`),
+ * `BENCH_WEBHOOK_HOOKS` (default 1), `BENCH_WEBHOOKS=0` skips it.
  */
 import { request } from "node:http"
 import { createServer } from "node:http"
@@ -170,72 +170,95 @@ const waitUntil = async (check: () => boolean, ms: number) => {
   return true
 }
 
-/** Runs the delivery benchmark on every engine of the run; answers one row per engine. */
+// Two backlogs: the second shows whether a claim's cost grows with what is queued (it did, before the claim
+// probed each webhook's index instead of joining every due row).
+const DEFAULT_BACKLOGS = "2000,6000"
+
+/** The backlog sizes of `BENCH_WEBHOOK_EVENTS` (a comma-separated list), each at most `maxRequests`, once each. */
+const backlogSizes = (list: string, maxRequests: number): ReadonlyArray<number> => {
+  const sizes = list.split(",").map((part) => Number(part.trim()))
+  if (sizes.length === 0 || !sizes.every((size) => Number.isInteger(size) && size >= 1)) {
+    throw new Error(`BENCH_WEBHOOK_EVENTS must be whole numbers of at least 1, separated by commas: ${list}`)
+  }
+  return [...new Set(sizes.map((size) => Math.min(size, maxRequests)))]
+}
+
+/** Runs the delivery benchmark on every engine of the run, once per backlog size; answers a row for each. */
 export const runWebhookBench = async (settings: BenchSettings): Promise<WebhookRow[]> => {
   if (process.env.BENCH_WEBHOOKS === "0" || !settings.servers.includes("ours")) return []
-  const events = Math.max(1, Math.min(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000), settings.maxRequests))
+  const sizes = backlogSizes(process.env.BENCH_WEBHOOK_EVENTS ?? DEFAULT_BACKLOGS, settings.maxRequests)
   const hooks = Math.max(1, Number(process.env.BENCH_WEBHOOK_HOOKS ?? 1))
   const inFlight = Math.min(CONCURRENCY, hooks * PER_WEBHOOK)
-  const total = events * hooks
   const rows: WebhookRow[] = []
-  for (const engine of settings.engines) {
-    const database = await freshDatabase(engine, settings.postgresUrl)
-    const sink = await startSink()
-    try {
-      log(`[${engine}] webhooks: queueing ${events} events for ${hooks} webhook(s) (${total} deliveries)`)
-      const body = await queueEvents(database, sink.url, events, hooks)
-      const port = await freePort()
-      const server = await startProcess(
-        "webhooks",
-        [...(settings.profile ? ["--cpu-prof", `--cpu-prof-dir=${profilesDir}`] : []), bin, "serve"],
-        {
-          DATABASE_URL: "",
-          ...database.env,
-          HOST: "127.0.0.1",
-          PORT: String(port),
-          SVC_BOOTSTRAP: "false",
-          SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
-          SVC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-          SVC_WEBHOOK_PER_WEBHOOK: String(PER_WEBHOOK)
-        },
-        port
-      )
-      try {
-        const complete = await waitUntil(() => sink.unique() >= total, 600_000)
-        if (!complete) log(`  only ${sink.unique()} of ${total} deliveries arrived within 10 minutes`)
-      } finally {
-        await server.stop()
-      }
-      const seconds = Math.max(0.001, (sink.last() - sink.first()) / 1000)
-      const delivered = sink.unique()
-      const duplicates = sink.count() - delivered
-      const deliveredPerSecond = delivered > 1 ? (delivered - 1) / seconds : 0
-      sink.reset()
-      const rawPostsPerSecond = await rawPosts(`${sink.url}/raw`, body, total, inFlight)
-      const row: WebhookRow = {
-        engine,
-        events,
-        webhooks: hooks,
-        inFlight,
-        delivered,
-        duplicates,
-        seconds,
-        deliveredPerSecond,
-        rawPostsPerSecond,
-        overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0
-      }
-      log(
-        `  webhooks ${engine.padEnd(8)} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
-          `${deliveredPerSecond.toFixed(0)} deliveries/s; raw POSTs ${rawPostsPerSecond.toFixed(0)}/s ` +
-          `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates`
-      )
-      rows.push(row)
-    } finally {
-      await sink.close()
-      await database.dispose()
-    }
-  }
+  for (const engine of settings.engines)
+    for (const events of sizes) rows.push(await drain(settings, engine, events, hooks, inFlight))
   return rows
+}
+
+/** One drain: `events` queued for `hooks` webhooks on a fresh database of `engine`, then `svc serve` sends them. */
+const drain = async (
+  settings: BenchSettings,
+  engine: BenchSettings["engines"][number],
+  events: number,
+  hooks: number,
+  inFlight: number
+): Promise<WebhookRow> => {
+  const total = events * hooks
+  const database = await freshDatabase(engine, settings.postgresUrl)
+  const sink = await startSink()
+  try {
+    log(`[${engine}] webhooks: queueing ${events} events for ${hooks} webhook(s) (${total} deliveries)`)
+    const body = await queueEvents(database, sink.url, events, hooks)
+    const port = await freePort()
+    const server = await startProcess(
+      "webhooks",
+      [...(settings.profile ? ["--cpu-prof", `--cpu-prof-dir=${profilesDir}`] : []), bin, "serve"],
+      {
+        DATABASE_URL: "",
+        ...database.env,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SVC_BOOTSTRAP: "false",
+        SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
+        SVC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+        SVC_WEBHOOK_PER_WEBHOOK: String(PER_WEBHOOK)
+      },
+      port
+    )
+    try {
+      const complete = await waitUntil(() => sink.unique() >= total, 600_000)
+      if (!complete) log(`  only ${sink.unique()} of ${total} deliveries arrived within 10 minutes`)
+    } finally {
+      await server.stop()
+    }
+    const seconds = Math.max(0.001, (sink.last() - sink.first()) / 1000)
+    const delivered = sink.unique()
+    const duplicates = sink.count() - delivered
+    const deliveredPerSecond = delivered > 1 ? (delivered - 1) / seconds : 0
+    sink.reset()
+    const rawPostsPerSecond = await rawPosts(`${sink.url}/raw`, body, total, inFlight)
+    const row: WebhookRow = {
+      engine,
+      events,
+      webhooks: hooks,
+      inFlight,
+      delivered,
+      duplicates,
+      seconds,
+      deliveredPerSecond,
+      rawPostsPerSecond,
+      overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0
+    }
+    log(
+      `  webhooks ${engine.padEnd(8)} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
+        `${deliveredPerSecond.toFixed(0)} deliveries/s; raw POSTs ${rawPostsPerSecond.toFixed(0)}/s ` +
+        `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates`
+    )
+    return row
+  } finally {
+    await sink.close()
+    await database.dispose()
+  }
 }
 
 const header = ["engine", "events", "webhooks", "in flight", "delivered", "s", "deliveries/s", "raw POSTs/s", "÷raw"]
