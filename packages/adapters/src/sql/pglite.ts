@@ -175,10 +175,18 @@ export const make = (
     // Inside one, the lock is already held by the transaction's scope.
     const inTransaction = new PgliteConnection((effect) => effect)
 
-    const transactionAcquirer = Effect.as(
+    // The session for one transaction: the lean `Transactor` takes it as it is, `sql.withTransaction` in a scope.
+    const transactions: TransactionConnections["Type"] = {
       // Interruptible: a fiber queued behind a long transaction can still be timed out or cancelled.
-      Effect.acquireRelease(Effect.interruptible(lock.take(1)), () => lock.release(1)),
-      inTransaction
+      reserve: Effect.as(Effect.interruptible(lock.take(1)), {
+        connection: inTransaction,
+        // The one session is never broken beyond what its next statement reports.
+        release: () => Effect.asVoid(lock.release(1))
+      })
+    }
+    const transactionAcquirer = Effect.map(
+      Effect.acquireRelease(transactions.reserve, (reserved) => reserved.release(false)),
+      (reserved) => reserved.connection
     )
 
     const client = yield* SqlClient.make({
@@ -201,13 +209,7 @@ export const make = (
       config: options,
       json: (value: unknown) => PgJson(value),
       autocommit,
-      transactions: {
-        // Interruptible while waiting, as for `sql.withTransaction`; nothing to destroy when broken.
-        reserve: Effect.as(Effect.interruptible(lock.take(1)), {
-          connection: inTransaction,
-          release: () => lock.release(1).pipe(Effect.asVoid)
-        })
-      },
+      transactions,
       dump: lock.withPermits(1)(
         Effect.tryPromise({
           try: (): Promise<Blob> => db.dumpDataDir("none"),
