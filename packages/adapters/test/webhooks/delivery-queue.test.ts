@@ -134,6 +134,51 @@ layer(deliveryTestLayer(), { timeout: "120 seconds" })(`the delivery queue on ${
         )
     )
 
+    it.effect("a send that ends while the worker is claiming wakes it: the next delivery goes without a poll", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          yield* TestClock.setTime(T0 + 4 * DAY)
+          const hook = yield* setUpWebhook()
+          const queue = yield* DeliveryQueue
+          const sql = yield* SqlClient.SqlClient
+          const release = yield* Deferred.make<void>()
+          let armed = false
+          // The claim that finds the webhook at its cap (the first send is held in flight) lets that send end and be
+          // recorded before it answers: the worker then learns of nothing due and nothing in flight, and only the
+          // signal of the ended send can wake it, for the test clock stands still and no new event comes.
+          const racing = Layer.succeed(DeliveryQueue, {
+            ...queue,
+            claim: (request) =>
+              Effect.tap(queue.claim(request), (claimed) =>
+                armed && claimed.length === 0
+                  ? Effect.gen(function* () {
+                      armed = false
+                      yield* Deferred.succeed(release, undefined)
+                      yield* eventually(Effect.map(deliveryOf(hook.id, first), (row) => row?.status === "done"))
+                      yield* realPause(50)
+                    }).pipe(Effect.orDie, Effect.provideService(SqlClient.SqlClient, sql))
+                  : Effect.void
+              )
+          })
+          receiver.answer = (request) =>
+            request.headers["X-Svc-Event-Id"] === first
+              ? { status: 200, after: Deferred.await(release) }
+              : { status: 200 }
+          const first = yield* emit(hook.workspaceId)
+          yield* Effect.forkScoped(runDeliveryWorker({ ...worker, perWebhook: 1 }).pipe(Effect.provide(racing)))
+          yield* eventually(Effect.sync(() => sentTo(hook.url).length === 1))
+          // The first wait has opened the listening connection (PostgreSQL); LISTEN takes effect a moment later.
+          yield* realPause(200)
+          armed = true
+          const second = yield* emit(hook.workspaceId)
+          // Wakes the worker (NOTIFY on PostgreSQL, the poll on PGlite); its claim is the one above.
+          yield* TestClock.adjust(2_000)
+          yield* eventually(Effect.map(deliveryOf(hook.id, second), (row) => row?.status === "done"))
+          expect(armed).toBe(false)
+        })
+      )
+    )
+
     it.effect(
       engineName === "PostgreSQL"
         ? "a committed delivery wakes an idle worker through LISTEN/NOTIFY, before any poll"

@@ -17,7 +17,13 @@ import { signUp, testCoreLayer } from "../support/core.js"
 
 /** What the fake receiver answers: a status (with headers and body) or a send failure. */
 export type FakeAnswer =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
+  | {
+      readonly status: number
+      readonly headers?: Record<string, string>
+      readonly body?: string
+      /** The answer comes only once this has completed: a send held in flight. */
+      readonly after?: Effect.Effect<void>
+    }
   | { readonly fail: SendFailed["reason"] }
   | { readonly die: string }
 
@@ -39,14 +45,14 @@ const FakeSenderLive = Layer.succeed(HttpSender, {
       if ("fail" in answer) {
         return Effect.fail(new SendFailed({ reason: answer.fail, message: "fake failure", durationMs: 1 }))
       }
-      return Effect.succeed<SendOutcome>({
+      return Effect.as(answer.after ?? Effect.void, {
         status: answer.status,
         headers: answer.headers ?? {},
         body: answer.body ?? "",
         bodyTruncated: false,
         durationMs: 3,
         address: "203.0.113.7"
-      })
+      } satisfies SendOutcome)
     })
 })
 
