@@ -47,7 +47,8 @@ export const leanText = (strings: TemplateStringsArray): string => {
   return text
 }
 
-const transactionOf = (context: Context.Context<never>) =>
+/** The transaction `sql.withTransaction` or the lean `Transactor` put in `context`, if any: its connection and depth. */
+export const transactionOf = (context: Context.Context<never>) =>
   Context.getOption(context as Context.Context<SqlClient.TransactionConnection>, SqlClient.TransactionConnection)
 
 /**

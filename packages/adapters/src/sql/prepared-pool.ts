@@ -295,6 +295,18 @@ export const preparedPool = (options: PreparedPoolOptions): Effect.Effect<PgPool
     return pool
   })
 
+/** A `pg` query with a callback, as an effect: the driver's result, or its error as a `SqlError`. */
+const queried = (query: (done: QueryCallback) => void) =>
+  Effect.async<unknown, SqlError>((resume) => {
+    query((error, result) =>
+      resume(
+        error
+          ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
+          : Effect.succeed(result)
+      )
+    )
+  })
+
 const rowsOf = (result: unknown): ReadonlyArray<object> =>
   typeof result === "object" && result !== null && "rows" in result && Array.isArray(result.rows) ? result.rows : []
 
@@ -304,15 +316,10 @@ const rowsOf = (result: unknown): ReadonlyArray<object> =>
  */
 export const poolAutocommit = (pool: PgPool): Autocommit => ({
   execute: (text, params) =>
-    Effect.async<ReadonlyArray<object>, SqlError>((resume) => {
-      pool.query(text, params, (error, result) =>
-        resume(
-          error
-            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
-            : Effect.succeed(rowsOf(result))
-        )
-      )
-    })
+    Effect.map(
+      queried((done) => pool.query(text, params, done)),
+      rowsOf
+    )
 })
 
 // As `@effect/sql-pg` answers: the rows, or for several statements in one query the rows of each.
@@ -328,15 +335,7 @@ type RowsTransform = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArra
  */
 const clientConnection = (client: PgClientBase): Connection => {
   const run = (config: unknown, params: ReadonlyArray<unknown> | undefined) =>
-    Effect.async<unknown, SqlError>((resume) => {
-      client.query(config, params, (error: unknown, result: unknown) =>
-        resume(
-          error
-            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
-            : Effect.succeed(result)
-        )
-      )
-    })
+    queried((done) => client.query(config, params, done))
   const execute = (text: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform) =>
     Effect.map(run(text, params), (result) => {
       const rows = rowsOrSets(result) as ReadonlyArray<object>

@@ -20,6 +20,7 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { transactionOf } from "./lean.js"
 
 /** A connection held for one transaction, and how to hand it back. */
 export interface ReservedConnection {
@@ -39,11 +40,6 @@ export class TransactionConnections extends Context.Tag("svc/sql/TransactionConn
   TransactionConnections,
   { readonly reserve: Effect.Effect<ReservedConnection, SqlError> }
 >() {}
-
-const inTransaction = (context: Context.Context<never>) =>
-  Option.isSome(
-    Context.getOption(context as Context.Context<SqlClient.TransactionConnection>, SqlClient.TransactionConnection)
-  )
 
 // A BEGIN, COMMIT or ROLLBACK that failed leaves the session in a state nobody knows: it is dropped, and the
 // failure is a defect.
@@ -75,7 +71,7 @@ export const leanWithTransaction =
   ) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.contextWithEffect((context: Context.Context<R>) =>
-      inTransaction(context as Context.Context<never>)
+      Option.isSome(transactionOf(context as Context.Context<never>))
         ? nested(effect)
         : Effect.uninterruptibleMask((restore) =>
             Effect.flatMap(Effect.orDie(restore(connections.reserve)), (reserved) => {
