@@ -4,12 +4,14 @@
  * loopback (node:http in this process, answering 204). Delivered/s is measured from the first delivery
  * to arrive to the last, so start-up is not counted. Beside it, the raw rate of plain HTTP POSTs of the
  * same bytes to the same receiver from this process, as many at once as the worker may have in flight,
- * each on a new connection (as the SSRF-safe sender opens them).
+ * over kept-alive connections (as the SSRF-safe sender keeps them).
+ * One more drain goes to the same receiver behind a relay that adds a network's round trip (`delay-proxy.ts`):
+ * loopback hides what a connection costs, a receiver across the internet does not.
  * Settings: `BENCH_WEBHOOK_EVENTS` (backlog sizes, default 2000 and 6000, each at most `--max-requests`),
- * `BENCH_WEBHOOK_HOOKS` (default 1), `BENCH_WEBHOOKS=0` skips it.
+ * `BENCH_WEBHOOK_HOOKS` (default 1), `BENCH_WEBHOOK_RTT_MS` (the far receiver's round trip, default 20; 0 skips
+ * that drain, which takes the smallest backlog, at most 1,000), `BENCH_WEBHOOKS=0` skips it all.
  */
-import { request } from "node:http"
-import { createServer } from "node:http"
+import { Agent, createServer, request } from "node:http"
 import { resolve } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { DatabaseConfig, HttpSenderLive } from "@svc/adapters"
@@ -17,6 +19,7 @@ import { Accounts, AuthSettings, CoreLive, EventLog, Transactor, WebhookSecrets 
 import { Effect, Layer } from "effect"
 import { storageLayer } from "../src/storage.js"
 import { type BenchDatabase, freshDatabase } from "./database.js"
+import { startDelayProxy } from "./delay-proxy.js"
 import { freePort, startProcess } from "./processes.js"
 import { type BenchSettings, profilesDir, repoRoot } from "./settings.js"
 
@@ -29,6 +32,8 @@ const PER_WEBHOOK = 4
 /** One engine's figures. */
 export interface WebhookRow {
   readonly engine: string
+  /** The receiver's added round trip in ms; 0 on plain loopback. */
+  readonly rttMs: number
   readonly events: number
   readonly webhooks: number
   /** Sends the worker may have in flight: min(concurrency, webhooks × per-webhook cap). */
@@ -43,7 +48,7 @@ export interface WebhookRow {
 }
 
 interface Sink {
-  readonly url: string
+  readonly port: number
   readonly count: () => number
   readonly unique: () => number
   readonly first: () => number
@@ -73,7 +78,7 @@ const startSink = async (): Promise<Sink> => {
   const address = server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
   return {
-    url: `http://127.0.0.1:${port}`,
+    port,
     count: () => count,
     unique: () => seen.size,
     first: () => first,
@@ -133,19 +138,16 @@ const queueEvents = (database: BenchDatabase, sinkUrl: string, events: number, h
   return Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
 }
 
-/** `count` POSTs of `body` to `url`, `width` at once, each on a new connection; answers POSTs per second. */
+/** `count` POSTs of `body` to `url`, `width` at once over kept-alive connections; answers POSTs per second. */
 const rawPosts = async (url: string, body: string, count: number, width: number) => {
   let next = 0
+  const agent = new Agent({ keepAlive: true, maxSockets: width })
   const post = () =>
     new Promise<void>((done, fail) => {
-      const req = request(
-        url,
-        { method: "POST", agent: false, headers: { "content-type": "application/json" } },
-        (res) => {
-          res.resume()
-          res.on("end", () => done())
-        }
-      )
+      const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+        res.resume()
+        res.on("end", () => done())
+      })
       req.on("error", fail)
       req.end(body)
     })
@@ -158,7 +160,9 @@ const rawPosts = async (url: string, body: string, count: number, width: number)
       }
     })
   )
-  return count / ((performance.now() - started) / 1000)
+  const perSecond = count / ((performance.now() - started) / 1000)
+  agent.destroy()
+  return perSecond
 }
 
 const waitUntil = async (check: () => boolean, ms: number) => {
@@ -173,6 +177,9 @@ const waitUntil = async (check: () => boolean, ms: number) => {
 // Two backlogs: the second shows whether a claim's cost grows with what is queued (it did, before the claim
 // probed each webhook's index instead of joining every due row).
 const DEFAULT_BACKLOGS = "2000,6000"
+// A receiver across a continent; the drain to it takes the smallest backlog, at most this many events.
+const DEFAULT_RTT_MS = "20"
+const MAX_FAR_EVENTS = 1000
 
 /** The backlog sizes of `BENCH_WEBHOOK_EVENTS` (a comma-separated list), each at most `maxRequests`, once each. */
 const backlogSizes = (list: string, maxRequests: number): ReadonlyArray<number> => {
@@ -189,9 +196,16 @@ export const runWebhookBench = async (settings: BenchSettings): Promise<WebhookR
   const sizes = backlogSizes(process.env.BENCH_WEBHOOK_EVENTS ?? DEFAULT_BACKLOGS, settings.maxRequests)
   const hooks = Math.max(1, Number(process.env.BENCH_WEBHOOK_HOOKS ?? 1))
   const inFlight = Math.min(CONCURRENCY, hooks * PER_WEBHOOK)
+  const rttMs = Number(process.env.BENCH_WEBHOOK_RTT_MS ?? DEFAULT_RTT_MS)
+  if (!Number.isFinite(rttMs) || rttMs < 0) {
+    throw new Error(`BENCH_WEBHOOK_RTT_MS must be a number of ms, 0 or more: ${process.env.BENCH_WEBHOOK_RTT_MS}`)
+  }
   const rows: WebhookRow[] = []
-  for (const engine of settings.engines)
-    for (const events of sizes) rows.push(await drain(settings, engine, events, hooks, inFlight))
+  for (const engine of settings.engines) {
+    for (const events of sizes) rows.push(await drain(settings, engine, events, hooks, inFlight, 0))
+    const far = Math.min(MAX_FAR_EVENTS, ...sizes)
+    if (rttMs > 0) rows.push(await drain(settings, engine, far, hooks, inFlight, rttMs))
+  }
   return rows
 }
 
@@ -201,14 +215,18 @@ const drain = async (
   engine: BenchSettings["engines"][number],
   events: number,
   hooks: number,
-  inFlight: number
+  inFlight: number,
+  rttMs: number
 ): Promise<WebhookRow> => {
   const total = events * hooks
   const database = await freshDatabase(engine, settings.postgresUrl)
   const sink = await startSink()
+  const far = rttMs > 0 ? await startDelayProxy(sink.port, rttMs) : undefined
+  const url = `http://127.0.0.1:${far?.port ?? sink.port}`
   try {
-    log(`[${engine}] webhooks: queueing ${events} events for ${hooks} webhook(s) (${total} deliveries)`)
-    const body = await queueEvents(database, sink.url, events, hooks)
+    const where = far === undefined ? "" : ` at ${rttMs} ms round trip`
+    log(`[${engine}] webhooks: queueing ${events} events for ${hooks} webhook(s)${where} (${total} deliveries)`)
+    const body = await queueEvents(database, url, events, hooks)
     const port = await freePort()
     const server = await startProcess(
       "webhooks",
@@ -236,9 +254,10 @@ const drain = async (
     const duplicates = sink.count() - delivered
     const deliveredPerSecond = delivered > 1 ? (delivered - 1) / seconds : 0
     sink.reset()
-    const rawPostsPerSecond = await rawPosts(`${sink.url}/raw`, body, total, inFlight)
+    const rawPostsPerSecond = await rawPosts(`${url}/raw`, body, total, inFlight)
     const row: WebhookRow = {
       engine,
+      rttMs,
       events,
       webhooks: hooks,
       inFlight,
@@ -250,20 +269,33 @@ const drain = async (
       overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0
     }
     log(
-      `  webhooks ${engine.padEnd(8)} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
+      `  webhooks ${engine.padEnd(8)}${where} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
         `${deliveredPerSecond.toFixed(0)} deliveries/s; raw POSTs ${rawPostsPerSecond.toFixed(0)}/s ` +
         `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates`
     )
     return row
   } finally {
+    await far?.close()
     await sink.close()
     await database.dispose()
   }
 }
 
-const header = ["engine", "events", "webhooks", "in flight", "delivered", "s", "deliveries/s", "raw POSTs/s", "÷raw"]
+const header = [
+  "engine",
+  "RTT ms",
+  "events",
+  "webhooks",
+  "in flight",
+  "delivered",
+  "s",
+  "deliveries/s",
+  "raw POSTs/s",
+  "÷raw"
+]
 const cells = (row: WebhookRow) => [
   row.engine,
+  String(row.rttMs),
   String(row.events),
   String(row.webhooks),
   String(row.inFlight),
@@ -288,7 +320,9 @@ export const webhookMarkdown = (rows: ReadonlyArray<WebhookRow>): ReadonlyArray<
         "Events queued for the webhooks with the worker stopped, then `svc serve` drains them to a receiver on " +
           "loopback (204). deliveries/s runs from the first delivery to arrive to the last; raw POSTs/s is plain " +
           "`node:http` POSTs of the same body to the same receiver, as many at once as the worker may have in " +
-          "flight, a new connection each. ÷raw is the first over the second.",
+          "flight, over kept-alive connections. ÷raw is the first over the second. A row with an RTT goes " +
+          "through a relay that holds every chunk for half that round trip each way, and a new connection's first " +
+          "bytes for one more (its handshake): a receiver across the internet, which loopback hides.",
         "",
         `| ${header.join(" | ")} |`,
         `|${header.map(() => "---").join("|")}|`,

@@ -67,6 +67,7 @@ describe(`npm run bench (smoke, ${postgresUrl === undefined ? "PGlite" : "Postgr
     expect(files).toHaveLength(1)
     const result = JSON.parse(readFileSync(join(scratch, "results", files[0] ?? ""), "utf8")) as {
       rows: ReadonlyArray<BenchRow>
+      webhooks: ReadonlyArray<{ rttMs: number; events: number; webhooks: number; delivered: number }>
     }
     const cases = ["mcp-call", "mcp-list", "rest-call", "mcp-write"]
     const servedBy: Record<string, ReadonlyArray<string>> = {
@@ -91,6 +92,9 @@ describe(`npm run bench (smoke, ${postgresUrl === undefined ? "PGlite" : "Postgr
       expect(row.overCeiling).toBeGreaterThan(0)
       expect(row.overReference).toBeGreaterThan(0)
     }
+    // Webhook delivery: the drain on loopback, and the one through the relay with a network's round trip.
+    expect(result.webhooks.map((row) => row.rttMs)).toEqual([0, 20])
+    for (const row of result.webhooks) expect(row.delivered, `RTT ${row.rttMs}`).toBe(row.events * row.webhooks)
     expect(existsSync(join(scratch, "RESULTS.md"))).toBe(true)
   })
 })

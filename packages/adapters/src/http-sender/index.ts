@@ -1,1 +1,7 @@
-export { HttpSenderLive, makeSsrfSafeSender, type ResolvedAddress, type SenderOptions } from "./sender.js"
+export {
+  DEFAULT_KEEP_ALIVE_MS,
+  HttpSenderLive,
+  makeSsrfSafeSender,
+  type ResolvedAddress,
+  type SenderOptions
+} from "./sender.js"

@@ -1,10 +1,10 @@
 import { promises as dns } from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
-import type { LookupFunction } from "node:net"
 import { checkReceiverUrl, HttpSender, isLoopbackHost, isPublicAddress, refusalMessage, SendFailed } from "@svc/core"
 import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core"
-import { Config, Effect, Layer } from "effect"
+import { Config, Effect, Layer, type Scope } from "effect"
+import { makeReceiverConnections, pinnedLookup, type ReceiverConnections } from "./connections.js"
 
 /** A resolved address of a host name. */
 export interface ResolvedAddress {
@@ -23,6 +23,32 @@ export interface SenderOptions {
   readonly userAgent: string
   /** How host names are resolved; the system resolver unless a test supplies one. */
   readonly resolve?: (host: string) => Promise<ReadonlyArray<ResolvedAddress>>
+  /**
+   * How long an idle connection to a receiver is kept for its next send, in ms (default
+   * {@link DEFAULT_KEEP_ALIVE_MS}); 0 opens a new connection per send.
+   */
+  readonly keepAliveMs?: number
+}
+
+/** Default of {@link SenderOptions.keepAliveMs}: under Node's 5 s server default, the shortest common one. */
+export const DEFAULT_KEEP_ALIVE_MS = 4_000
+// Receivers (origin and address) with connections kept, and idle connections kept per receiver: the worker sends
+// at most 4 at once per webhook by default, so 8 idle ones cover two webhooks on one receiver without a handshake.
+const MAX_KEPT_ORIGINS = 256
+const MAX_IDLE_PER_ORIGIN = 8
+
+/** A kept connection that the receiver closed as it was reused, before any answer. */
+class ConnectionLost extends Error {
+  readonly code = "ECONNRESET"
+  constructor() {
+    super("the receiver closed a kept-alive connection before answering")
+  }
+}
+
+// How a connection closed by the other side shows on a request written to it.
+const isClosedUnderUs = (error: unknown): boolean => {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+  return code === "ECONNRESET" || code === "EPIPE"
 }
 
 const systemResolve = async (host: string): Promise<ReadonlyArray<ResolvedAddress>> =>
@@ -49,8 +75,26 @@ const reasonOf = (error: unknown): SendFailureReason => {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/** Builds the sender: check, resolve, check every address, pin, send, read a capped answer. */
-export const makeSsrfSafeSender = (options: SenderOptions) => {
+/**
+ * Builds the sender: check, resolve, check every address, pin, send, read a capped answer. Its kept connections
+ * close with the scope.
+ */
+export const makeSsrfSafeSender = (options: SenderOptions): Effect.Effect<HttpSender["Type"], never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() =>
+        makeReceiverConnections({
+          idleMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+          maxOrigins: MAX_KEPT_ORIGINS,
+          maxIdlePerOrigin: MAX_IDLE_PER_ORIGIN
+        })
+      ),
+      (connections) => Effect.sync(connections.closeAll)
+    ),
+    (connections) => senderOver(options, connections)
+  )
+
+const senderOver = (options: SenderOptions, connections: ReceiverConnections): HttpSender["Type"] => {
   const resolve = options.resolve ?? systemResolve
 
   const sendOnce = async (request: OutgoingRequest, signal: AbortSignal, started: number): Promise<SendOutcome> => {
@@ -76,12 +120,29 @@ export const makeSsrfSafeSender = (options: SenderOptions) => {
     if (!addresses.every(admitted)) throw fail("blocked-address", `${host}: ${refusalMessage["non-public-address"]}`)
     const pinned = addresses[0] as ResolvedAddress
     // The connection goes to the address we checked, whatever DNS says a moment later (DNS rebinding).
-    const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }])
-      else callback(null, pinned.address, pinned.family)
-    }
-    const client = url.protocol === "https:" ? https : http
-    return new Promise<SendOutcome>((done, reject) => {
+    const agent = connections.agentFor(url, pinned)
+    const outcome = post(url, request, pinned, agent, signal, started, fail)
+    if (agent === false) return outcome
+    return outcome.catch((error: unknown) => {
+      // A kept connection the receiver closed as we reused it: the request never got an answer, so it goes again
+      // on a new connection of its own (once; a receiver may see it twice, as deliveries are at least once).
+      if (!(error instanceof ConnectionLost) || signal.aborted) throw error
+      return post(url, request, pinned, false, signal, started, fail)
+    })
+  }
+
+  const post = (
+    url: URL,
+    request: OutgoingRequest,
+    pinned: ResolvedAddress,
+    agent: http.Agent | false,
+    signal: AbortSignal,
+    started: number,
+    fail: (reason: SendFailureReason, message: string) => SendFailed
+  ) =>
+    new Promise<SendOutcome>((done, reject) => {
+      const client = url.protocol === "https:" ? https : http
+      let answered = false
       const outgoing = client.request(
         url,
         {
@@ -91,11 +152,12 @@ export const makeSsrfSafeSender = (options: SenderOptions) => {
             "user-agent": options.userAgent,
             "content-length": Buffer.byteLength(request.body)
           },
-          lookup,
+          lookup: pinnedLookup(pinned),
           signal,
-          agent: false
+          agent
         },
         (response) => {
+          answered = true
           const chunks: Array<Buffer> = []
           let size = 0
           let truncated = false
@@ -120,6 +182,7 @@ export const makeSsrfSafeSender = (options: SenderOptions) => {
               chunks.push(chunk.subarray(0, room))
               size += room
               truncated = true
+              // The rest is never read, so the connection cannot be reused: destroyed, not kept.
               response.destroy()
               finish()
               return
@@ -135,10 +198,12 @@ export const makeSsrfSafeSender = (options: SenderOptions) => {
           })
         }
       )
-      outgoing.on("error", (error) => reject(fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error))))
+      outgoing.on("error", (error) => {
+        if (outgoing.reusedSocket && !answered && isClosedUnderUs(error)) reject(new ConnectionLost())
+        else reject(fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error)))
+      })
       outgoing.end(request.body)
     })
-  }
 
   return HttpSender.of({
     send: (request) =>
@@ -174,7 +239,7 @@ export const makeSsrfSafeSender = (options: SenderOptions) => {
 }
 
 /** The sender with the service's defaults: 10 s deadline, 64 KiB read, loopback only with the test switch. */
-export const HttpSenderLive = Layer.effect(
+export const HttpSenderLive = Layer.scoped(
   HttpSender,
   Effect.gen(function* () {
     const allowLoopback = yield* Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
@@ -183,7 +248,7 @@ export const HttpSenderLive = Layer.effect(
         "SVC_WEBHOOKS_ALLOW_LOOPBACK=true: outgoing requests may reach loopback addresses over plain http. Use this only in tests."
       )
     }
-    return makeSsrfSafeSender({
+    return yield* makeSsrfSafeSender({
       allowLoopback,
       timeoutMs: 10_000,
       maxResponseBytes: 64 * 1024,

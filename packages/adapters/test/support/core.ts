@@ -19,7 +19,8 @@ import { SqlPortsLive } from "../../src/sql/ports.js"
 import { testDatabaseLayer } from "./database.js"
 
 /** The real SSRF-safe sender, with loopback receivers allowed so tests can run theirs on 127.0.0.1. */
-export const testSenderLayer = Layer.sync(HttpSender, () =>
+export const testSenderLayer = Layer.scoped(
+  HttpSender,
   makeSsrfSafeSender({
     allowLoopback: true,
     timeoutMs: 10_000,
