@@ -9,8 +9,8 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
 
-/** An address the sender checked and connects to, whatever DNS says afterwards. */
-export interface PinnedAddress {
+/** A resolved address of a host name; once checked, the one the sender connects to, whatever DNS says afterwards. */
+export interface ResolvedAddress {
   readonly address: string
   readonly family: 4 | 6
 }
@@ -32,14 +32,14 @@ export interface ReceiverConnectionOptions {
 /** The connections of one sender. */
 export interface ReceiverConnections {
   /** The agent to send to `url` through, connecting to `pinned` only; `false` for a connection of its own. */
-  readonly agentFor: (url: URL, pinned: PinnedAddress) => http.Agent | false
+  readonly agentFor: (url: URL, pinned: ResolvedAddress) => http.Agent | false
   /** Closes every kept connection, idle or not; for the sender's shut-down. */
   readonly closeAll: () => void
 }
 
 /** A `lookup` for `net.connect` that answers `pinned` for any name. */
 export const pinnedLookup =
-  (pinned: PinnedAddress): LookupFunction =>
+  (pinned: ResolvedAddress): LookupFunction =>
   (_hostname, options, callback) => {
     if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }])
     else callback(null, pinned.address, pinned.family)

@@ -4,13 +4,9 @@ import * as https from "node:https"
 import { checkReceiverUrl, HttpSender, isLoopbackHost, isPublicAddress, refusalMessage, SendFailed } from "@svc/core"
 import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core"
 import { Config, Effect, Layer, type Scope } from "effect"
-import { makeReceiverConnections, pinnedLookup, type ReceiverConnections } from "./connections.js"
+import { makeReceiverConnections, pinnedLookup, type ReceiverConnections, type ResolvedAddress } from "./connections.js"
 
-/** A resolved address of a host name. */
-export interface ResolvedAddress {
-  readonly address: string
-  readonly family: 4 | 6
-}
+export type { ResolvedAddress } from "./connections.js"
 
 /** Settings of the SSRF-safe sender. */
 export interface SenderOptions {
@@ -45,9 +41,13 @@ class ConnectionLost extends Error {
   }
 }
 
+// Node's error code (`ECONNRESET`, `ERR_TLS_…`), or "" for an error without one.
+const codeOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
+
 // How a connection closed by the other side shows on a request written to it.
 const isClosedUnderUs = (error: unknown): boolean => {
-  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+  const code = codeOf(error)
   return code === "ECONNRESET" || code === "EPIPE"
 }
 
@@ -58,7 +58,7 @@ const systemResolve = async (host: string): Promise<ReadonlyArray<ResolvedAddres
   }))
 
 const reasonOf = (error: unknown): SendFailureReason => {
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
+  const code = codeOf(error)
   if (code === "ABORT_ERR" || code === "ETIMEDOUT") return "timeout"
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "dns"
   if (

@@ -200,31 +200,29 @@ describe("the SSRF-safe sender", () => {
 describe("connections kept for the next send", () => {
   const ok = (path = "/ok") => ({ url: `http://127.0.0.1:${port}${path}`, headers: {}, body: "{}" })
 
+  // `sends` sends in a row through one sender, closed afterwards; answers how many connections the receiver took.
+  const inARow = (sends: number, options: TestSenderOptions) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const before = connections.length
+        const sender = yield* scopedSender(options)
+        for (let n = 0; n < sends; n++) expect((yield* sender.send(ok())).status).toBe(204)
+        return connections.length - before
+      })
+    )
+
   it.live("reuses one connection for sends in a row, and closes it with the sender's scope", () =>
     Effect.gen(function* () {
       const before = connections.length
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          // Kept far longer than the test may take, so only closing the scope closes it.
-          const kept = yield* scopedSender({ keepAliveMs: 600_000 })
-          for (let n = 0; n < 3; n++) expect((yield* kept.send(ok())).status).toBe(204)
-          expect(connections.length - before).toBe(1)
-        })
-      )
+      // Kept far longer than the test may take, so only closing the scope closes it.
+      expect(yield* inARow(3, { keepAliveMs: 600_000 })).toBe(1)
       yield* closed(connections[before] as Socket).pipe(Effect.timeout("10 seconds"))
     })
   )
 
   it.live("opens a connection per send when keepAliveMs is 0", () =>
     Effect.gen(function* () {
-      const before = connections.length
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          const fresh = yield* scopedSender({ keepAliveMs: 0 })
-          for (let n = 0; n < 2; n++) expect((yield* fresh.send(ok())).status).toBe(204)
-        })
-      )
-      expect(connections.length - before).toBe(2)
+      expect(yield* inARow(2, { keepAliveMs: 0 })).toBe(2)
     })
   )
 
