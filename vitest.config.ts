@@ -14,6 +14,7 @@ const engineFree = [
   "packages/adapters/test/http/gzip-splice.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/oauth/cookies.test.ts",
+  "packages/adapters/test/sql/batched-lookup.test.ts",
   "packages/adapters/test/sql/pglite-dump.test.ts"
 ]
 

@@ -1,8 +1,8 @@
 /**
  * The note the bench's database-backed servers other than ours read: their own table, seeded with the note our
- * server made, read with the very query our repository uses. The reference and the bare read share it. A process
- * learns where the data lives from `REF_ENGINE=pglite|postgres`, `REF_DATA_DIR` or `REF_DATABASE_URL`, and the
- * note from `REF_NOTE` (JSON).
+ * server made, read with the one-note form of our repository's query. The reference and the bare read share it.
+ * A process learns where the data lives from `REF_ENGINE=pglite|postgres`, `REF_DATA_DIR` or `REF_DATABASE_URL`,
+ * and the note from `REF_NOTE` (JSON).
  */
 import { PGlite } from "@electric-sql/pglite"
 import { loadPgPool } from "./pg.js"
@@ -25,7 +25,10 @@ export interface SeedNote {
   readonly markdown: string
 }
 
-/** Our repository's note read, on the bench's table. */
+/**
+ * Our repository's note read for one note, on the bench's table. (Ours gathers the reads that arrive together into
+ * one statement over a list of keys, `ItemsRepo.findNote`; these servers read one row per call, as most do.)
+ */
 export const NOTE_READ = `SELECT id, type, title, url, body, created_at, updated_at FROM reference_notes
        WHERE id = $1 AND workspace_id = $2 AND type = 'note' AND trashed_at IS NULL`
 

@@ -6,8 +6,8 @@
  * plain JSON like ours instead of an SSE stream.
  *
  * It lists the same tools as ours (their definitions are handed over in a file) and runs two of them on
- * the same engine as ours: `svc_get_note_markdown` reads one note row by id with the very query our
- * repository uses, and `svc_create_note` inserts one. No authentication, no rate limit, no event log.
+ * the same engine as ours: `svc_get_note_markdown` reads one note row by id with the one-note form of our
+ * repository's query, and `svc_create_note` inserts one. No authentication, no rate limit, no event log.
  * Run as its own process: `PORT=… REF_ENGINE=pglite|postgres REF_DATA_DIR|REF_DATABASE_URL=… REF_TOOLS=<file>
  * REF_NOTE=<json> node --import tsx reference.ts` (see note-table.ts).
  */

@@ -267,7 +267,8 @@ const writeResults = (
       "shared Ajv validator) reading the same row with the same query on the same engine; **bare-read** = plain " +
       "`node:http` parsing the body and reading the same row with the same query (prepared on PostgreSQL), with no " +
       "authentication, validation or framework: the floor of a server that answers from the database, for scale; " +
-      "**ours** = `svc serve`. ÷ceiling and ÷reference are requests/s over theirs (REST is compared with the " +
+      "**ours** = `svc serve`, whose note reads made at the same moment share one statement (the others read " +
+      "one row per call). ÷ceiling and ÷reference are requests/s over theirs (REST is compared with the " +
       "reference's tools/call). " +
       "CPU µs/req is the server process's own CPU time per request (a PostgreSQL server's not included): " +
       "steadier than req/s when neighbours take the CPU. The servers take turns slice by slice; the machine is shared, so absolute figures move between runs and " +

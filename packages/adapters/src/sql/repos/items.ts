@@ -12,6 +12,7 @@ import {
   trusted
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
+import { inKeyOrder, keysParameter, makeBatchedLookup } from "../batched-lookup.js"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
 
@@ -42,6 +43,16 @@ const toStored = (row: StoredRow): StoredItem => ({
   updatedAt: row.updated_at,
   trashedAt: row.trashed_at
 })
+
+/** An item as a batched lookup takes it (see batched-lookup.ts). */
+interface ItemKey extends Readonly<Record<string, string>> {
+  readonly workspace_id: string
+  readonly id: string
+}
+
+interface KeyPosition {
+  readonly n: number
+}
 
 interface NoteRow extends ItemRow {
   readonly body: string
@@ -84,6 +95,29 @@ export const ItemsRepoSql = Layer.effect(
     const lean = yield* LeanSql
     // Spans only when a tracer exports them: a note read is on the hot path of every cheap tool call.
     const span = spanWhen(yield* spansExported)
+    // The two reads of one item by id that tool calls make most: gathered per turn of the event loop.
+    const findNoteRow = yield* makeBatchedLookup({
+      name: "ItemsRepo.findNote batch",
+      run: (keys: ReadonlyArray<ItemKey>) =>
+        Effect.map(
+          lean<NoteRow & KeyPosition>`
+            SELECT k.n, i.id, i.type, i.title, i.url, i.body, i.created_at, i.updated_at
+            FROM jsonb_to_recordset(${keysParameter(keys)}::jsonb) AS k(n int, workspace_id text, id text)
+            JOIN items i ON i.id = k.id AND i.workspace_id = k.workspace_id AND i.type = 'note' AND i.trashed_at IS NULL`,
+          (rows) => inKeyOrder(rows, keys.length)
+        )
+    })
+    const findItemRow = yield* makeBatchedLookup({
+      name: "ItemsRepo.findItem batch",
+      run: (keys: ReadonlyArray<ItemKey>) =>
+        Effect.map(
+          lean<StoredRow & KeyPosition>`
+            SELECT k.n, i.id, i.type, i.title, i.url, i.note, i.data, i.created_at, i.updated_at, i.trashed_at
+            FROM jsonb_to_recordset(${keysParameter(keys)}::jsonb) AS k(n int, workspace_id text, id text)
+            JOIN items i ON i.id = k.id AND i.workspace_id = k.workspace_id`,
+          (rows) => inKeyOrder(rows, keys.length)
+        )
+    })
     return {
       insertNote: (workspaceId, note, created) =>
         isWebhookEventType(created.type)
@@ -99,9 +133,8 @@ export const ItemsRepoSql = Layer.effect(
                  VALUES (${created.id}, ${created.workspaceId}, ${created.type}, ${created.createdAt},
                          ${JSON.stringify(created.data)}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
       findNote: (workspaceId, noteId) =>
-        lean<NoteRow>`SELECT id, type, title, url, body, created_at, updated_at FROM items
-                      WHERE id = ${noteId} AND workspace_id = ${workspaceId} AND type = 'note' AND trashed_at IS NULL`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toNote)),
+        findNoteRow({ workspace_id: workspaceId, id: noteId }).pipe(
+          Effect.map(Option.map(toNote)),
           Effect.orDie,
           span("ItemsRepo.findNote")
         ),
@@ -158,11 +191,7 @@ export const ItemsRepoSql = Layer.effect(
           Effect.orDie
         ),
       findItem: (workspaceId, itemId) =>
-        lean<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
-                       WHERE id = ${itemId} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
-          Effect.orDie
-        ),
+        findItemRow({ workspace_id: workspaceId, id: itemId }).pipe(Effect.map(Option.map(toStored)), Effect.orDie),
       lockItem: (workspaceId, itemId) =>
         lean<StoredRow>`SELECT id, type, title, url, note, data, created_at, updated_at, trashed_at FROM items
                        WHERE id = ${itemId} AND workspace_id = ${workspaceId} FOR UPDATE`.pipe(
