@@ -48,8 +48,9 @@ interface Waiting<Key, Row, E> {
 }
 
 /**
- * Builds a lookup whose calls outside a transaction are gathered per turn of the event loop. A statement that
- * fails fails every lookup in it with the same cause, as each alone would have failed.
+ * Builds a lookup whose calls outside a transaction are gathered per turn of the event loop. When a shared
+ * statement fails, each of its keys is looked up again alone: a key the database refuses fails its own caller
+ * only, and a database that is down fails each caller with its own statement's error.
  */
 export const makeBatchedLookup = <Key, Row, E>(
   options: BatchedLookupOptions<Key, Row, E>
@@ -72,6 +73,12 @@ export const makeBatchedLookup = <Key, Row, E>(
           : statement
       )
       fiber.addObserver((exit) => {
+        if (Exit.isFailure(exit) && part.length > 1) {
+          // One key can fail a whole statement (text the database refuses, say): each key goes again alone, so
+          // only its own caller sees the failure.
+          for (const waiting of part) if (waiting.answer !== undefined) runPart([waiting])
+          return
+        }
         part.forEach((waiting, index) => {
           waiting.answer?.(Exit.map(exit, (rows) => Option.fromNullable(rows[index])))
         })

@@ -90,6 +90,23 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
       })
     )
 
+    it.effect("refuses the NUL character in any text, naming each place, before it reaches the database", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp()
+        const created = yield* call(principal, "svc_create_note", { title: "a\u0000b", markdown: "# ok\u0000" })
+        expect(created).toMatchObject({
+          ok: false,
+          status: "invalid",
+          message: "title must not contain the NUL character (\\u0000) (and 1 more)"
+        })
+        expect((created.errors as ReadonlyArray<{ path: string }>).map((e) => e.path)).toEqual(["title", "markdown"])
+        const read = yield* call(principal, "svc_get_note_markdown", { noteId: "note_\u0000" })
+        expect(read).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "noteId" }] })
+        const rows = yield* call(principal, "svc_add_table_rows", { tableId: "t", rows: [{ ok: "x", "b\u0000": 1 }] })
+        expect(rows).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "rows.0.b\u0000" }] })
+      })
+    )
+
     it.effect("refuses a non-object input", () =>
       Effect.gen(function* () {
         const { principal } = yield* signUp()

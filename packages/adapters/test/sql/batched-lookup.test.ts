@@ -12,8 +12,14 @@ class LookupFailed {
   readonly _tag = "LookupFailed"
 }
 
-/** A lookup over a table of `rows`, recording the keys of every statement and whether it ran in a transaction. */
-const recording = (rows: Readonly<Record<string, string>>, options: { maxKeys?: number; fails?: boolean } = {}) => {
+/**
+ * A lookup over a table of `rows`, recording the keys of every statement and whether it ran in a transaction. A
+ * statement fails when `fails` says so of its keys: the database refusing one key's text fails the whole statement.
+ */
+const recording = (
+  rows: Readonly<Record<string, string>>,
+  options: { maxKeys?: number; fails?: (keys: ReadonlyArray<string>) => boolean } = {}
+) => {
   const runs: Array<{ readonly keys: ReadonlyArray<string>; readonly inTransaction: boolean }> = []
   const lookup = makeBatchedLookup({
     name: "Test.lookup batch",
@@ -21,7 +27,9 @@ const recording = (rows: Readonly<Record<string, string>>, options: { maxKeys?: 
     run: (keys: ReadonlyArray<string>) =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
         runs.push({ keys, inTransaction: Option.isSome(transaction) })
-        return options.fails === true ? Effect.fail(new LookupFailed()) : Effect.succeed(keys.map((key) => rows[key]))
+        return options.fails?.(keys) === true
+          ? Effect.fail(new LookupFailed())
+          : Effect.succeed(keys.map((key) => rows[key]))
       })
   })
   return { runs, lookup }
@@ -60,9 +68,26 @@ describe("makeBatchedLookup", () => {
     })
   )
 
-  it.effect("fails every lookup of a failed statement with its error", () =>
+  it.effect("looks each key of a failed statement up again alone, so a refused key fails its own caller only", () =>
     Effect.gen(function* () {
-      const { runs, lookup: make } = recording(table, { fails: true })
+      const { runs, lookup: make } = recording(table, { fails: (keys) => keys.includes("refused") })
+      const lookup = yield* make
+      const [a, refused, b] = yield* Effect.all(
+        ["a", "refused", "b"].map((key) => Effect.exit(lookup(key))),
+        { concurrency: "unbounded" }
+      )
+      expect(a).toEqual(Exit.succeed(Option.some("row a")))
+      expect(b).toEqual(Exit.succeed(Option.some("row b")))
+      expect(refused !== undefined && Exit.isFailure(refused) && Cause.failureOption(refused.cause)).toEqual(
+        Option.some(new LookupFailed())
+      )
+      expect(runs.map((run) => run.keys)).toEqual([["a", "refused", "b"], ["a"], ["refused"], ["b"]])
+    })
+  )
+
+  it.effect("fails every caller when every statement fails (a database that is down)", () =>
+    Effect.gen(function* () {
+      const { runs, lookup: make } = recording(table, { fails: () => true })
       const lookup = yield* make
       const exits = yield* Effect.all(
         ["a", "b"].map((key) => Effect.exit(lookup(key))),
@@ -71,7 +96,7 @@ describe("makeBatchedLookup", () => {
       for (const exit of exits) {
         expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toEqual(Option.some(new LookupFailed()))
       }
-      expect(runs).toHaveLength(1)
+      expect(runs.map((run) => run.keys)).toEqual([["a", "b"], ["a"], ["b"]])
     })
   )
 
