@@ -132,7 +132,9 @@ const nulPaths = (value: unknown, path: string, out: Array<FieldProblem>): void 
   if (typeof value === "string") {
     if (value.includes(NUL)) add(path)
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, path === "" ? String(index) : `${path}.${index}`, out))
+    value.forEach((item, index) => {
+      nulPaths(item, path === "" ? String(index) : `${path}.${index}`, out)
+    })
   } else if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       const at = path === "" ? key : `${path}.${key}`
