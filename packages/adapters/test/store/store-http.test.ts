@@ -39,5 +39,43 @@ layer(TestApp.layer, { timeout: "60 seconds", excludeTestServices: true })(
         expect(health.status).toBe(200)
       })
     )
+
+    it.effect("refuses the NUL character anywhere in a body with invalid_field, naming each place", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp()
+        const post = (path: string, body: string, token: string | null = user.token) =>
+          Effect.promise(() =>
+            fetch(`${app.url}/store-app/v1${path}`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                ...(token === null ? {} : { authorization: `Bearer ${token}` })
+              },
+              body
+            }).then(async (r) => ({ status: r.status, body: await r.json() }))
+          )
+        const refused = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}')
+        expect(refused).toEqual({
+          status: 422,
+          body: {
+            ok: false,
+            error: "invalid_field",
+            message: "product: must not contain the NUL character (\\u0000)",
+            errors: [{ path: "product", message: "must not contain the NUL character (\\u0000)" }]
+          }
+        })
+        // An escaped backslash before "u0000" is plain text, not a NUL: the route looks the product up as usual.
+        const plain = yield* post("/customers", '{"product":"p\\\\u0000","email":"a@example.com"}')
+        expect(plain.body).toMatchObject({
+          ok: false,
+          reason: "product_not_found",
+          message: "no product p\\u0000 in this store"
+        })
+        // The credential is still checked first.
+        const anonymous = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}', null)
+        expect(anonymous.status).toBe(401)
+      })
+    )
   }
 )

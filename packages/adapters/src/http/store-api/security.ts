@@ -1,9 +1,11 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
   Authenticator,
+  nulInput,
   resolveStoreCaller,
   StoreAuth,
   StoreForbidden,
+  StoreInvalid,
   StorePlanRequired,
   StoreUnauthorized,
   WorkspacesRepo
@@ -28,7 +30,7 @@ export const StoreAuthLive = Layer.effect(
             .authenticate(Redacted.value(token), "store")
             .pipe(Effect.mapError((error) => new StoreUnauthorized({ message: error.message })))
           const isChange = request.method !== "GET" && request.method !== "HEAD"
-          return yield* resolveStoreCaller(principal, isChange).pipe(
+          const caller = yield* resolveStoreCaller(principal, isChange).pipe(
             Effect.provideService(WorkspacesRepo, workspaces),
             Effect.mapError((error) =>
               error._tag === "AuthExpired"
@@ -38,7 +40,50 @@ export const StoreAuthLive = Layer.effect(
                   : new StoreForbidden({ code: error.code, message: error.message })
             )
           )
+          if (isChange) yield* refuseNul(request)
+          return caller
         })
     })
   })
 )
+
+// In JSON text a NUL can only be the escape `\u0000`; one preceded by an odd run of backslashes is that escape
+// (an even run is an escaped backslash and the plain text "u0000"). Bodies without one are not parsed here.
+const mayHoldNul = (text: string): boolean => {
+  for (let at = text.indexOf("u0000"); at !== -1; at = text.indexOf("u0000", at + 5)) {
+    let backslashes = 0
+    while (at - backslashes - 1 >= 0 && text.charCodeAt(at - backslashes - 1) === 92) backslashes++
+    if (backslashes % 2 === 1) return true
+  }
+  return false
+}
+
+/**
+ * Fails with `invalid_field` when a JSON body holds the NUL character. It reads the body as text, which the platform
+ * keeps for the route's own decoding; other content types are left to the route.
+ */
+const refuseNul = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, StoreInvalid> => {
+  const type = request.headers["content-type"]
+  if (type !== undefined && !type.toLowerCase().includes("json")) return Effect.void
+  return Effect.flatMap(
+    Effect.orElseSucceed(request.text, () => ""),
+    (text) => {
+      if (!mayHoldNul(text)) return Effect.void
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return Effect.void // not JSON: the route's own decoding answers it
+      }
+      const refused = nulInput(body)
+      return refused === undefined
+        ? Effect.void
+        : Effect.fail(
+            new StoreInvalid({
+              message: refused.errors.map((problem) => `${problem.path}: ${problem.message}`).join("; "),
+              errors: refused.errors
+            })
+          )
+    }
+  )
+}

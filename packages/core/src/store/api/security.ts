@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import type { StoreCaller } from "../caller.js"
-import { StoreForbidden, StorePlanRequired, StoreUnauthorized } from "./errors.js"
+import { StoreForbidden, StoreInvalid, StorePlanRequired, StoreUnauthorized } from "./errors.js"
 
 /** The caller of the current store API request, provided by `StoreAuth`. */
 export class CurrentStoreCaller extends Context.Tag("svc/store/CurrentStoreCaller")<
@@ -9,9 +9,13 @@ export class CurrentStoreCaller extends Context.Tag("svc/store/CurrentStoreCalle
   StoreCaller
 >() {}
 
-/** Bearer authentication of every store route (API keys now; OAuth tokens with scope `store` later). */
+/**
+ * Bearer authentication of every store route (API keys now; OAuth tokens with scope `store` later). Once the
+ * caller is known, it also refuses a request body holding the NUL character in any text (`invalid_field`):
+ * PostgreSQL stores no NUL in text or JSON, so such a body would otherwise fail in the database.
+ */
 export class StoreAuth extends HttpApiMiddleware.Tag<StoreAuth>()("svc/store/StoreAuth", {
-  failure: Schema.Union(StoreUnauthorized, StorePlanRequired, StoreForbidden),
+  failure: Schema.Union(StoreUnauthorized, StorePlanRequired, StoreForbidden, StoreInvalid),
   provides: CurrentStoreCaller,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
