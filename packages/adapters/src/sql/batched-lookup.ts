@@ -6,7 +6,7 @@
  * That was close to half of a cached read's CPU. A lookup made outside a transaction waits until the event loop
  * has taken every request that arrived with it (`setImmediate`), then all the keys gathered go in one statement
  * (the DataLoader pattern). Alone, a lookup waits one turn of the loop; with ten callers at once, the bench saw
- * about six keys per statement.
+ * five to six keys per statement.
  *
  * Inside a transaction a lookup runs at once, alone, on the transaction's connection: it must see the
  * transaction's own writes, and a transaction's statements are never shared with other callers.
