@@ -42,6 +42,8 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`API keys on ${engineName}`, (
         expect(zero._tag === "InvalidInput" && zero.errors[0]?.path).toBe("expiresInDays")
         const long = yield* Effect.flip(keys.create(account.id, { name: "x".repeat(101) }))
         expect(long._tag === "InvalidInput" && long.errors[0]?.path).toBe("name")
+        const nul = yield* Effect.flip(keys.create(account.id, { name: "CI\u0000key" }))
+        expect(nul._tag === "InvalidInput" && nul.message).toBe("name must not contain the NUL character (\\u0000)")
       })
     )
   })

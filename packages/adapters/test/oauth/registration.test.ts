@@ -159,6 +159,13 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
           ).toBe("invalid_client_metadata")
           const notJson = await fetch(`${app.url}/oauth/register`, { method: "POST", body: "{" })
           expect(notJson.status).toBe(400)
+          // PostgreSQL stores no NUL in text: such a name is refused as metadata, not failed in the database.
+          const nul = await register(app.url, client(["https://a.example/cb"], { client_name: "Agent\u0000" }))
+          expect(nul.status).toBe(400)
+          expect(nul.body).toMatchObject({
+            error: "invalid_client_metadata",
+            error_description: "client_name must not contain the NUL character (\\u0000)"
+          })
         })
       })
     )

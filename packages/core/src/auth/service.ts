@@ -76,6 +76,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
         }
         const name = (input.name ?? "API key").trim()
         if (name.length === 0 || name.length > 100) return yield* invalid("name", "name must be 1 to 100 characters")
+        // PostgreSQL stores no NUL in text: refused here rather than failing in the database.
+        if (name.includes("\u0000")) return yield* invalid("name", "name must not contain the NUL character (\\u0000)")
         const workspaceId =
           input.storeHandle === undefined
             ? yield* workspaces.findDefault(accountId).pipe(Effect.map(Option.map((w) => w.id)))

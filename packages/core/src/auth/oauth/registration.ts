@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { RateLimiter } from "../../limits/ports.js"
+import { nulInput } from "../../tools/problems.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { CLIENT_SECRET_PREFIX, constantTimeEqual, newSecret } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
@@ -32,6 +33,9 @@ const decodeMetadata = (body: unknown) =>
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       return yield* metadataError("the body must be a JSON object of client metadata")
     }
+    // PostgreSQL stores no NUL in text: refused here rather than failing in the database.
+    const nul = nulInput(body)
+    if (nul !== undefined) return yield* metadataError(nul.message)
     const fields = body as Readonly<Record<string, unknown>>
     const redirectUris = fields.redirect_uris
     if (!isStringArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
