@@ -123,39 +123,3 @@ export const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
     errors
   })
 }
-
-const NUL = "\u0000"
-
-const nulPaths = (value: unknown, path: string, out: Array<FieldProblem>): void => {
-  const add = (at: string) =>
-    out.push(new FieldProblem({ path: at, message: "must not contain the NUL character (\\u0000)" }))
-  if (typeof value === "string") {
-    if (value.includes(NUL)) add(path)
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      nulPaths(item, path === "" ? String(index) : `${path}.${index}`, out)
-    })
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      const at = path === "" ? key : `${path}.${key}`
-      if (key.includes(NUL)) add(at)
-      else nulPaths(item, at, out)
-    }
-  }
-}
-
-/**
- * `invalid` for input holding the NUL character anywhere (a value or a field name), else `undefined`. PostgreSQL
- * stores no NUL in text or JSON, so such input would otherwise reach the database and fail there as an internal
- * error; checked before the schema, for every tool, as JSON can carry it in any string.
- */
-export const nulInput = (input: unknown): InvalidInput | undefined => {
-  const errors: Array<FieldProblem> = []
-  nulPaths(input, "", errors)
-  const first = errors[0]
-  if (first === undefined) return undefined
-  return new InvalidInput({
-    message: `${first.path || "the input"} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}`,
-    errors
-  })
-}

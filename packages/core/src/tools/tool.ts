@@ -1,7 +1,8 @@
 import { Effect, Either, Schema } from "effect"
 import type { Principal } from "../auth/schema.js"
 import type { DomainError } from "../shared/errors.js"
-import { nulInput, toInvalidInput } from "./problems.js"
+import { nulInput } from "../shared/nul.js"
+import { toInvalidInput } from "./problems.js"
 import type { Workspace } from "../workspace/schema.js"
 
 /** What a tool handler knows about the call beyond its input. */

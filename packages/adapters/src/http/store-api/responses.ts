@@ -48,6 +48,10 @@ const isBodyDecodeFailure = (cause: Cause.Cause<unknown>): boolean =>
     return error._tag === "RequestError" && error.reason === "Decode"
   })
 
+/** The `message` of an `invalid_field` answer: its problems, each after its path. */
+export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string =>
+  errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; ")
+
 /**
  * Shapes the answers the HttpApi machinery makes on its own: schema failures (400 for a query or path,
  * 422 for a body, each problem in `errors`), a body that is not JSON (400), `Retry-After` on a 429, and
@@ -64,7 +68,7 @@ export const StoreResponses = HttpLayerRouter.middleware((effect) =>
       path: (issue.path ?? []).map(String).join("."),
       message: issue.message ?? "is not allowed"
     }))
-    const message = errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; ")
+    const message = problemsMessage(errors)
     return write
       ? body(422, { ok: false, error: "invalid_field", message, errors })
       : body(400, { ok: false, error: "bad_request", message })

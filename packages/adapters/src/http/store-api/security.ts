@@ -11,6 +11,7 @@ import {
   WorkspacesRepo
 } from "@svc/core"
 import { Effect, Layer, Redacted } from "effect"
+import { problemsMessage } from "./responses.js"
 
 /**
  * The store API's bearer check. A request without `Authorization` still arrives here with an empty
@@ -80,7 +81,7 @@ const refuseNul = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<
         ? Effect.void
         : Effect.fail(
             new StoreInvalid({
-              message: refused.errors.map((problem) => `${problem.path}: ${problem.message}`).join("; "),
+              message: problemsMessage(refused.errors),
               errors: refused.errors
             })
           )

@@ -13,6 +13,7 @@ import {
 } from "@svc/core"
 import { Config, Effect, Either, ParseResult, Schema } from "effect"
 import { answer } from "./errors.js"
+import { problemsMessage } from "./responses.js"
 
 const withCaller = <A, E, R>(use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(CurrentStoreCaller, use)
@@ -44,7 +45,7 @@ const optionalBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema
     )
     return yield* Effect.fail(
       new StoreInvalid({
-        message: errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; "),
+        message: problemsMessage(errors),
         errors
       })
     )

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { RateLimiter } from "../../limits/ports.js"
-import { nulInput } from "../../tools/problems.js"
+import { nulInput } from "../../shared/nul.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { CLIENT_SECRET_PREFIX, constantTimeEqual, newSecret } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
