@@ -73,7 +73,11 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
     const get = (workspaceId: string, noteId: string) =>
       items
         .findNote(workspaceId, noteId)
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(noteId)), onSome: Effect.succeed })))
+        .pipe(
+          Effect.flatMap((found) =>
+            Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(notFound(noteId))
+          )
+        )
 
     /** Adds Markdown to the end of a note, after a blank line unless told otherwise. */
     const append = (

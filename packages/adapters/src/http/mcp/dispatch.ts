@@ -101,16 +101,17 @@ export const makeMcpDispatch = (gate: ToolGate) =>
             `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
           )
         }),
-        Effect.catchTags({
-          RateLimited: (limited) =>
-            Effect.succeed(
-              errorReply(429, id, ErrorCode.ServerError, limited.message, {
-                data: { retryAfterSeconds: limited.retryAfterSeconds },
-                headers: { "retry-after": String(limited.retryAfterSeconds) }
-              })
-            ),
-          UnknownTool: (unknown) => Effect.succeed(invalidParams(id, unknown.message))
-        })
+        // One handler rather than `catchTags`: see `failureReply` in endpoint.ts.
+        Effect.catchAll((refused) =>
+          Effect.succeed(
+            refused._tag === "RateLimited"
+              ? errorReply(429, id, ErrorCode.ServerError, refused.message, {
+                  data: { retryAfterSeconds: refused.retryAfterSeconds },
+                  headers: { "retry-after": String(refused.retryAfterSeconds) }
+                })
+              : invalidParams(id, refused.message)
+          )
+        )
       )
     }
 
