@@ -149,6 +149,33 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
+    it.effect("shows an error page, not a 500, for a NUL character in any query value or name", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        yield* Effect.promise(async () => {
+          const client = await sharedClient(app.url, "https://app.example.com/callback")
+          const { challenge } = pkce()
+          const good = authorizeUrl(app.url, { ...client, challenge })
+          const withClientId = new URL(good)
+          withClientId.searchParams.set("client_id", `${client.clientId}\u0000`)
+          const withState = new URL(good)
+          withState.searchParams.set("state", "a\u0000b")
+          const withName = new URL(good)
+          withName.searchParams.set("x\u0000", "1")
+          for (const [url, name] of [
+            [withClientId, "client_id"],
+            [withState, "state"],
+            [withName, "x\\u0000"]
+          ] as const) {
+            const response = await fetch(url, { redirect: "manual" })
+            expect(response.status).toBe(400)
+            expect(response.headers.get("location")).toBeNull()
+            expect(await response.text()).toContain(`parameter ${name} must not contain the NUL character`)
+          }
+        })
+      })
+    )
+
     it.effect("lets a loopback redirect URI use any port (RFC 8252) but binds the code to the one used", () =>
       Effect.gen(function* () {
         const { app, client, verifier, code, callback } = yield* codeFor({

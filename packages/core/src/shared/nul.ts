@@ -9,8 +9,9 @@ const NUL = "\u0000"
 /** What a refused field is told. */
 export const NUL_MESSAGE = "must not contain the NUL character (\\u0000)"
 
+/** Whether a value (text, or JSON-like data at any depth, field names included) holds a NUL. */
 // A walk that allocates nothing: tool calls run it on every input, and almost none holds a NUL.
-const holdsNul = (value: unknown): boolean => {
+export const holdsNul = (value: unknown): boolean => {
   if (typeof value === "string") return value.includes(NUL)
   if (typeof value !== "object" || value === null) return false
   if (Array.isArray(value)) {

@@ -1,4 +1,5 @@
 import { Clock, Effect, Option, Schema } from "effect"
+import { holdsNul, NUL_MESSAGE } from "../../shared/nul.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { base64Url, isS256Challenge } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
@@ -68,6 +69,13 @@ export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("sv
     /** Checks the query of `GET /oauth/authorize`. */
     const check = (query: ReadonlyArray<readonly [string, string]>, resources: ProtectedResources) =>
       Effect.gen(function* () {
+        // Before any lookup: the client id reaches the database, and state and scope are stored with the request.
+        const poisoned = query.find(([key, value]) => holdsNul(key) || holdsNul(value))
+        if (poisoned !== undefined) {
+          return yield* new AuthorizePageError({
+            message: `The request parameter ${JSON.stringify(poisoned[0]).slice(1, -1)} ${NUL_MESSAGE}.`
+          })
+        }
         const all = (name: string) => query.filter(([key]) => key === name).map(([, value]) => value)
         const one = (name: string) => all(name)[0]
         if (all("client_id").length !== 1) {
