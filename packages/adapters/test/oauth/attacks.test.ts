@@ -46,6 +46,15 @@ const exchange = (url: string, clientId: string, redirectUri: string, code: stri
     ...(verifier === undefined ? {} : { code_verifier: verifier })
   })
 
+/** A 400 HTML error page that shows `text` and redirects nowhere. */
+const expectErrorPage = async (answer: Response | { response: Response; text: string }, text: string) => {
+  const response = answer instanceof Response ? answer : answer.response
+  expect(response.status).toBe(400)
+  expect(response.headers.get("location")).toBeNull()
+  expect(response.headers.get("content-type")).toContain("text/html")
+  expect(answer instanceof Response ? await answer.text() : answer.text).toContain(text)
+}
+
 layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it) => {
   describe("authorization codes", () => {
     it.effect(
@@ -126,6 +135,40 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
     )
   })
 
+  describe("NUL characters", () => {
+    it.effect("answers a NUL character in a token or revocation request with invalid_request or invalid_client", () =>
+      Effect.gen(function* () {
+        const { app, client, verifier, code } = yield* codeFor()
+        yield* Effect.promise(async () => {
+          const poisonedCode = await exchange(app.url, client.clientId, client.redirectUri, `${code}\u0000`, verifier)
+          expect(poisonedCode.response.status).toBe(400)
+          expect(poisonedCode.body).toEqual({
+            error: "invalid_request",
+            error_description: "code must not contain the NUL character (\\u0000)"
+          })
+          const basic = `Basic ${btoa(`${encodeURIComponent(`${client.clientId}\u0000`)}:secret`)}`
+          const poisonedBasic = await tokenRequest(
+            app.url,
+            { grant_type: "authorization_code", redirect_uri: client.redirectUri, code, code_verifier: verifier },
+            { authorization: basic }
+          )
+          expect(poisonedBasic.response.status).toBe(401)
+          expect(poisonedBasic.body.error).toBe("invalid_client")
+          const revoked = await fetch(`${app.url}/oauth/revoke`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ client_id: client.clientId, token: "x\u0000" }).toString()
+          })
+          expect(revoked.status).toBe(400)
+          // Nothing was used up: the code still exchanges.
+          expect((await exchange(app.url, client.clientId, client.redirectUri, code, verifier)).response.status).toBe(
+            200
+          )
+        })
+      })
+    )
+  })
+
   describe("redirect URI tampering", () => {
     it.effect("shows an error page, never a redirect, for an unregistered redirect URI or an unknown client", () =>
       Effect.gen(function* () {
@@ -139,11 +182,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
             { ...client, redirectUri: "https://app.example.com/callback?x=1", challenge },
             { ...client, clientId: "client_unknown", challenge }
           ]) {
-            const response = await fetch(authorizeUrl(app.url, request), { redirect: "manual" })
-            expect(response.status).toBe(400)
-            expect(response.headers.get("location")).toBeNull()
-            expect(response.headers.get("content-type")).toContain("text/html")
-            expect(await response.text()).toContain("cannot continue")
+            await expectErrorPage(
+              await fetch(authorizeUrl(app.url, request), { redirect: "manual" }),
+              "cannot continue"
+            )
           }
         })
       })
@@ -167,10 +209,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
             [withState, "state"],
             [withName, "x\\u0000"]
           ] as const) {
-            const response = await fetch(url, { redirect: "manual" })
-            expect(response.status).toBe(400)
-            expect(response.headers.get("location")).toBeNull()
-            expect(await response.text()).toContain(`parameter ${name} must not contain the NUL character`)
+            await expectErrorPage(
+              await fetch(url, { redirect: "manual" }),
+              `parameter ${name} must not contain the NUL character`
+            )
           }
         })
       })
@@ -468,6 +510,46 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
           expect(real.response.status).toBe(303)
           const again = await browser.post(`${app.url}/oauth/consent`, { ...fields, decision: "approve" })
           expect(again.response.status).toBe(403)
+        })
+      })
+    )
+
+    it.effect("answers a NUL character in a sign-in or consent field with the error page, not a 500", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp()
+        yield* Effect.promise(async () => {
+          const client = await sharedClient(app.url)
+          const browser = new Browser(app.url)
+          const first = await browser.get(authorizeUrl(app.url, { ...client, challenge: pkce().challenge }))
+          const form = formFields(first.text, "/oauth/sign-in")
+          const signInFields = { ...form, password: TEST_PASSWORD }
+          for (const poisoned of [
+            { request: `${form.request}\u0000`, email: user.account.email },
+            { email: `${user.account.email}\u0000` }
+          ]) {
+            const answer = await browser.post(`${app.url}/oauth/sign-in`, { ...signInFields, ...poisoned })
+            await expectErrorPage(answer, "must not contain the NUL character")
+          }
+          // Refused before the form token is used: the same form still signs in.
+          const signIn = await browser.post(`${app.url}/oauth/sign-in`, {
+            ...signInFields,
+            email: user.account.email
+          })
+          expect(signIn.response.status).toBe(303)
+          const page = await browser.get(signIn.response.headers.get("location") ?? "")
+          const fields = formFields(page.text, "/oauth/consent")
+          const shown = await browser.get(`${app.url}/oauth/consent?request=${fields.request}%00`)
+          await expectErrorPage(shown, "The field request must not contain the NUL character")
+          const decided = await browser.post(`${app.url}/oauth/consent`, {
+            ...fields,
+            request: `${fields.request}\u0000`,
+            decision: "approve"
+          })
+          await expectErrorPage(decided, "The field request must not contain the NUL character")
+          expect(
+            (await browser.post(`${app.url}/oauth/consent`, { ...fields, decision: "approve" })).response.status
+          ).toBe(303)
         })
       })
     )

@@ -84,6 +84,32 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
+    it.effect("answer a NUL character in a form field with the error page, and keep the form usable", () =>
+      Effect.gen(function* () {
+        const { app, browser, page } = yield* signedIn
+        yield* Effect.promise(async () => {
+          // Every settings form carries the same single-use token; refusing the NUL does not use it up.
+          for (const [path, field] of [
+            ["/settings/keys", "name"],
+            ["/settings/keys/revoke", "key_id"],
+            ["/settings/apps/revoke", "client_id"]
+          ] as const) {
+            const refused = await browser.post(`${app.url}${path}`, {
+              ...formFields(page, "/settings/keys"),
+              [field]: "a\u0000"
+            })
+            expect(refused.response.status).toBe(400)
+            expect(refused.text).toContain(`The field ${field} must not contain the NUL character`)
+          }
+          const created = await browser.post(`${app.url}/settings/keys`, {
+            ...formFields(page, "/settings/keys"),
+            name: "After"
+          })
+          expect(created.response.status).toBe(201)
+        })
+      })
+    )
+
     it.effect("a custom key needs at least one part, and sign-out ends the session", () =>
       Effect.gen(function* () {
         const { app, browser, page } = yield* signedIn

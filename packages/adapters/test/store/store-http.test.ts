@@ -77,5 +77,44 @@ layer(TestApp.layer, { timeout: "60 seconds", excludeTestServices: true })(
         expect(anonymous.status).toBe(401)
       })
     )
+
+    it.effect("refuses a NUL character (%00) in the path or a query parameter with bad_request, not a 500", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp()
+        const get = (path: string, token: string | null = user.token) =>
+          Effect.promise(() =>
+            fetch(`${app.url}/store-app/v1${path}`, {
+              headers: token === null ? {} : { authorization: `Bearer ${token}` }
+            }).then(async (r) => ({ status: r.status, body: await r.json() }))
+          )
+        for (const path of [
+          "/products/prod_%00",
+          "/sales/sale%00",
+          "/customers/a%00%40example.com",
+          "/products/p%00/cohorts"
+        ]) {
+          expect(yield* get(path)).toEqual({
+            status: 400,
+            body: {
+              ok: false,
+              error: "bad_request",
+              message: "the URL path must not contain the NUL character (\\u0000)"
+            }
+          })
+        }
+        expect(yield* get("/customers/find?email=a%00%40example.com")).toEqual({
+          status: 400,
+          body: {
+            ok: false,
+            error: "bad_request",
+            message: "the query parameter email must not contain the NUL character (\\u0000)"
+          }
+        })
+        // A percent sign that is not a NUL is left to the route: an unknown product is still a 404.
+        expect((yield* get("/products/prod_%2500")).status).toBe(404)
+        expect((yield* get("/products/prod_%00", null)).status).toBe(401)
+      })
+    )
   }
 )

@@ -25,6 +25,17 @@ export const holdsNul = (value: unknown): boolean => {
   return false
 }
 
+/**
+ * The name of the first parameter (of a query or a form) holding a NUL in its name or value, escaped so a page or an
+ * error can show it, else `undefined`. Parameters are checked before any of them reaches a lookup or a stored row.
+ */
+export const nulParameter = (pairs: Iterable<readonly [string, string]>): string | undefined => {
+  for (const [name, value] of pairs) {
+    if (name.includes(NUL) || value.includes(NUL)) return JSON.stringify(name).slice(1, -1)
+  }
+  return undefined
+}
+
 const nulPaths = (value: unknown, path: string, out: Array<FieldProblem>): void => {
   const add = (at: string) => out.push(new FieldProblem({ path: at, message: NUL_MESSAGE }))
   if (typeof value === "string") {

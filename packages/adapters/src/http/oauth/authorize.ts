@@ -12,7 +12,14 @@ import {
 import { Effect, type Layer, Option } from "effect"
 import { PublicUrl } from "../config.js"
 import { answerDefects } from "../defects.js"
-import { ensureSession, existingSession, readPostedForm, signedInCookie } from "./browser.js"
+import {
+  ensureSession,
+  existingSession,
+  type FieldHoldsNul,
+  readPostedForm,
+  refuseNul,
+  signedInCookie
+} from "./browser.js"
 import { currentAuthUrl, protectedResources } from "./config.js"
 import { consentPage, errorPage, hidden, html, signInPage } from "./html.js"
 import { noStore, queryPairs, sameOrigin, withQuery } from "./http-util.js"
@@ -47,6 +54,7 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
     const pageError = (title: string, message: string, status = 400) => errorPage(auth.base, title, message, status)
     const crossSite = () =>
       pageError("Request refused", "This form was sent from another site, so it was not accepted.", 403)
+    const nulRefused = (error: FieldHoldsNul) => Effect.succeed(pageError("Request refused", error.message))
 
     const signInFor = (
       session: BrowserSession,
@@ -180,7 +188,8 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
 
     const consent = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        const pendingId = new URL(request.url, "http://localhost").searchParams.get("request") ?? ""
+        const query = yield* refuseNul(new URL(request.url, "http://localhost").searchParams)
+        const pendingId = query.get("request") ?? ""
         const session = yield* existingSession(sessions, request, auth)
         const found = Option.isNone(session)
           ? Option.none()
@@ -231,10 +240,16 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
 
     yield* router.addAll([
       HttpLayerRouter.route("GET", "/oauth/authorize", (request) => withDefectsAnswered(authorize(request))),
-      HttpLayerRouter.route("POST", "/oauth/sign-in", (request) => withDefectsAnswered(signIn(request))),
+      HttpLayerRouter.route("POST", "/oauth/sign-in", (request) =>
+        withDefectsAnswered(Effect.catchTag(signIn(request), "FieldHoldsNul", nulRefused))
+      ),
       HttpLayerRouter.route("GET", "/oauth/sign-in", (request) => withDefectsAnswered(settingsEntry(request))),
-      HttpLayerRouter.route("GET", "/oauth/consent", (request) => withDefectsAnswered(consent(request))),
-      HttpLayerRouter.route("POST", "/oauth/consent", (request) => withDefectsAnswered(decide(request))),
+      HttpLayerRouter.route("GET", "/oauth/consent", (request) =>
+        withDefectsAnswered(Effect.catchTag(consent(request), "FieldHoldsNul", nulRefused))
+      ),
+      HttpLayerRouter.route("POST", "/oauth/consent", (request) =>
+        withDefectsAnswered(Effect.catchTag(decide(request), "FieldHoldsNul", nulRefused))
+      ),
       HttpLayerRouter.route(
         "GET",
         "/oauth/style.css",

@@ -1,6 +1,6 @@
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { type BrowserSessions, currentPolicy } from "@svc/core"
-import { Effect, Option } from "effect"
+import { type BrowserSessions, currentPolicy, NUL_MESSAGE, nulParameter } from "@svc/core"
+import { Data, Effect, Option } from "effect"
 import { readBodyText } from "../body.js"
 import type { PublicUrlShape } from "../config.js"
 import { sessionCookieHeader, sessionCookieOf } from "./cookies.js"
@@ -30,9 +30,23 @@ export const signedInCookie = (cookie: string, auth: PublicUrlShape) =>
     "set-cookie": sessionCookieHeader(cookie, auth, policy.signedInSessionMs / 1000)
   }))
 
+/** A posted form or a query whose field holds the NUL character; each page answers it with its error page. */
+export class FieldHoldsNul extends Data.TaggedError("FieldHoldsNul")<{ readonly field: string }> {
+  override get message() {
+    return `The field ${this.field} ${NUL_MESSAGE}.`
+  }
+}
+
+/** The parameters, or `FieldHoldsNul`: a NUL would reach a lookup or a stored row and fail there as a 500. */
+export const refuseNul = (params: URLSearchParams): Effect.Effect<URLSearchParams, FieldHoldsNul> => {
+  const field = nulParameter(params)
+  return field === undefined ? Effect.succeed(params) : Effect.fail(new FieldHoldsNul({ field }))
+}
+
 /** The fields of a posted HTML form (empty when the body is not a readable form). */
 export const readPostedForm = (request: HttpServerRequest) =>
   readBodyText(request, MAX_FORM_BYTES).pipe(
     Effect.map((text) => new URLSearchParams(text)),
-    Effect.orElseSucceed(() => new URLSearchParams())
+    Effect.orElseSucceed(() => new URLSearchParams()),
+    Effect.flatMap(refuseNul)
   )

@@ -79,7 +79,9 @@ export const SettingsRoutes: Layer.Layer<
         if (!sameOrigin(request, auth)) {
           return { refused: errorPage(auth.base, "Request refused", "This form was sent from another site.", 403) }
         }
-        const form = yield* readPostedForm(request)
+        const read = yield* Effect.either(readPostedForm(request))
+        if (read._tag === "Left") return { refused: errorPage(auth.base, "Request refused", read.left.message, 400) }
+        const form = read.right
         const session = yield* existingSession(sessions, request, auth)
         if (Option.isNone(session) || session.value.accountId === null) return { refused: signInFirst }
         if (!(yield* sessions.useFormToken(session.value, SETTINGS_FORM, form.get("csrf") ?? ""))) {

@@ -1,7 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { type ClientCredentials, OAuthClients, OAuthError, OAuthTokens } from "@svc/core"
+import { type ClientCredentials, NUL_MESSAGE, nulParameter, OAuthClients, OAuthError, OAuthTokens } from "@svc/core"
 import { Effect, type Layer } from "effect"
 import { readBodyText } from "../body.js"
 import { answerDefects } from "../defects.js"
@@ -37,6 +37,9 @@ const readForm = (request: HttpServerRequest) =>
       Effect.mapError(() => invalidRequest(`the body must be form-encoded text of at most ${MAX_FORM_BYTES} bytes`))
     )
     const params = new URLSearchParams(text)
+    // Before any lookup: a code, token or client id holding a NUL would fail in the database as a 500.
+    const poisoned = nulParameter(params)
+    if (poisoned !== undefined) return yield* invalidRequest(`${poisoned} ${NUL_MESSAGE}`)
     const seen = new Set<string>()
     for (const key of params.keys()) {
       if (seen.has(key)) return yield* invalidRequest(`${key} appears more than once`)

@@ -1,9 +1,12 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
   Authenticator,
+  NUL_MESSAGE,
   nulInput,
+  nulParameter,
   resolveStoreCaller,
   StoreAuth,
+  StoreBadRequest,
   StoreForbidden,
   StoreInvalid,
   StorePlanRequired,
@@ -41,12 +44,26 @@ export const StoreAuthLive = Layer.effect(
                   : new StoreForbidden({ code: error.code, message: error.message })
             )
           )
+          yield* refuseNulInUrl(request.url)
           if (isChange) yield* refuseNul(request)
           return caller
         })
     })
   })
 )
+
+/**
+ * Fails with `bad_request` when the path or a query parameter holds the NUL character (`%00`): ids, emails and
+ * cursors are looked up in the database, which stores no NUL and would fail as an internal error.
+ */
+const refuseNulInUrl = (url: string): Effect.Effect<void, StoreBadRequest> => {
+  // Node refuses a raw NUL in the request line, so `%00` is the only way one arrives.
+  if (!/%00/i.test(url)) return Effect.void
+  const query = url.indexOf("?")
+  const param = query === -1 ? undefined : nulParameter(new URLSearchParams(url.slice(query + 1)))
+  const where = param === undefined ? "the URL path" : `the query parameter ${param}`
+  return Effect.fail(new StoreBadRequest({ message: `${where} ${NUL_MESSAGE}` }))
+}
 
 // In JSON text a NUL can only be the escape `\u0000`; one preceded by an odd run of backslashes is that escape
 // (an even run is an escaped backslash and the plain text "u0000"). Bodies without one are not parsed here.

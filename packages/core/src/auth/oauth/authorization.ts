@@ -1,5 +1,5 @@
 import { Clock, Effect, Option, Schema } from "effect"
-import { holdsNul, NUL_MESSAGE } from "../../shared/nul.js"
+import { NUL_MESSAGE, nulParameter } from "../../shared/nul.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { base64Url, isS256Challenge } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
@@ -70,11 +70,9 @@ export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("sv
     const check = (query: ReadonlyArray<readonly [string, string]>, resources: ProtectedResources) =>
       Effect.gen(function* () {
         // Before any lookup: the client id reaches the database, and state and scope are stored with the request.
-        const poisoned = query.find(([key, value]) => holdsNul(key) || holdsNul(value))
+        const poisoned = nulParameter(query)
         if (poisoned !== undefined) {
-          return yield* new AuthorizePageError({
-            message: `The request parameter ${JSON.stringify(poisoned[0]).slice(1, -1)} ${NUL_MESSAGE}.`
-          })
+          return yield* new AuthorizePageError({ message: `The request parameter ${poisoned} ${NUL_MESSAGE}.` })
         }
         const all = (name: string) => query.filter(([key]) => key === name).map(([, value]) => value)
         const one = (name: string) => all(name)[0]

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { RateLimiter } from "../../limits/ports.js"
-import { nulInput } from "../../shared/nul.js"
+import { holdsNul, nulInput } from "../../shared/nul.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { CLIENT_SECRET_PREFIX, constantTimeEqual, newSecret } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
@@ -153,14 +153,17 @@ export class OAuthClients extends Effect.Service<OAuthClients>()("svc/auth/oauth
       }).pipe(Effect.withSpan("OAuthClients.register"))
 
     /** The registered client with that id. */
-    const find = (clientId: string) => repo.find(clientId).pipe(Effect.map(Option.map((found) => found.client)))
+    // Ids are ours and never hold a NUL; such an id is unknown without a lookup, which would fail in the database.
+    const lookup = (clientId: string) => (holdsNul(clientId) ? Effect.succeedNone : repo.find(clientId))
+
+    const find = (clientId: string) => lookup(clientId).pipe(Effect.map(Option.map((found) => found.client)))
 
     const unknownClient = new OAuthError({ error: "invalid_client", description: "client authentication failed" })
 
     /** Checks a client's credentials at the token or revocation endpoint. */
     const authenticate = (credentials: ClientCredentials) =>
       Effect.gen(function* () {
-        const found = yield* repo.find(credentials.clientId)
+        const found = yield* lookup(credentials.clientId)
         if (Option.isNone(found)) return yield* unknownClient
         const { client, secretHash } = found.value
         if (secretHash === null) {

@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import type { StoreCaller } from "../caller.js"
-import { StoreForbidden, StoreInvalid, StorePlanRequired, StoreUnauthorized } from "./errors.js"
+import { StoreBadRequest, StoreForbidden, StoreInvalid, StorePlanRequired, StoreUnauthorized } from "./errors.js"
 
 /** The caller of the current store API request, provided by `StoreAuth`. */
 export class CurrentStoreCaller extends Context.Tag("svc/store/CurrentStoreCaller")<
@@ -15,7 +15,7 @@ export class CurrentStoreCaller extends Context.Tag("svc/store/CurrentStoreCalle
  * PostgreSQL stores no NUL in text or JSON, so such a body would otherwise fail in the database.
  */
 export class StoreAuth extends HttpApiMiddleware.Tag<StoreAuth>()("svc/store/StoreAuth", {
-  failure: Schema.Union(StoreUnauthorized, StorePlanRequired, StoreForbidden, StoreInvalid),
+  failure: Schema.Union(StoreUnauthorized, StorePlanRequired, StoreForbidden, StoreInvalid, StoreBadRequest),
   provides: CurrentStoreCaller,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
