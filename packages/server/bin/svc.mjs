@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, so the CLI needs no build step.
-import { register } from "tsx/esm/api"
+// Runs the TypeScript sources directly, so the CLI needs no build step: tsx resolves the imports, and
+// load-ts.mjs compiles our sources.
+import { register } from "node:module"
+import { register as registerTsx } from "tsx/esm/api"
 
-register()
+registerTsx()
+register("./load-ts.mjs", import.meta.url)
 await import("../src/bin.ts")

@@ -1,3 +1,4 @@
+import * as crypto from "node:crypto"
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { Secrets } from "@svc/core"
 import { Effect, Layer } from "effect"
@@ -16,10 +17,17 @@ const derive = (password: string, salt: Buffer, n: number, r: number, p: number)
     })
   })
 
+// Every call hashes its bearer token (the key of the remembered credential); the one-shot `crypto.hash` (Node
+// 20.12+) makes no Hash object. Older Node 20 releases lack it.
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "hex")
+    : (text) => createHash("sha256").update(text, "utf8").digest("hex")
+
 /** `Secrets` from Node's crypto: random bytes, SHA-256, scrypt password hashes (`scrypt$N$r$p$salt$hash`). */
 export const SecretsLive = Layer.succeed(Secrets, {
   randomBytes: (length) => Effect.sync(() => new Uint8Array(randomBytes(length))),
-  sha256Hex: (text) => Effect.sync(() => createHash("sha256").update(text, "utf8").digest("hex")),
+  sha256Hex: (text) => Effect.sync(() => sha256Hex(text)),
   hashPassword: (password) =>
     Effect.gen(function* () {
       const salt = randomBytes(16)
