@@ -70,8 +70,8 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
       }).pipe(span("Notes.create"))
 
     /** Reads one note with its body. */
-    // A plain check, not Option.match: under tsx every named arrow made per call costs a defineProperty, and this
-    // read is the hottest tool call.
+    // A plain check, not Option.match: compiled with keepNames (tsx) every named arrow made per call costs a
+    // defineProperty, and this read is the hottest tool call.
     const get = (workspaceId: string, noteId: string) =>
       items
         .findNote(workspaceId, noteId)

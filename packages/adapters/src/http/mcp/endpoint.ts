@@ -39,7 +39,8 @@ export const makeMcpEndpoint: Effect.Effect<
     errorReply(401, null, ErrorCode.Unauthorized, message, { headers: { "www-authenticate": challenge } })
 
   // One handler for every failure rather than `catchTags`: its object of named arrows was built on every request,
-  // and under tsx (which keeps function names) each arrow cost a `defineProperty` (bench CPU profile).
+  // and where the code is compiled with esbuild's keepNames (tsx, so a backend that embeds us under tsx) each arrow
+  // costs a `defineProperty` (bench CPU profile). `svc` itself compiles without it (bin/load-ts.mjs).
   const failureReply = (error: AuthExpired | BodyError, request: FaceRequest): Reply => {
     switch (error._tag) {
       case "AuthExpired":
