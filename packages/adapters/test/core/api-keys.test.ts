@@ -44,6 +44,8 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`API keys on ${engineName}`, (
         expect(long._tag === "InvalidInput" && long.errors[0]?.path).toBe("name")
         const nul = yield* Effect.flip(keys.create(account.id, { name: "CI\u0000key" }))
         expect(nul._tag === "InvalidInput" && nul.message).toBe("name must not contain the NUL character (\\u0000)")
+        const half = yield* Effect.flip(keys.create(account.id, { name: "CI\udc00key" }))
+        expect(half._tag === "InvalidInput" && half.errors[0]?.path).toBe("name")
       })
     )
   })

@@ -107,6 +107,27 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
       })
     )
 
+    it.effect("refuses half a surrogate pair alone in any text, and keeps a whole pair (an emoji)", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp()
+        // A JSON column refuses it (a 500 before), a text column would store U+FFFD in its place.
+        const created = yield* call(principal, "svc_create_note", { title: "a\ud800b", markdown: "x\udfff" })
+        expect(created).toMatchObject({
+          ok: false,
+          status: "invalid",
+          message:
+            "title must be well-formed Unicode: it holds half of a UTF-16 surrogate pair (\\ud800 to \\udfff) alone (and 1 more)"
+        })
+        expect((created.errors as ReadonlyArray<{ path: string }>).map((e) => e.path)).toEqual(["title", "markdown"])
+        const emoji = yield* call(principal, "svc_create_note", { title: "Launch \ud83d\ude80", markdown: "# Go" })
+        expect(emoji).toMatchObject({ ok: true, note: { title: "Launch 🚀" } })
+        const read = yield* call(principal, "svc_get_note_markdown", {
+          noteId: (emoji.note as { readonly id: string }).id
+        })
+        expect(read).toMatchObject({ ok: true, note: { title: "Launch 🚀" } })
+      })
+    )
+
     it.effect("refuses a non-object input", () =>
       Effect.gen(function* () {
         const { principal } = yield* signUp()

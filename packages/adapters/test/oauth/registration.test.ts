@@ -166,6 +166,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
             error: "invalid_client_metadata",
             error_description: "client_name must not contain the NUL character (\\u0000)"
           })
+          const half = await register(app.url, client(["https://a.example/cb"], { client_name: "Agent\ud800" }))
+          expect(half.status).toBe(400)
+          expect(half.body).toMatchObject({ error: "invalid_client_metadata" })
+          expect(String(half.body.error_description)).toContain("client_name must be well-formed Unicode")
         })
       })
     )

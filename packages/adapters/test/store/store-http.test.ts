@@ -40,42 +40,50 @@ layer(TestApp.layer, { timeout: "60 seconds", excludeTestServices: true })(
       })
     )
 
-    it.effect("refuses the NUL character anywhere in a body with invalid_field, naming each place", () =>
-      Effect.gen(function* () {
-        const app = yield* TestApp
-        const user = yield* app.signUp()
-        const post = (path: string, body: string, token: string | null = user.token) =>
-          Effect.promise(() =>
-            fetch(`${app.url}/store-app/v1${path}`, {
-              method: "POST",
-              headers: {
-                "content-type": "application/json",
-                ...(token === null ? {} : { authorization: `Bearer ${token}` })
-              },
-              body
-            }).then(async (r) => ({ status: r.status, body: await r.json() }))
-          )
-        const refused = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}')
-        expect(refused).toEqual({
-          status: 422,
-          body: {
+    it.effect(
+      "refuses the NUL character or half a surrogate pair anywhere in a body with invalid_field, naming each place",
+      () =>
+        Effect.gen(function* () {
+          const app = yield* TestApp
+          const user = yield* app.signUp()
+          const post = (path: string, body: string, token: string | null = user.token) =>
+            Effect.promise(() =>
+              fetch(`${app.url}/store-app/v1${path}`, {
+                method: "POST",
+                headers: {
+                  "content-type": "application/json",
+                  ...(token === null ? {} : { authorization: `Bearer ${token}` })
+                },
+                body
+              }).then(async (r) => ({ status: r.status, body: await r.json() }))
+            )
+          const refused = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}')
+          expect(refused).toEqual({
+            status: 422,
+            body: {
+              ok: false,
+              error: "invalid_field",
+              message: "product: must not contain the NUL character (\\u0000)",
+              errors: [{ path: "product", message: "must not contain the NUL character (\\u0000)" }]
+            }
+          })
+          // An escaped backslash before "u0000" is plain text, not a NUL: the route looks the product up as usual.
+          const plain = yield* post("/customers", '{"product":"p\\\\u0000","email":"a@example.com"}')
+          expect(plain.body).toMatchObject({
             ok: false,
-            error: "invalid_field",
-            message: "product: must not contain the NUL character (\\u0000)",
-            errors: [{ path: "product", message: "must not contain the NUL character (\\u0000)" }]
-          }
+            reason: "product_not_found",
+            message: "no product p\\u0000 in this store"
+          })
+          // Half a surrogate pair alone, as JSON carries it, is refused the same way; a whole pair is text like any.
+          const half = yield* post("/customers", '{"product":"p\\uD800","email":"a@example.com"}')
+          expect(half.status).toBe(422)
+          expect(half.body).toMatchObject({ error: "invalid_field", errors: [{ path: "product" }] })
+          const pair = yield* post("/customers", '{"product":"p\\ud83d\\ude80","email":"a@example.com"}')
+          expect(pair.body).toMatchObject({ reason: "product_not_found" })
+          // The credential is still checked first.
+          const anonymous = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}', null)
+          expect(anonymous.status).toBe(401)
         })
-        // An escaped backslash before "u0000" is plain text, not a NUL: the route looks the product up as usual.
-        const plain = yield* post("/customers", '{"product":"p\\\\u0000","email":"a@example.com"}')
-        expect(plain.body).toMatchObject({
-          ok: false,
-          reason: "product_not_found",
-          message: "no product p\\u0000 in this store"
-        })
-        // The credential is still checked first.
-        const anonymous = yield* post("/customers", '{"product":"p\\u0000","email":"a@example.com"}', null)
-        expect(anonymous.status).toBe(401)
-      })
     )
 
     it.effect("refuses a NUL character (%00) in the path or a query parameter with bad_request, not a 500", () =>

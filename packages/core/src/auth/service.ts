@@ -1,7 +1,7 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { AccountsRepo } from "../accounts/ports.js"
 import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
-import { NUL_MESSAGE } from "../shared/nul.js"
+import { unstorableText } from "../shared/storable-text.js"
 import { Ids, Secrets } from "../shared/ports.js"
 import { spansExported, spanWhen } from "../shared/tracing.js"
 import { WorkspacesRepo } from "../workspace/ports.js"
@@ -77,8 +77,9 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
         }
         const name = (input.name ?? "API key").trim()
         if (name.length === 0 || name.length > 100) return yield* invalid("name", "name must be 1 to 100 characters")
-        // PostgreSQL stores no NUL in text: refused here rather than failing in the database.
-        if (name.includes("\u0000")) return yield* invalid("name", `name ${NUL_MESSAGE}`)
+        // Text PostgreSQL cannot store is refused here rather than failing (or changing) in the database.
+        const unstorable = unstorableText(name)
+        if (unstorable !== undefined) return yield* invalid("name", `name ${unstorable}`)
         const workspaceId =
           input.storeHandle === undefined
             ? yield* workspaces.findDefault(accountId).pipe(Effect.map(Option.map((w) => w.id)))

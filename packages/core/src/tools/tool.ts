@@ -1,7 +1,7 @@
 import { Effect, Either, Schema } from "effect"
 import type { Principal } from "../auth/schema.js"
 import type { DomainError } from "../shared/errors.js"
-import { nulInput } from "../shared/nul.js"
+import { unstorableInput } from "../shared/storable-text.js"
 import { toInvalidInput } from "./problems.js"
 import type { Workspace } from "../workspace/schema.js"
 
@@ -94,7 +94,7 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
     outputSchema: ok,
     execute: (args, principal, resolve) =>
       Effect.suspend(() => {
-        const refused = nulInput(args)
+        const refused = unstorableInput(args)
         if (refused !== undefined) return Effect.fail(refused)
         const decoded = decode(args ?? {})
         if (Either.isLeft(decoded)) return Effect.fail(toInvalidInput(decoded.left))

@@ -2,7 +2,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
   Authenticator,
   NUL_MESSAGE,
-  nulInput,
   nulParameter,
   resolveStoreCaller,
   StoreAuth,
@@ -11,6 +10,7 @@ import {
   StoreInvalid,
   StorePlanRequired,
   StoreUnauthorized,
+  unstorableInput,
   WorkspacesRepo
 } from "@svc/core"
 import { Effect, Layer, Redacted } from "effect"
@@ -45,7 +45,7 @@ export const StoreAuthLive = Layer.effect(
             )
           )
           yield* refuseNulInUrl(request.url)
-          if (isChange) yield* refuseNul(request)
+          if (isChange) yield* refuseUnstorable(request)
           return caller
         })
     })
@@ -65,35 +65,39 @@ const refuseNulInUrl = (url: string): Effect.Effect<void, StoreBadRequest> => {
   return Effect.fail(new StoreBadRequest({ message: `${where} ${NUL_MESSAGE}` }))
 }
 
-// In JSON text a NUL can only be the escape `\u0000`; one preceded by an odd run of backslashes is that escape
-// (an even run is an escaped backslash and the plain text "u0000"). Bodies without one are not parsed here.
-const mayHoldNul = (text: string): boolean => {
-  for (let at = text.indexOf("u0000"); at !== -1; at = text.indexOf("u0000", at + 5)) {
+// In JSON text a NUL or half a surrogate pair can only be an escape (`\u0000`, `\ud800`…`\udfff`): raw bytes that
+// are not UTF-8 never decode to one. An escape preceded by an odd run of backslashes is one (an even run is an
+// escaped backslash followed by plain text). Bodies without one are not parsed here.
+const ESCAPE_OF_UNSTORABLE = /u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/g
+
+const mayHoldUnstorable = (text: string): boolean => {
+  for (const found of text.matchAll(ESCAPE_OF_UNSTORABLE)) {
     let backslashes = 0
-    while (at - backslashes - 1 >= 0 && text.charCodeAt(at - backslashes - 1) === 92) backslashes++
+    while (found.index - backslashes - 1 >= 0 && text.charCodeAt(found.index - backslashes - 1) === 92) backslashes++
     if (backslashes % 2 === 1) return true
   }
   return false
 }
 
 /**
- * Fails with `invalid_field` when a JSON body holds the NUL character. It reads the body as text, which the platform
- * keeps for the route's own decoding; other content types are left to the route.
+ * Fails with `invalid_field` when a JSON body holds text PostgreSQL cannot store (a NUL, half a surrogate pair). It
+ * reads the body as text, which the platform keeps for the route's own decoding; other content types are left to
+ * the route.
  */
-const refuseNul = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, StoreInvalid> => {
+const refuseUnstorable = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, StoreInvalid> => {
   const type = request.headers["content-type"]
   if (type !== undefined && !type.toLowerCase().includes("json")) return Effect.void
   return Effect.flatMap(
     Effect.orElseSucceed(request.text, () => ""),
     (text) => {
-      if (!mayHoldNul(text)) return Effect.void
+      if (!mayHoldUnstorable(text)) return Effect.void
       let body: unknown
       try {
         body = JSON.parse(text)
       } catch {
         return Effect.void // not JSON: the route's own decoding answers it
       }
-      const refused = nulInput(body)
+      const refused = unstorableInput(body)
       return refused === undefined
         ? Effect.void
         : Effect.fail(

@@ -1,5 +1,5 @@
 import { Clock, Effect, Option, Schema } from "effect"
-import { NUL_MESSAGE, nulParameter } from "../../shared/nul.js"
+import { NUL_MESSAGE, nulParameter } from "../../shared/storable-text.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { base64Url, isS256Challenge } from "./crypto.js"
 import { currentPolicy } from "./policy.js"

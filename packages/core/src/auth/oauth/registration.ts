@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { RateLimiter } from "../../limits/ports.js"
-import { holdsNul, nulInput } from "../../shared/nul.js"
+import { holdsUnstorableText, unstorableInput } from "../../shared/storable-text.js"
 import { Ids, Secrets } from "../../shared/ports.js"
 import { CLIENT_SECRET_PREFIX, constantTimeEqual, newSecret } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
@@ -33,9 +33,9 @@ const decodeMetadata = (body: unknown) =>
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       return yield* metadataError("the body must be a JSON object of client metadata")
     }
-    // PostgreSQL stores no NUL in text: refused here rather than failing in the database.
-    const nul = nulInput(body)
-    if (nul !== undefined) return yield* metadataError(nul.message)
+    // Text PostgreSQL cannot store (a NUL, half a surrogate pair) is refused here rather than failing in the database.
+    const unstorable = unstorableInput(body)
+    if (unstorable !== undefined) return yield* metadataError(unstorable.message)
     const fields = body as Readonly<Record<string, unknown>>
     const redirectUris = fields.redirect_uris
     if (!isStringArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
@@ -154,7 +154,7 @@ export class OAuthClients extends Effect.Service<OAuthClients>()("svc/auth/oauth
 
     /** The registered client with that id. */
     // Ids are ours and never hold a NUL; such an id is unknown without a lookup, which would fail in the database.
-    const lookup = (clientId: string) => (holdsNul(clientId) ? Effect.succeedNone : repo.find(clientId))
+    const lookup = (clientId: string) => (holdsUnstorableText(clientId) ? Effect.succeedNone : repo.find(clientId))
 
     const find = (clientId: string) => lookup(clientId).pipe(Effect.map(Option.map((found) => found.client)))
 
