@@ -153,7 +153,7 @@ export class OAuthClients extends Effect.Service<OAuthClients>()("svc/auth/oauth
       }).pipe(Effect.withSpan("OAuthClients.register"))
 
     /** The registered client with that id. */
-    // Ids are ours and never hold a NUL; such an id is unknown without a lookup, which would fail in the database.
+    // Ids are ours and never hold text the database refuses; such an id is unknown without a lookup (which would fail).
     const lookup = (clientId: string) => (holdsUnstorableText(clientId) ? Effect.succeedNone : repo.find(clientId))
 
     const find = (clientId: string) => lookup(clientId).pipe(Effect.map(Option.map((found) => found.client)))
