@@ -111,6 +111,12 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`highlights and captures on ${
         expect(window).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "createdBefore" }] })
         const badDate = yield* call(alice.principal, "svc_search_highlights", { createdAfter: "yesterday" })
         expect(badDate).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "createdAfter" }] })
+        const noSuchDay = yield* call(alice.principal, "svc_search_highlights", { createdAfter: "2026-02-30" })
+        expect(noSuchDay).toMatchObject({
+          ok: false,
+          status: "invalid",
+          errors: [{ path: "createdAfter", message: 'must name a day the calendar has (got "2026-02-30")' }]
+        })
       })
     )
 

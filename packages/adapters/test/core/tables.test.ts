@@ -98,19 +98,27 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`tables on ${engineName}`, (it
           title: "T",
           columns: [
             { name: "N", type: "number" },
-            { name: "U", type: "url" }
+            { name: "U", type: "url" },
+            { name: "D", type: "date" }
           ]
         })
+        // A day the calendar lacks is refused, where `Date` would have moved 2026-02-30 to 2 March.
         const bad = yield* call(principal, "svc_add_table_rows", {
           tableId: table.id,
-          rows: [{ N: "many", U: "ftp://x" }, { Nope: 1 }]
+          rows: [{ N: "many", U: "ftp://x", D: "2026-02-30" }, { Nope: 1 }]
         })
         expect(bad).toMatchObject({ ok: false, status: "invalid" })
         expect((bad.errors as Array<{ path: string }>).map((e) => e.path)).toEqual([
           "rows.0.N",
           "rows.0.U",
+          "rows.0.D",
           "rows.1.Nope"
         ])
+        const leap = yield* call(principal, "svc_add_table_rows", {
+          tableId: table.id,
+          rows: [{ D: "2028-02-29" }, { D: "2026-04-30T10:00:00Z" }]
+        })
+        expect(leap).toMatchObject({ ok: true })
         const tooMany = yield* call(principal, "svc_add_table_rows", {
           tableId: table.id,
           rows: Array.from({ length: 501 }, () => ({ N: 1 }))
@@ -122,7 +130,7 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`tables on ${engineName}`, (it
         })
         expect(dupColumns).toMatchObject({ ok: false, status: "invalid" })
         const read = yield* ok<{ table: TableShape }>(principal, "svc_read_table", { tableId: table.id })
-        expect(read.table.rowCount).toBe(0)
+        expect(read.table.rowCount).toBe(2)
       })
     )
   })

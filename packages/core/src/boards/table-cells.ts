@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { FieldProblem, InvalidInput, invalid } from "../shared/errors.js"
+import { namesRealDay } from "../shared/time.js"
 import { LIBRARY_LIMITS } from "../workspace/limits.js"
 import { type CellValue, type ColumnType, TableColumn } from "./schema.js"
 
@@ -69,7 +70,7 @@ const check = (type: ColumnType, value: CellValue): Checked => {
       if (value === "true" || value === "false") return good(value === "true")
       return bad(`must be true or false (got ${JSON.stringify(value)})`)
     case "date":
-      return typeof value === "string" && DATE.test(value) && !Number.isNaN(Date.parse(value))
+      return typeof value === "string" && DATE.test(value) && namesRealDay(value) && !Number.isNaN(Date.parse(value))
         ? good(value)
         : bad(`must be a date like 2026-11-21 or an ISO 8601 time (got ${JSON.stringify(value)})`)
     case "url":

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Platform } from "../library/schema.js"
 import { Cursor, Limit } from "../shared/paging.js"
-import { Timestamp } from "../shared/time.js"
+import { DateInput, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
 import { ItemType } from "../workspace/schema.js"
 import { searchQueryField } from "../workspace/search-tools.js"
@@ -14,7 +14,7 @@ const NextCursor = Schema.optional(
 )
 
 const dateFilter = (description: string) =>
-  Schema.Date.annotations({
+  DateInput.annotations({
     description,
     jsonSchema: { type: "string", format: "date-time", description }
   })

@@ -7,3 +7,26 @@ export const Timestamp = Schema.Date.annotations({
   description,
   jsonSchema: { type: "string", format: "date-time", description }
 })
+
+const DAY_PREFIX = /^(\d{4})-(\d{2})-(\d{2})/
+
+/**
+ * Whether text that starts with `YYYY-MM-DD` names a day the calendar has. `Date` takes any day up to 31 in any month
+ * (2026-02-30 becomes 2 March), so a date input checks the day itself.
+ */
+export const namesRealDay = (text: string): boolean => {
+  const match = DAY_PREFIX.exec(text)
+  if (match === null) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/** A date or time as tools take it (ISO 8601 text, a `Date` inside); a day the calendar lacks is refused. */
+export const DateInput = Schema.String.pipe(
+  Schema.filter((text) => !DAY_PREFIX.test(text) || namesRealDay(text), {
+    message: () => "must name a day the calendar has"
+  }),
+  Schema.compose(Schema.Date)
+)

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Notes } from "../boards/notes.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
-import { Timestamp } from "../shared/time.js"
+import { DateInput, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
 import { LIBRARY_LIMITS } from "./limits.js"
 import { ItemSummary, ItemType, Note, TITLE_MAX_CHARACTERS } from "./schema.js"
@@ -29,7 +29,7 @@ const WorkspaceRow = Schema.Struct({
 // A time filter: the description must sit in the JSON Schema annotation, which wins over a plain description.
 const timeInput = (what: string) => {
   const description = `${what}: an ISO 8601 date or time, e.g. 2026-11-21 or 2026-11-21T09:30:00Z.`
-  return Schema.Date.annotations({ description, jsonSchema: { type: "string", format: "date-time", description } })
+  return DateInput.annotations({ description, jsonSchema: { type: "string", format: "date-time", description } })
 }
 
 /** The Workspace group's tools that exist so far. */
