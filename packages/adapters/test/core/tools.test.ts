@@ -107,6 +107,21 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
       })
     )
 
+    it.effect("refuses input nested past 64 levels without overflowing the stack (it answered 500)", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp()
+        const deep = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`) as unknown
+        const refused = yield* call(principal, "svc_create_note", { title: "x", markdown: "y", extra: deep })
+        expect(refused).toMatchObject({ ok: false, status: "invalid" })
+        expect(String(refused.message)).toMatch(/^extra(\.0){63} nests deeper than 64 levels of objects and arrays$/)
+        const nested = (levels: number): unknown => (levels === 0 ? "x" : [nested(levels - 1)])
+        // 64 levels is still input like any: the tool's own schema answers it (an unknown field here).
+        const fine = yield* call(principal, "svc_create_note", { title: "x", markdown: "y", extra: nested(63) })
+        expect(fine).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "extra" }] })
+        expect(String(fine.message)).not.toContain("nests deeper")
+      })
+    )
+
     it.effect("refuses half a surrogate pair alone in any text, and keeps a whole pair (an emoji)", () =>
       Effect.gen(function* () {
         const { principal } = yield* signUp()

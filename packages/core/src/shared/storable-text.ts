@@ -24,19 +24,32 @@ export const unstorableText = (text: string): string | undefined =>
 
 const isUnstorable = (text: string): boolean => text.includes(NUL) || LONE_SURROGATE.test(text)
 
-/** Whether a value (text, or JSON-like data at any depth, field names included) holds text that cannot be stored. */
+/**
+ * How deep input may nest (objects and arrays in one another). No tool input comes near it; a body of nothing but
+ * brackets would otherwise overflow the stack of every recursive step after the parse (a 500).
+ */
+export const MAX_INPUT_DEPTH = 64
+
+/** What a value nested past {@link MAX_INPUT_DEPTH} is told. */
+export const TOO_DEEP_MESSAGE = `nests deeper than ${MAX_INPUT_DEPTH} levels of objects and arrays`
+
+/**
+ * Whether a value (text, or JSON-like data, field names included) holds text that cannot be stored, or nests past
+ * {@link MAX_INPUT_DEPTH}.
+ */
 // A walk that allocates nothing: tool calls run it on every input, and almost none holds such text.
-export const holdsUnstorableText = (value: unknown): boolean => {
+export const holdsUnstorableText = (value: unknown, depth = 0): boolean => {
   if (typeof value === "string") return isUnstorable(value)
   if (typeof value !== "object" || value === null) return false
+  if (depth >= MAX_INPUT_DEPTH) return true
   if (Array.isArray(value)) {
-    for (const item of value) if (holdsUnstorableText(item)) return true
+    for (const item of value) if (holdsUnstorableText(item, depth + 1)) return true
     return false
   }
   for (const key in value) {
     if (
       Object.hasOwn(value, key) &&
-      (isUnstorable(key) || holdsUnstorableText((value as Record<string, unknown>)[key]))
+      (isUnstorable(key) || holdsUnstorableText((value as Record<string, unknown>)[key], depth + 1))
     )
       return true
   }
@@ -56,7 +69,7 @@ export const nulParameter = (pairs: Iterable<readonly [string, string]>): string
   return undefined
 }
 
-const unstorablePaths = (value: unknown, path: string, out: Array<FieldProblem>): void => {
+const unstorablePaths = (value: unknown, path: string, out: Array<FieldProblem>, depth: number): void => {
   const check = (text: string, at: string) => {
     const message = unstorableText(text)
     if (message !== undefined) out.push(new FieldProblem({ path: at, message }))
@@ -64,26 +77,28 @@ const unstorablePaths = (value: unknown, path: string, out: Array<FieldProblem>)
   }
   if (typeof value === "string") {
     check(value, path)
+  } else if (typeof value === "object" && value !== null && depth >= MAX_INPUT_DEPTH) {
+    out.push(new FieldProblem({ path, message: TOO_DEEP_MESSAGE }))
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {
-      unstorablePaths(item, path === "" ? String(index) : `${path}.${index}`, out)
+      unstorablePaths(item, path === "" ? String(index) : `${path}.${index}`, out, depth + 1)
     })
   } else if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       const at = path === "" ? key : `${path}.${key}`
-      if (!check(key, at)) unstorablePaths(item, at, out)
+      if (!check(key, at)) unstorablePaths(item, at, out, depth + 1)
     }
   }
 }
 
 /**
- * `invalid` for input holding text that cannot be stored anywhere (a value or a field name), one problem per
- * place, else `undefined`. JSON can carry it in any string, so it is checked over the whole input, not per field.
+ * `invalid` for input holding text that cannot be stored anywhere (a value or a field name), or nesting past
+ * {@link MAX_INPUT_DEPTH}, one problem per place, else `undefined`. JSON can carry it in any string, so it is checked over the whole input, not per field.
  */
 export const unstorableInput = (input: unknown): InvalidInput | undefined => {
   if (!holdsUnstorableText(input)) return undefined
   const errors: Array<FieldProblem> = []
-  unstorablePaths(input, "", errors)
+  unstorablePaths(input, "", errors, 0)
   const first = errors[0]
   if (first === undefined) return undefined
   return new InvalidInput({
