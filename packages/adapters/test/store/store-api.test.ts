@@ -103,6 +103,19 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(`s
       )
       expect(low.status).toBe(422)
       expect(low.body).toMatchObject({ ok: false, error: "invalid_field" })
+      // A field that may be null fails each member of its union; the answer names it once, saying null is taken too.
+      const huge = yield* Effect.promise(() =>
+        call(s.token, "POST", "/products", { custom_ai_id: s.customAiId, quantity_limit: 99_999_999_999 })
+      )
+      expect(huge.status).toBe(422)
+      expect(huge.body).toEqual({
+        ok: false,
+        error: "invalid_field",
+        message: "quantity_limit: Expected a number between 1 and 1000000, actual 99999999999 (or null)",
+        errors: [
+          { path: "quantity_limit", message: "Expected a number between 1 and 1000000, actual 99999999999 (or null)" }
+        ]
+      })
       const yearly = yield* Effect.promise(() =>
         call(s.token, "POST", "/products", { custom_ai_id: s.customAiId, yearly_price_cents: 9900 })
       )

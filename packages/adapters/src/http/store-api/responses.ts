@@ -48,6 +48,31 @@ const isBodyDecodeFailure = (cause: Cause.Cause<unknown>): boolean =>
     return error._tag === "RequestError" && error.reason === "Decode"
   })
 
+// A field that may also be null or left out fails each member of its union, so the platform reports one issue per
+// member ("Expected a number between 1 and 100, actual 500; Expected null, actual 500; Expected undefined, …").
+// One problem per path reads better: the first informative issue, noting that null is also taken.
+const NULL_OR_ABSENT = /^Expected (null|undefined)\b/
+
+const problemsByPath = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: string; message: string }> => {
+  const byPath = new Map<string, { messages: Array<string>; nullable: boolean }>()
+  for (const issue of issues) {
+    const path = (issue.path ?? []).map(String).join(".")
+    const message = issue.message ?? "is not allowed"
+    const entry = byPath.get(path) ?? { messages: [], nullable: false }
+    byPath.set(path, entry)
+    const nullMember = NULL_OR_ABSENT.exec(message)
+    if (nullMember !== null) entry.nullable ||= nullMember[1] === "null"
+    else if (!entry.messages.includes(message)) entry.messages.push(message)
+  }
+  return [...byPath].map(([path, { messages, nullable }]) => ({
+    path,
+    message:
+      messages.length === 0
+        ? (issues.find((issue) => (issue.path ?? []).map(String).join(".") === path)?.message ?? "is not allowed")
+        : `${messages.join("; or ")}${nullable ? " (or null)" : ""}`
+  }))
+}
+
 /** The `message` of an `invalid_field` answer: its problems, each after its path. */
 export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string =>
   errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; ")
@@ -64,10 +89,7 @@ export const StoreResponses = HttpLayerRouter.middleware((effect) =>
     const response = yield* effect
     const issues = decodeIssues(response)
     if (issues === undefined) return withRetryAfter(response)
-    const errors = issues.map((issue) => ({
-      path: (issue.path ?? []).map(String).join("."),
-      message: issue.message ?? "is not allowed"
-    }))
+    const errors = problemsByPath(issues)
     const message = problemsMessage(errors)
     return write
       ? body(422, { ok: false, error: "invalid_field", message, errors })
