@@ -209,6 +209,14 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(`s
       ).toBe(true)
       const one = yield* Effect.promise(() => call(s.token, "GET", `/sales/${encodeURIComponent(data[0]?.id ?? "")}`))
       expect(one.body).toMatchObject({ ok: true, sale: { id: data[0]?.id } })
+      // An unknown event names the events once; a day the calendar lacks is no date (Date read it as 2 March).
+      expect((yield* post({ event: "purchase" })).body).toMatchObject({
+        error: "invalid_field",
+        message: 'event: Expected "sale" | "renewal" | "cancel" | "end" | "refund", actual "purchase"'
+      })
+      const noSuchDay = yield* Effect.promise(() => call(s.token, "GET", "/sales?created_after=2026-02-30"))
+      expect(noSuchDay.status).toBe(400)
+      expect(noSuchDay.body).toMatchObject({ error: "bad_request" })
     })
   )
 

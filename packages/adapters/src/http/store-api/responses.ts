@@ -69,8 +69,19 @@ const problemsByPath = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: strin
     message:
       messages.length === 0
         ? (issues.find((issue) => (issue.path ?? []).map(String).join(".") === path)?.message ?? "is not allowed")
-        : `${messages.join("; or ")}${nullable ? " (or null)" : ""}`
+        : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
   }))
+}
+
+const EXPECTED = /^Expected (.+), actual (.+)$/s
+
+// The members of a union of literals each report "Expected "sale", actual "x""; said once: Expected "sale" |
+// "renewal", actual "x". Other mixes are kept whole, one after the other.
+const oneOf = (messages: ReadonlyArray<string>): string => {
+  const parts = messages.map((message) => EXPECTED.exec(message))
+  const actual = parts[0]?.[2]
+  if (messages.length < 2 || parts.some((part) => part === null || part[2] !== actual)) return messages.join("; or ")
+  return `Expected ${parts.map((part) => part?.[1]).join(" | ")}, actual ${actual}`
 }
 
 /** The `message` of an `invalid_field` answer: its problems, each after its path. */
