@@ -23,6 +23,9 @@ export const namesRealDay = (text: string): boolean => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
+/** Whether text is exactly a day, `YYYY-MM-DD`, that the calendar has. */
+export const isCalendarDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && namesRealDay(text)
+
 /** A date or time as tools take it (ISO 8601 text, a `Date` inside); a day the calendar lacks is refused. */
 export const DateInput = Schema.String.pipe(
   Schema.filter((text) => !DAY_PREFIX.test(text) || namesRealDay(text), {

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { isCalendarDay } from "../shared/time.js"
 import { hasAccess } from "./access.js"
 import type { StoreCaller } from "./caller.js"
 import { AccessRepo, CohortsRepo, ProductsRepo } from "./ports.js"
@@ -52,11 +53,6 @@ export const cohortJson = (cohort: CohortWithMembers) => ({
   created_at: cohort.createdAt.toISOString()
 })
 
-const isDay = (text: string): boolean => {
-  const day = new Date(`${text}T00:00:00Z`)
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text)
-}
-
 /** What a new cohort needs: its product, a name, and optionally a cap and a start day. */
 export interface NewCohort {
   readonly productId: string
@@ -97,7 +93,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           problem("capacity", `the capacity must be a whole number from 1 to ${COHORT_CAPACITY_MAX}`)
         }
         const startsOn = input.startsOn ?? null
-        if (startsOn !== null && !isDay(startsOn)) problem("starts_on", "the start day must be a real day, YYYY-MM-DD")
+        if (startsOn !== null && !isCalendarDay(startsOn))
+          problem("starts_on", "the start day must be a real day, YYYY-MM-DD")
         if (problems.length > 0) {
           return yield* new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
         }

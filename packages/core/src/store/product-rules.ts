@@ -1,5 +1,5 @@
 import { FieldProblem, InvalidInput } from "../shared/errors.js"
-import { namesRealDay } from "../shared/time.js"
+import { isCalendarDay } from "../shared/time.js"
 import { MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
 
 /** The store settings the publish checks read. */
@@ -63,10 +63,7 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
       problem("payment_plan.amount_cents", `each part must be at least ${MIN_PRICE_CENTS} cents`)
     }
   }
-  if (
-    fields.waitlist_opens_at !== null &&
-    !(/^\d{4}-\d{2}-\d{2}$/.test(fields.waitlist_opens_at) && namesRealDay(fields.waitlist_opens_at))
-  ) {
+  if (fields.waitlist_opens_at !== null && !isCalendarDay(fields.waitlist_opens_at)) {
     problem("waitlist_opens_at", "waitlist_opens_at must be a real day, YYYY-MM-DD")
   }
   for (const name of ["checkout_url", "hero_image_url", "video_url"] as const) {
