@@ -22,7 +22,7 @@ export const LONE_SURROGATE_MESSAGE =
 export const unstorableText = (text: string): string | undefined =>
   text.includes(NUL) ? NUL_MESSAGE : LONE_SURROGATE.test(text) ? LONE_SURROGATE_MESSAGE : undefined
 
-const isUnstorable = (text: string): boolean => text.includes(NUL) || LONE_SURROGATE.test(text)
+const isUnstorable = (text: string): boolean => unstorableText(text) !== undefined
 
 /**
  * How deep input may nest (objects and arrays in one another). No tool input comes near it; a body of nothing but
@@ -93,7 +93,8 @@ const unstorablePaths = (value: unknown, path: string, out: Array<FieldProblem>,
 
 /**
  * `invalid` for input holding text that cannot be stored anywhere (a value or a field name), or nesting past
- * {@link MAX_INPUT_DEPTH}, one problem per place, else `undefined`. JSON can carry it in any string, so it is checked over the whole input, not per field.
+ * {@link MAX_INPUT_DEPTH}, one problem per place, else `undefined`. JSON can carry such text in any string, so the
+ * whole input is checked, not each field.
  */
 export const unstorableInput = (input: unknown): InvalidInput | undefined => {
   if (!holdsUnstorableText(input)) return undefined

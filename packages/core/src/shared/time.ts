@@ -23,12 +23,15 @@ export const namesRealDay = (text: string): boolean => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
+/** Whether text starts with `YYYY-MM-DD` naming a day the calendar lacks (what every date input refuses). */
+export const startsWithImpossibleDay = (text: string): boolean => DAY_PREFIX.test(text) && !namesRealDay(text)
+
 /** Whether text is exactly a day, `YYYY-MM-DD`, that the calendar has. */
 export const isCalendarDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && namesRealDay(text)
 
 /** A date or time as tools take it (ISO 8601 text, a `Date` inside); a day the calendar lacks is refused. */
 export const DateInput = Schema.String.pipe(
-  Schema.filter((text) => !DAY_PREFIX.test(text) || namesRealDay(text), {
+  Schema.filter((text) => !startsWithImpossibleDay(text), {
     message: () => "must name a day the calendar has"
   }),
   Schema.compose(Schema.Date)

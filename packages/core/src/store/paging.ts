@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { decodeCursor, encodeCursor, type Page, type PageRequest } from "../shared/paging.js"
-import { namesRealDay } from "../shared/time.js"
+import { startsWithImpossibleDay } from "../shared/time.js"
 import { BadListRequest } from "./errors.js"
 import type { CreatedRange } from "./ports.js"
 
@@ -15,7 +15,7 @@ export interface StoreListQuery {
 /** Reads "ISO date or milliseconds" (e.g. `2026-11-21`, `2026-11-21T09:30:00Z`, `1795000000000`). */
 export const parseInstant = (text: string): Date | undefined => {
   const trimmed = text.trim()
-  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed) && !namesRealDay(trimmed)) return undefined
+  if (startsWithImpossibleDay(trimmed)) return undefined
   const date = /^\d{1,16}$/.test(trimmed) ? new Date(Number(trimmed)) : new Date(trimmed)
   return trimmed.length > 0 && !Number.isNaN(date.getTime()) ? date : undefined
 }

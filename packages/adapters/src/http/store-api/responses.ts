@@ -54,22 +54,19 @@ const isBodyDecodeFailure = (cause: Cause.Cause<unknown>): boolean =>
 const NULL_OR_ABSENT = /^Expected (null|undefined)\b/
 
 const problemsByPath = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: string; message: string }> => {
-  const byPath = new Map<string, { messages: Array<string>; nullable: boolean }>()
+  const byPath = new Map<string, { first: string; messages: Array<string>; nullable: boolean }>()
   for (const issue of issues) {
     const path = (issue.path ?? []).map(String).join(".")
     const message = issue.message ?? "is not allowed"
-    const entry = byPath.get(path) ?? { messages: [], nullable: false }
+    const entry = byPath.get(path) ?? { first: message, messages: [], nullable: false }
     byPath.set(path, entry)
     const nullMember = NULL_OR_ABSENT.exec(message)
     if (nullMember !== null) entry.nullable ||= nullMember[1] === "null"
     else if (!entry.messages.includes(message)) entry.messages.push(message)
   }
-  return [...byPath].map(([path, { messages, nullable }]) => ({
+  return [...byPath].map(([path, { first, messages, nullable }]) => ({
     path,
-    message:
-      messages.length === 0
-        ? (issues.find((issue) => (issue.path ?? []).map(String).join(".") === path)?.message ?? "is not allowed")
-        : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
+    message: messages.length === 0 ? first : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
   }))
 }
 

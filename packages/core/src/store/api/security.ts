@@ -11,8 +11,9 @@ export class CurrentStoreCaller extends Context.Tag("svc/store/CurrentStoreCalle
 
 /**
  * Bearer authentication of every store route (API keys now; OAuth tokens with scope `store` later). Once the
- * caller is known, it also refuses a request body holding the NUL character in any text (`invalid_field`):
- * PostgreSQL stores no NUL in text or JSON, so such a body would otherwise fail in the database.
+ * caller is known, it also refuses what PostgreSQL cannot take, which would otherwise fail in the database: a NUL
+ * (`%00`) in the path or a query parameter (`bad_request`), and a body holding a NUL or half a surrogate pair in
+ * any text (`invalid_field`).
  */
 export class StoreAuth extends HttpApiMiddleware.Tag<StoreAuth>()("svc/store/StoreAuth", {
   failure: Schema.Union(StoreUnauthorized, StorePlanRequired, StoreForbidden, StoreInvalid, StoreBadRequest),
