@@ -11,6 +11,7 @@ const engineFree = [
   "packages/client/test/**/*.test.ts",
   "packages/server/test/examples.test.ts",
   "packages/adapters/test/core/ids.test.ts",
+  "packages/adapters/test/core/untracked-fibers.test.ts",
   "packages/adapters/test/http/gzip-splice.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/oauth/cookies.test.ts",

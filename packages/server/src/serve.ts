@@ -14,6 +14,7 @@ import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
+import { applyServeV8Flags } from "./v8-flags.js"
 
 /** Settings of the HTTP faces from the server configuration. */
 const FaceSettingsLive = Layer.unwrapEffect(
@@ -95,7 +96,9 @@ export const ServerLive = Layer.unwrapEffect(
 )
 
 /** Starts the server and keeps it up until SIGINT or SIGTERM, then closes it cleanly. */
-export const runServer = () =>
+export const runServer = () => {
+  applyServeV8Flags()
   NodeRuntime.runMain(Layer.launch(ServerLive).pipe(Effect.tapErrorCause(Effect.logError)), {
     disableErrorReporting: true
   })
+}

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Authenticator, ToolServer } from "@svc/core"
-import { Context, Effect, Exit, FiberId, Layer, Runtime } from "effect"
+import { Context, Effect, Exit, FiberId, Layer } from "effect"
 import { declaresTooLarge, readNodeBodyThen } from "./body.js"
 import { HttpFaceSettings, type PublicUrl } from "./config.js"
 import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exchange.js"
 import { makeMcpEndpoint } from "./mcp/endpoint.js"
 import { makeRestToolEndpoint } from "./rest/endpoint.js"
+import { untrackedRunFork } from "../untracked-fibers.js"
 
 /**
  * Takes a Node request when it is one of the tool calls (`/mcp`, `POST /v1/tools/<name>`) and answers it;
@@ -44,7 +45,8 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       const mcp = yield* makeMcpEndpoint
       const rest = yield* makeRestToolEndpoint
       const { maxBodyBytes } = yield* HttpFaceSettings
-      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      // One fiber per call, short-lived: kept out of Effect's root set (see untracked-fibers.ts).
+      const runFork = untrackedRunFork(yield* Effect.runtime<never>())
 
       const run = (answer: Effect.Effect<Reply>, response: ServerResponse): void => {
         const fiber = runFork(answer)

@@ -19,8 +19,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
+import { untrackedRunFork } from "../untracked-fibers.js"
 import { transactionOf } from "./lean.js"
 
 /** Default of {@link BatchedLookupOptions.maxKeys}. */
@@ -56,7 +56,7 @@ export const makeBatchedLookup = <Key, Row, E>(
   options: BatchedLookupOptions<Key, Row, E>
 ): Effect.Effect<BatchedLookup<Key, Row, E>> =>
   Effect.map(Effect.zip(Effect.runtime<never>(), spansExported), ([runtime, traced]) => {
-    const runFork = Runtime.runFork(runtime)
+    const runFork = untrackedRunFork(runtime)
     const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS)
     let gathered: Array<Waiting<Key, Row, E>> = []
 
