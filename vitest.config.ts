@@ -16,7 +16,8 @@ const engineFree = [
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/oauth/cookies.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
-  "packages/adapters/test/sql/pglite-dump.test.ts"
+  "packages/adapters/test/sql/pglite-dump.test.ts",
+  "packages/adapters/test/sql/timestamp-parser.test.ts"
 ]
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Authenticator, ToolServer } from "@svc/core"
-import { Context, Effect, Exit, FiberId, Layer } from "effect"
+import { Context, Effect, Exit, type Fiber, FiberId, Layer } from "effect"
 import { declaresTooLarge, readNodeBodyThen } from "./body.js"
 import { HttpFaceSettings, type PublicUrl } from "./config.js"
 import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exchange.js"
@@ -48,34 +48,34 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       // One fiber per call, short-lived: kept out of Effect's root set (see untracked-fibers.ts).
       const runFork = untrackedRunFork(yield* Effect.runtime<never>())
 
-      const run = (answer: Effect.Effect<Reply>, response: ServerResponse): void => {
-        const fiber = runFork(answer)
-        fiber.addObserver((exit) => {
-          // Interrupted means the client went away: there is nobody to answer. Defects were answered already.
-          if (Exit.isSuccess(exit) && !response.destroyed) writeReply(response, exit.value)
-        })
-        response.once("close", () => {
-          if (!response.writableEnded) fiber.unsafeInterruptAsFork(FiberId.none)
-        })
-      }
-
       // The body is read before the endpoint's fiber starts, with plain stream callbacks, so the fiber runs from
       // start to answer without waiting on the socket. The endpoint still decides what a body error means, after
-      // its header and credential checks, so the answers are the same as the router's.
+      // its header and credential checks, so the answers are the same as the router's. One `close` listener per
+      // call serves both stages: it stops the body read, or interrupts the fiber when the client went away first.
       const afterBody = (
         request: IncomingMessage,
         response: ServerResponse,
         answer: (face: FaceRequest) => Effect.Effect<Reply>
       ): void => {
+        let fiber: Fiber.RuntimeFiber<Reply> | undefined
+        let stopReading: (() => void) | undefined
+        response.once("close", () => {
+          stopReading?.()
+          if (fiber !== undefined && !response.writableEnded) fiber.unsafeInterruptAsFork(FiberId.none)
+        })
+        const run = (face: FaceRequest): void => {
+          fiber = runFork(answer(face))
+          fiber.addObserver((exit) => {
+            // Interrupted means the client went away: there is nobody to answer. Defects were answered already.
+            if (Exit.isSuccess(exit) && !response.destroyed) writeReply(response, exit.value)
+          })
+        }
         // A body announced as too long is refused by the endpoint without reading it.
         if (declaresTooLarge(request.headers["content-length"], maxBodyBytes)) {
-          run(answer(nodeFaceRequest(request)), response)
+          run(nodeFaceRequest(request))
           return
         }
-        const stop = readNodeBodyThen(request, maxBodyBytes, (body) =>
-          run(answer(nodeFaceRequest(request, body)), response)
-        )
-        response.once("close", stop)
+        stopReading = readNodeBodyThen(request, maxBodyBytes, (body) => run(nodeFaceRequest(request, body)))
       }
 
       return (request, response) => {

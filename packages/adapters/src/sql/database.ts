@@ -19,6 +19,7 @@ import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 import * as Pglite from "./pglite.js"
 import { LeanSql, makeLeanSql } from "./lean.js"
 import { poolAutocommit, poolTransactions, preparedPool } from "./prepared-pool.js"
+import { makeTimestamptzParser } from "./timestamp-parser.js"
 import { TransactionConnections } from "./transactor.js"
 
 /** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
@@ -71,13 +72,17 @@ const loadPgDefaults = (): PgTypeParsers => {
 const mapNested = (value: unknown, f: (text: string) => unknown): unknown =>
   Array.isArray(value) ? value.map((item) => mapNested(item, f)) : typeof value === "string" ? f(value) : value
 
+// `timestamptz`: read the UTC form at once, anything else with pg's own parser (see timestamp-parser.ts).
+const TIMESTAMPTZ_OID = 1184
+
 const pgTypes = (): PgTypeParsers => {
   const defaults = loadPgDefaults()
   const textArray = defaults.getTypeParser(Pglite.TypeOid.textArray, "text")
   const overrides: Record<number, TextParser> = {
     ...Pglite.resultParsers,
     [Pglite.TypeOid.int8Array]: (text) => mapNested(textArray(text), Number),
-    [Pglite.TypeOid.dateArray]: textArray
+    [Pglite.TypeOid.dateArray]: textArray,
+    [TIMESTAMPTZ_OID]: makeTimestamptzParser(defaults.getTypeParser(TIMESTAMPTZ_OID, "text"))
   }
   return {
     getTypeParser: (oid, format) =>
