@@ -120,8 +120,25 @@ const compileArray = (ast: SchemaAST.TupleType): Encode | undefined => {
   }
 }
 
-// Leaves accept only primitives, which no other member (an object, an array, a class, a date) accepts, so the
-// member that takes a value is the same one `ParseResult` would find. Two non-leaf members go to the full encoder.
+// The member other than the leaves must either hold objects (a struct, an array, a class, a date), so that a value
+// a leaf takes (a primitive) is one it does not take, or encode every value as itself as the leaves do (a refined
+// leaf, a union of leaves): either way the encoded value is the one `ParseResult` gives, whichever member it picks.
+// A union with two other members, or one that turns primitives into something else (a number sent as a string),
+// goes to the full encoder.
+const withoutRefinements = (ast: SchemaAST.AST): SchemaAST.AST =>
+  SchemaAST.isRefinement(ast) ? withoutRefinements(ast.from) : ast
+
+const encodesAsItself = (ast: SchemaAST.AST): boolean => {
+  const base = withoutRefinements(ast)
+  return leafCheck(base) !== undefined || (SchemaAST.isUnion(base) && base.types.every(encodesAsItself))
+}
+
+const safeBesideLeaves = (ast: SchemaAST.AST): boolean => {
+  if (encodesAsItself(ast)) return true
+  const type = withoutRefinements(SchemaAST.typeAST(ast))
+  return SchemaAST.isTypeLiteral(type) || SchemaAST.isTupleType(type) || SchemaAST.isDeclaration(type)
+}
+
 const compileUnion = (ast: SchemaAST.Union): Encode | undefined => {
   const leaves: Array<(value: unknown) => boolean> = []
   const others: Array<SchemaAST.AST> = []
@@ -131,7 +148,7 @@ const compileUnion = (ast: SchemaAST.Union): Encode | undefined => {
     else leaves.push(check)
   }
   const [other] = others
-  if (others.length > 1) return undefined
+  if (others.length > 1 || (other !== undefined && !safeBesideLeaves(other))) return undefined
   const encodeOther = other === undefined ? undefined : compile(other)
   if (other !== undefined && encodeOther === undefined) return undefined
   return (value) => {
