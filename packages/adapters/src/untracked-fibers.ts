@@ -19,6 +19,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
+import * as Predicate from "effect/Predicate"
 import * as Runtime from "effect/Runtime"
 
 interface GlobalFiberScope {
@@ -30,11 +31,9 @@ const GLOBAL_STORE = "effect/GlobalValue"
 const GLOBAL_SCOPE = Symbol.for("effect/FiberScope/Global")
 
 const isGlobalFiberScope = (value: unknown): value is GlobalFiberScope =>
-  typeof value === "object" &&
-  value !== null &&
-  "add" in value &&
-  typeof value.add === "function" &&
-  "roots" in value &&
+  Predicate.hasProperty(value, "add") &&
+  Predicate.isFunction(value.add) &&
+  Predicate.hasProperty(value, "roots") &&
   value.roots instanceof Set
 
 const findGlobalFiberScope = (): GlobalFiberScope | undefined => {

@@ -1,5 +1,6 @@
 /** Drives one server with autocannon for one slice of a step, bounded in time and requests. */
 import autocannon from "autocannon"
+import { Predicate } from "effect"
 import { type CaseRequest, requestHeaders } from "./cases.js"
 import { type BenchProcess, watchPeakRss } from "./processes.js"
 
@@ -35,12 +36,10 @@ interface ResponseQueue {
 }
 
 const isResponseQueue = (value: unknown): value is ResponseQueue =>
-  typeof value === "object" &&
-  value !== null &&
-  "peek" in value &&
-  typeof value.peek === "function" &&
-  "addBody" in value &&
-  typeof value.addBody === "function"
+  Predicate.hasProperty(value, "peek") &&
+  Predicate.isFunction(value.peek) &&
+  Predicate.hasProperty(value, "addBody") &&
+  Predicate.isFunction(value.addBody)
 
 /** A body of up to twice the kept length stays whole; a longer one keeps its first and last 4 KB. */
 const keepBodyEnds = (client: object): void => {

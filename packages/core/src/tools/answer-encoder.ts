@@ -10,7 +10,7 @@
  * member, refinements and final transformations. Anything else, and any value a check turns down, goes to
  * `Schema.encodeEither`, so an answer failing its schema fails with exactly the error it always had.
  */
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { Either, Option, ParseResult, Predicate, Schema, SchemaAST } from "effect"
 
 /** A compiled node: the encoded value, or `MISMATCH` when the value needs the full encoder. */
 type Encode = (value: unknown) => unknown
@@ -18,9 +18,6 @@ type Encode = (value: unknown) => unknown
 const MISMATCH: unique symbol = Symbol("svc/answer-encoder/mismatch")
 
 const options: SchemaAST.ParseOptions = {}
-
-const isRecord = (value: unknown): value is Readonly<Record<PropertyKey, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
  * The value of a schema piece's answer that is already there: the pieces answer with an effect, in practice an
@@ -89,7 +86,8 @@ const compileTypeLiteral = (ast: SchemaAST.TypeLiteral): Encode | undefined => {
     fields.push({ name: signature.name, optional: signature.isOptional, encode })
   }
   return (value) => {
-    if (!isRecord(value)) return MISMATCH
+    // The check `ParseResult` makes of a struct's input.
+    if (!Predicate.isRecord(value)) return MISMATCH
     // Only the declared fields, in their declared order: what `ParseResult` keeps of an object when encoding.
     const output: Record<string, unknown> = {}
     for (const field of fields) {
