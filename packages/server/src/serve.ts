@@ -1,5 +1,7 @@
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { HttpLayerRouter, HttpMiddleware } from "@effect/platform"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import { HttpSenderLive } from "@svc/adapters"
 import {
   AuthUrl,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import { HttpServer, type HttpServerError } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { ToolLanes } from "./lanes.js"
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { WebhookSecrets } from "@svc/core"
 import { Config, Effect, Layer, Option, Redacted, SynchronizedRef } from "effect"
 

@@ -1,4 +1,5 @@
-import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
   CurrentStoreCaller,
   FieldProblem,

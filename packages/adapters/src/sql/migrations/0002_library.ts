@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 // The workspace library: boards, connections, tags, tables, highlights, captures, chats, and full-text search.

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 // Saved content: links, posts, ads and media are deduplicated per workspace by a source key (the normalised URL,

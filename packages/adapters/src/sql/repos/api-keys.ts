@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Access, ApiKey, ApiKeysRepo, trusted } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { AccessRepo, type AccessHow, type AccessState, type Customer, pageOf, type ProductAccess } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"

@@ -1,5 +1,5 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import {
   type ClaimedDelivery,
   DELIVERY_WAKE_CHANNEL,

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { type Billing, pageOf, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"

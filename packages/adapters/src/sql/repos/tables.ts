@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { type CellValue, type StoredRow, TablesRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Tag, TagsRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"

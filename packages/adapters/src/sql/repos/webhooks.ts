@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import {
   type AttemptView,
   DELIVERY_WAKE_CHANNEL,

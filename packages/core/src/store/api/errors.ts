@@ -1,4 +1,4 @@
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { FieldProblem } from "../../shared/errors.js"
 

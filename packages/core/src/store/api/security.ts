@@ -1,4 +1,6 @@
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Schema } from "effect"
 import type { StoreCaller } from "../caller.js"
 import { StoreBadRequest, StoreForbidden, StoreInvalid, StorePlanRequired, StoreUnauthorized } from "./errors.js"
