@@ -9,6 +9,7 @@ import { configDefaults, defineConfig } from "vitest/config"
 const engineFree = [
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
+  "packages/server/test/bundle.test.ts",
   "packages/server/test/examples.test.ts",
   "packages/adapters/test/core/ids.test.ts",
   "packages/adapters/test/core/untracked-fibers.test.ts",
