@@ -1,9 +1,14 @@
 /**
  * Prints the top entries of a V8 CPU profile (`node --cpu-prof`): self time per function, and the time
  * spent per package. `npx tsx packages/server/bench/profile-top.ts <file.cpuprofile> [N] [skip seconds]`: the
- * skip leaves out start-up (module loading, migrations), so what remains is the server under load.
+ * skip leaves out start-up (module loading, migrations), so what remains is the server under load. Positions in
+ * `svc`'s start-up bundle (`bin/bundle-ts.mjs`) are mapped back to our TypeScript sources through the bundle's
+ * source map, which stays beside it.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { SourceMap } from "node:module"
+import { dirname, resolve } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 interface ProfileNode {
   readonly id: number
@@ -11,6 +16,7 @@ interface ProfileNode {
     readonly functionName: string
     readonly url: string
     readonly lineNumber: number
+    readonly columnNumber: number
   }
   readonly children?: ReadonlyArray<number>
 }
@@ -26,6 +32,35 @@ const shortUrl = (url: string) =>
     .replace(/^file:\/\//, "")
     .replace(/^.*\/node_modules\//, "")
     .replace(/^.*\/packages\//, "packages/")
+
+// The source map beside a bundle, read once per file; undefined for every other script.
+const maps = new Map<string, SourceMap | undefined>()
+const mapOf = (url: string): SourceMap | undefined => {
+  if (maps.has(url)) return maps.get(url)
+  const path = url.startsWith("file:") && url.endsWith(".mjs") ? `${fileURLToPath(url)}.map` : undefined
+  const map = path !== undefined && existsSync(path) ? new SourceMap(JSON.parse(readFileSync(path, "utf8"))) : undefined
+  maps.set(url, map)
+  return map
+}
+
+/** Where a frame's function is in the sources: mapped through the bundle's source map when it has one. */
+const placeOf = (frame: ProfileNode["callFrame"]): { readonly url: string; readonly line: number } => {
+  const entry = mapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber)
+  if (entry === undefined || !("originalSource" in entry)) return { url: frame.url, line: frame.lineNumber + 1 }
+  const source = entry.originalSource.startsWith("file:")
+    ? entry.originalSource
+    : pathToFileURL(resolve(dirname(fileURLToPath(frame.url)), entry.originalSource)).href
+  return { url: source, line: entry.originalLine + 1 }
+}
+const names = new WeakMap<ProfileNode["callFrame"], string>()
+const frameName = (frame: ProfileNode["callFrame"]): string => {
+  const known = names.get(frame)
+  if (known !== undefined) return known
+  const place = placeOf(frame)
+  const name = `${frame.functionName || "(anonymous)"} ${shortUrl(place.url)}:${place.line}`
+  names.set(frame, name)
+  return name
+}
 
 const [file, count = "25", skip = "0"] = process.argv.slice(2)
 if (file === undefined) throw new Error("usage: profile-top.ts <file.cpuprofile> [N]")
@@ -48,21 +83,22 @@ profile.samples.forEach((sample, index) => {
   if (node === undefined || node.callFrame.functionName === "(idle)") return
   total += delta
   const frame = node.callFrame
-  const key = `${frame.functionName || "(anonymous)"} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
+  const key = frameName(frame)
   self.set(key, (self.get(key) ?? 0) + delta)
   // Inclusive time per function and per package area, each counted once per sample.
   const seenFn = new Set<string>()
   for (let at: number | undefined = sample; at !== undefined; at = parent.get(at)) {
     const f = byId.get(at)?.callFrame
     if (f === undefined || f.url === "" || f.url.startsWith("node:")) continue
-    const name = `${f.functionName || "(anonymous)"} ${shortUrl(f.url)}:${f.lineNumber + 1}`
+    const name = frameName(f)
     if (seenFn.has(name)) continue
     seenFn.add(name)
     inclusiveFn.set(name, (inclusiveFn.get(name) ?? 0) + delta)
   }
   const seen = new Set<string>()
   for (let at: number | undefined = sample; at !== undefined; at = parent.get(at)) {
-    const url = shortUrl(byId.get(at)?.callFrame.url ?? "")
+    const frame = byId.get(at)?.callFrame
+    const url = frame === undefined ? "" : shortUrl(placeOf(frame).url)
     const area = url.startsWith("packages/") ? url.split("/").slice(0, 3).join("/") : url.split("/")[0] || "(native)"
     if (seen.has(area)) continue
     seen.add(area)

@@ -5,10 +5,12 @@
 //
 // Only our sources go in; every package is imported from node_modules as usual. The bundle is written in the
 // server package's `node_modules/.cache/svc/`, so those imports (and `createRequire(import.meta.url)`) resolve as
-// they would from the sources, and is deleted once it runs: Node has read the module and its map by then.
-import { randomUUID } from "node:crypto"
+// they would from the sources. It is named after its content: starts with unchanged sources reuse it, and it stays
+// on disk with its source map while a process runs from it, so CPU profiles can be mapped back to the sources
+// (`bench/profile-top.ts` does).
+import { createHash, randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises"
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { build } from "esbuild"
@@ -18,14 +20,15 @@ import { build } from "esbuild"
 // in a call that defines its `name`, and cost the tool server ~5 % of its calls per second in the bench.
 const { compilerOptions } = JSON.parse(readFileSync(new URL("../../../tsconfig.base.json", import.meta.url), "utf8"))
 
-/** The function a bundle calls first thing when it runs (its banner), if set: it has been read and compiled. */
-export const BUNDLE_RUNNING = Symbol.for("svc/bundle-running")
-
 /** Where bundles are written by default. */
 export const defaultBundleDir = fileURLToPath(new URL("../node_modules/.cache/svc/", import.meta.url))
 
-// A bundle left behind by a process killed while loading it; a live start needs its file for a second or two.
-const LEFTOVER_AFTER_MS = 60 * 60 * 1000
+/** A bundle no start has used for this long is deleted (each start that uses one touches it). */
+export const UNUSED_FOR_MS = 24 * 60 * 60 * 1000
+
+// A bundle's name and the name of a write in progress (left behind only by a process killed while writing).
+const BUNDLE_FILE = /^svc-[0-9a-f]{16}\.mjs(\.map)?$/
+const PARTIAL_FILE = /^\.svc-.*\.partial$/
 
 // Our workspace packages are sources to bundle; every other bare import stays an import of node_modules.
 const packagesExternal = {
@@ -42,23 +45,36 @@ const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOSPC", "EE
 const isUnwritable = (error) =>
   error instanceof Error && "code" in error && typeof error.code === "string" && UNWRITABLE.has(error.code)
 
-const sweepLeftovers = async (dir, now) => {
+const modifiedAt = (path) =>
+  stat(path).then(
+    (info) => info.mtimeMs,
+    () => undefined
+  )
+
+const sweep = async (dir, keep, now) => {
   const names = await readdir(dir).catch(() => [])
   await Promise.all(
     names
-      .filter((name) => name.startsWith("svc-") && /\.mjs(\.map)?$/.test(name))
+      .filter((name) => !keep.includes(name) && (BUNDLE_FILE.test(name) || PARTIAL_FILE.test(name)))
       .map(async (name) => {
-        const path = join(dir, name)
-        const info = await stat(path).catch(() => undefined)
-        if (info !== undefined && now - info.mtimeMs > LEFTOVER_AFTER_MS) await rm(path, { force: true })
+        const at = await modifiedAt(join(dir, name))
+        if (at !== undefined && now - at > UNUSED_FOR_MS) await rm(join(dir, name), { force: true })
       })
   )
 }
 
+// Written under a temporary name and renamed into place, so a start running at the same moment never reads half a
+// file; two starts writing the same bundle write the same bytes.
+const writeWhole = async (dir, name, contents) => {
+  const partial = join(dir, `.${name}.${randomUUID()}.partial`)
+  await writeFile(partial, contents, { flag: "wx" })
+  await rename(partial, join(dir, name))
+}
+
 /**
- * Bundles the TypeScript module `entry` (a file URL) and what it imports of our sources into `dir`. Answers the
- * bundle's URL and a `release` that deletes its files (once it runs, see `BUNDLE_RUNNING`), or `undefined` when
- * `dir` cannot be written. A source esbuild cannot compile rejects with esbuild's message.
+ * Bundles the TypeScript module `entry` (a file URL) and what it imports of our sources into `dir`, and answers
+ * the bundle's URL; `undefined` when `dir` cannot be written. A source esbuild cannot compile rejects with
+ * esbuild's message. Bundles no start has used for a day are deleted.
  */
 export const bundleSources = async (entry, dir = defaultBundleDir) => {
   try {
@@ -81,23 +97,27 @@ export const bundleSources = async (entry, dir = defaultBundleDir) => {
     sourcemap: "external",
     sourcesContent: false,
     plugins: [packagesExternal],
-    banner: { js: `globalThis[Symbol.for("svc/bundle-running")]?.();` },
     logLevel: "silent"
   })
   const code = result.outputFiles.find((file) => file.path.endsWith(".mjs"))
   const map = result.outputFiles.find((file) => file.path.endsWith(".mjs.map"))
   if (code === undefined || map === undefined) throw new Error("esbuild wrote no bundle")
-  const name = `svc-${process.pid}-${randomUUID()}.mjs`
+  const name = `svc-${createHash("sha256").update(code.contents).update(map.contents).digest("hex").slice(0, 16)}.mjs`
   const path = join(dir, name)
-  const release = () => Promise.all([rm(path, { force: true }), rm(`${path}.map`, { force: true })]).then(() => {})
+  const now = Date.now()
   try {
-    await writeFile(`${path}.map`, map.contents, { flag: "wx" })
-    await writeFile(path, `${code.text}//# sourceMappingURL=${name}.map\n`, { flag: "wx" })
+    if ((await modifiedAt(path)) !== undefined && (await modifiedAt(`${path}.map`)) !== undefined) {
+      const touched = new Date(now)
+      await Promise.all([utimes(path, touched, touched), utimes(`${path}.map`, touched, touched)])
+    } else {
+      // The map first: a start that finds the module finds its map too.
+      await writeWhole(dir, `${name}.map`, map.contents)
+      await writeWhole(dir, name, `${code.text}//# sourceMappingURL=${name}.map\n`)
+    }
   } catch (error) {
-    await release()
     if (isUnwritable(error)) return undefined
     throw error
   }
-  await sweepLeftovers(dir, Date.now())
-  return { url: pathToFileURL(path).href, release }
+  await sweep(dir, [name, `${name}.map`], now)
+  return pathToFileURL(path).href
 }

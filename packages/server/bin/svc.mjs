@@ -3,22 +3,14 @@
 // second) and Node loads the bundle. Where the bundle cannot be written (a read-only install), the sources are
 // loaded through module hooks instead: tsx resolves the imports and load-ts.mjs compiles our sources. That works
 // the same, with ~70 MB more memory.
-import { BUNDLE_RUNNING, bundleSources } from "./bundle-ts.mjs"
+import { bundleSources } from "./bundle-ts.mjs"
 
 const entry = new URL("../src/bin.ts", import.meta.url)
 const bundle = await bundleSources(entry)
 if (bundle !== undefined) {
   // Stack traces name the TypeScript sources and lines, as they did under tsx.
   process.setSourceMapsEnabled(true)
-  const running = new Promise((ran) => {
-    globalThis[BUNDLE_RUNNING] = ran
-  })
-  const loaded = import(bundle.url)
-  // The bundle's files can go once it runs (Node has read it and its map), or once it failed to load.
-  await Promise.race([running, loaded.then(undefined, () => undefined)])
-  delete globalThis[BUNDLE_RUNNING]
-  await bundle.release()
-  await loaded
+  await import(bundle)
 } else {
   process.stderr.write("svc: cannot write its start-up bundle; loading the sources through module hooks instead\n")
   const { register } = await import("node:module")

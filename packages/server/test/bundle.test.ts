@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto"
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises"
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { BUNDLE_RUNNING, bundleSources, defaultBundleDir } from "../bin/bundle-ts.mjs"
+import { bundleSources, defaultBundleDir, UNUSED_FOR_MS } from "../bin/bundle-ts.mjs"
 
 // Sources outside the repository (esbuild never resolves packages: they stay imports), bundled into a directory
 // beside the real one, so the bundle finds `effect` in node_modules as `svc`'s own bundle does.
@@ -18,14 +18,21 @@ const writeSources = async (files: Record<string, string>) => {
   return (name: string) => pathToFileURL(join(dir, name))
 }
 
+const bundleIn = async (entry: URL, dir: string): Promise<string> => {
+  const url = await bundleSources(entry, dir)
+  if (url === undefined) throw new Error(`${dir} should take a bundle`)
+  return url
+}
+
+const modifiedAt = async (url: string) => (await stat(fileURLToPath(url))).mtimeMs
+
 interface Fixture {
   readonly value: number
   readonly fail: () => string
-  readonly ran: ReadonlyArray<string>
 }
 
 describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
-  it("bundles our TypeScript, keeps packages as imports, maps stack traces to the sources and deletes its files", async () => {
+  it("bundles our TypeScript, keeps packages as imports, and maps stack traces to the sources", async () => {
     const source = await writeSources({
       "main.ts": [
         'import { helper } from "./helper.js"',
@@ -33,7 +40,6 @@ describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
         "export const fail = (): string => {",
         '  throw new Error("boom")',
         "}",
-        "export const ran: ReadonlyArray<string> = [typeof import.meta.url]",
         ""
       ].join("\n"),
       "helper.ts": [
@@ -42,27 +48,20 @@ describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
         ""
       ].join("\n")
     })
-    const bundle = await bundleSources(source("main.ts"), bundles)
-    if (bundle === undefined) throw new Error("the test directory should take a bundle")
-    expect(bundle.url.startsWith(pathToFileURL(bundles).href)).toBe(true)
+    const dir = join(bundles, "fixture")
+    const url = await bundleIn(source("main.ts"), dir)
+    expect(url).toMatch(new RegExp(`^${pathToFileURL(dir).href}/svc-[0-9a-f]{16}\\.mjs$`))
+    expect((await readdir(dir)).sort()).toEqual([url.split("/").pop(), `${url.split("/").pop()}.map`])
 
-    // The banner reports the start of the bundle's own code, after Node has read it and its map.
-    let ran = 0
-    Reflect.set(globalThis, BUNDLE_RUNNING, () => {
-      ran += 1
-    })
     const sourceMaps = process.sourceMapsEnabled
     process.setSourceMapsEnabled(true)
     let fixture: Fixture
     try {
-      fixture = (await import(bundle.url)) as Fixture
+      fixture = (await import(url)) as Fixture
     } finally {
       process.setSourceMapsEnabled(sourceMaps)
-      Reflect.deleteProperty(globalThis, BUNDLE_RUNNING)
     }
-    expect(ran).toBe(1)
     expect(fixture.value).toBe(42)
-    expect(fixture.ran).toEqual(["string"])
     const stack = (() => {
       try {
         return fixture.fail()
@@ -71,10 +70,23 @@ describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
       }
     })()
     expect(stack).toContain(`${source("main.ts").pathname}:4:`)
+  })
 
-    expect((await readdir(bundles)).length).toBe(2)
-    await bundle.release()
-    expect(await readdir(bundles)).toEqual([])
+  it("reuses the bundle of unchanged sources (touching it), and writes another when they change", async () => {
+    const source = await writeSources({ "main.ts": "export const one: number = 1\n" })
+    const dir = join(bundles, "reuse")
+    const first = await bundleIn(source("main.ts"), dir)
+    const anHourAgo = new Date(Date.now() - 60 * 60 * 1000)
+    await Promise.all([first, `${first}.map`].map((url) => utimes(fileURLToPath(url), anHourAgo, anHourAgo)))
+    const again = await bundleIn(source("main.ts"), dir)
+    expect(again).toBe(first)
+    expect(await modifiedAt(again)).toBeGreaterThan(anHourAgo.getTime() + 30 * 60 * 1000)
+    expect(await modifiedAt(`${again}.map`)).toBeGreaterThan(anHourAgo.getTime() + 30 * 60 * 1000)
+
+    await writeFile(fileURLToPath(source("main.ts")), "export const two: number = 2\n")
+    const changed = await bundleIn(source("main.ts"), dir)
+    expect(changed).not.toBe(again)
+    expect((await import(changed)) as unknown).toEqual(expect.objectContaining({ two: 2 }))
   })
 
   it("answers undefined when the directory cannot be written, so svc falls back to module hooks", async () => {
@@ -91,19 +103,18 @@ describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
     expect(await readdir(dir)).toEqual([])
   })
 
-  it("sweeps bundles a killed start left behind, and only old ones", async () => {
+  it("deletes bundles and partial writes no start has used for a day, and nothing else", async () => {
     const source = await writeSources({ "main.ts": "export const one: number = 1\n" })
     const dir = join(bundles, "sweep")
     await mkdir(dir, { recursive: true })
-    const old = join(dir, "svc-1-old.mjs")
-    const recent = join(dir, "svc-2-recent.mjs")
-    const other = join(dir, "notes.txt")
-    await Promise.all([old, `${old}.map`, recent, other].map((path) => writeFile(path, "")))
-    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
-    await Promise.all([old, `${old}.map`, other].map((path) => utimes(path, twoHoursAgo, twoHoursAgo)))
+    const unused = ["svc-00000000000000aa.mjs", "svc-00000000000000aa.mjs.map", ".svc-00000000000000aa.mjs.x.partial"]
+    const kept = ["svc-00000000000000bb.mjs", "notes.txt"]
+    await Promise.all([...unused, ...kept].map((name) => writeFile(join(dir, name), "")))
+    const longAgo = new Date(Date.now() - UNUSED_FOR_MS - 60_000)
+    await Promise.all([...unused, "notes.txt"].map((name) => utimes(join(dir, name), longAgo, longAgo)))
 
-    const bundle = await bundleSources(source("main.ts"), dir)
-    await bundle?.release()
-    expect((await readdir(dir)).sort()).toEqual(["notes.txt", "svc-2-recent.mjs"])
+    const url = await bundleIn(source("main.ts"), dir)
+    const name = url.split("/").pop() ?? ""
+    expect((await readdir(dir)).sort()).toEqual([...kept, name, `${name}.map`].sort())
   })
 })

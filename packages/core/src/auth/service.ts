@@ -163,8 +163,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const authenticate = (token: string): Effect.Effect<Principal, AuthExpired> => {
       if (!isWellFormedToken(token)) return Effect.fail(rejected)
       // Written without a generator: this runs on every tool call, and a remembered key is the common case.
+      // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
       return Effect.flatMap(secrets.sha256Hex(token), (hash) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        Effect.clockWith((clock) => {
+          const now = clock.unsafeCurrentTimeMillis()
           const hit = remembered.get(hash)
           if (hit === undefined || hit.until <= now) return lookUp(hash, now)
           if (hit.expiresAt === null || hit.expiresAt > now) return Effect.succeed(hit.principal)

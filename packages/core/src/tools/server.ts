@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { planAtLeast } from "../accounts/schema.js"
 import type { Principal } from "../auth/schema.js"
 import { RateLimiter } from "../limits/ports.js"
@@ -45,8 +45,10 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
 
     const remembered = new Map<string, RememberedWorkspace>()
 
+    // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
     const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      Effect.clockWith((clock) => {
+        const now = clock.unsafeCurrentTimeMillis()
         const hit = remembered.get(id)
         if (hit !== undefined && hit.until > now) return Effect.succeed(hit.found)
         return Effect.map(workspaces.findById(id), (found) => {

@@ -91,27 +91,27 @@ export const makeMcpDispatch = (gate: ToolGate) =>
           })
         )
       }
-      return gate.admit(principal).pipe(
-        Effect.andThen(() => tools.call(principal, name, params.arguments)),
-        Effect.map((answer) => {
-          const text = JSON.stringify(answer)
-          const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
-          return resultReply(
-            id,
-            `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
-          )
-        }),
-        // One handler rather than `catchTags`: see `failureReply` in endpoint.ts.
-        Effect.catchAll((refused) =>
-          Effect.succeed(
+      // One `match` rather than `map` and `catchAll` (two run-loop steps fewer on every call), with one failure
+      // handler rather than `catchTags`: see `failureReply` in endpoint.ts.
+      return Effect.match(
+        Effect.andThen(gate.admit(principal), () => tools.call(principal, name, params.arguments)),
+        {
+          onSuccess: (answer) => {
+            const text = JSON.stringify(answer)
+            const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
+            return resultReply(
+              id,
+              `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
+            )
+          },
+          onFailure: (refused) =>
             refused._tag === "RateLimited"
               ? errorReply(429, id, ErrorCode.ServerError, refused.message, {
                   data: { retryAfterSeconds: refused.retryAfterSeconds },
                   headers: { "retry-after": String(refused.retryAfterSeconds) }
                 })
               : invalidParams(id, refused.message)
-          )
-        )
+        }
       )
     }
 
