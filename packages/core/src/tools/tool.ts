@@ -3,6 +3,7 @@ import type { Principal } from "../auth/schema.js"
 import type { DomainError } from "../shared/errors.js"
 import { unstorableInput } from "../shared/storable-text.js"
 import { makeAnswerEncoder } from "./answer-encoder.js"
+import { makeInputDecoder } from "./input-decoder.js"
 import { toInvalidInput } from "./problems.js"
 import type { Workspace } from "../workspace/schema.js"
 
@@ -81,7 +82,7 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
   >
   // Decoded and encoded synchronously (`Either`), not as effects: tool schemas are plain data with no services
   // or async steps, and the effect form cost a fiber's worth of steps per call on the hot path.
-  const decode = Schema.decodeUnknownEither(input, { errors: "all", onExcessProperty: "error" })
+  const decode = makeInputDecoder(input)
   const encode = makeAnswerEncoder(output)
   const ok = Schema.Struct({
     ok: Schema.Literal(true).annotations({ description: "Always true on success." }),

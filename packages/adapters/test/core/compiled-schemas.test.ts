@@ -1,0 +1,131 @@
+/**
+ * The compiled schema walks give what Effect Schema gives, for every tool: the answer encoder what
+ * `Schema.encodeEither` gives of each answer schema, the input decoder what `Schema.decodeUnknownEither` (all
+ * errors, unknown fields refused) gives of each input schema. The same result for valid values (generated from
+ * each schema), and the same error for values that fail it.
+ */
+import { expect, layer } from "@effect/vitest"
+import { decodesFast, encodesFast, makeAnswerEncoder, makeInputDecoder, ToolRegistry } from "@svc/core"
+import { Arbitrary, Effect, Either, FastCheck, ParseResult, Schema } from "effect"
+import { testCoreLayer } from "../support/core.js"
+
+const SAMPLES = 10
+
+// Equal as JSON text too: the order of an object's fields is part of the answer an agent reads.
+const expectSame = (fast: Either.Either<unknown, ParseResult.ParseError>, full: typeof fast) => {
+  if (Either.isRight(full)) {
+    expect(fast).toEqual(full)
+    expect(JSON.stringify(Either.getOrThrow(fast))).toBe(JSON.stringify(full.right))
+  } else {
+    expect(Either.isLeft(fast)).toBe(true)
+    if (Either.isLeft(fast))
+      expect(ParseResult.TreeFormatter.formatErrorSync(fast.left)).toBe(
+        ParseResult.TreeFormatter.formatErrorSync(full.left)
+      )
+  }
+}
+
+// Values that pass a field's base type but break common refinements: empty and over-long text, a fraction where a
+// whole number is due, a negative count, an impossible date.
+const edgeValues: ReadonlyArray<unknown> = ["", "x".repeat(100_001), 1.5, -1, new Date(Number.NaN), Symbol("no")]
+
+/** A copy of `object` with `key` set to `field`, of the same class (so a class's own check still passes). */
+const withField = (object: object, key: string, field: unknown): object =>
+  Object.assign(Object.create(Object.getPrototypeOf(object)), object, { [key]: field })
+
+/** Copies of `value` with one field, at the top or one level down, set to each edge value. */
+const variants = (value: unknown): Array<unknown> => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [...edgeValues]
+  const out: Array<unknown> = []
+  for (const [key, field] of Object.entries(value)) {
+    for (const edge of edgeValues) out.push(withField(value, key, edge))
+    if (typeof field === "object" && field !== null && !Array.isArray(field) && !(field instanceof Date)) {
+      for (const [inner] of Object.entries(field)) {
+        for (const edge of edgeValues) out.push(withField(value, key, withField(field, inner, edge)))
+      }
+    }
+  }
+  return out
+}
+
+// Inputs as JSON brings them: text where a field wants a number, numbers, null, a list, an object, a field the tool
+// does not take, and every edge value above that JSON can carry.
+const inputEdges: ReadonlyArray<unknown> = ["", "x".repeat(100_001), "7", 1.5, -1, 0, 101, null, true, [], ["a"], {}]
+
+/** Copies of an input with one field, at the top or one level down, set to each edge value, left out, or added. */
+const inputVariants = (input: unknown): Array<unknown> => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return [...inputEdges]
+  const out: Array<unknown> = [{ ...input, unknownField: 1 }]
+  for (const [key, field] of Object.entries(input)) {
+    const { [key]: _left, ...without } = input as Record<string, unknown>
+    out.push(without)
+    for (const edge of inputEdges) out.push({ ...input, [key]: edge })
+    if (typeof field === "object" && field !== null && !Array.isArray(field)) {
+      out.push({ ...input, [key]: { ...field, unknownField: 1 } })
+      for (const [inner] of Object.entries(field)) {
+        for (const edge of inputEdges) out.push({ ...input, [key]: { ...field, [inner]: edge } })
+      }
+    }
+    if (Array.isArray(field) && field.length > 0) {
+      for (const edge of inputEdges) out.push({ ...input, [key]: [...field, edge] })
+    }
+  }
+  return out
+}
+
+layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled input decoder", (it) => {
+  // A table row's cells are a record (an index signature), which goes to the full decoder.
+  it.effect("compiles every tool's input schema but the three that take table rows", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      const slow = registry.tools.filter(({ tool }) => !decodesFast(tool.inputSchema)).map(({ tool }) => tool.name)
+      expect(slow).toEqual(["svc_create_table", "svc_add_table_rows", "svc_update_table_rows"])
+    })
+  )
+
+  it.effect("decodes generated inputs of every tool, and inputs broken in one field, as Schema does", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      for (const { tool } of registry.tools) {
+        const schema = tool.inputSchema as Schema.Schema<unknown, unknown>
+        const fast = makeInputDecoder(schema)
+        const full = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+        // Generated on the type side, then encoded: the JSON a caller sends.
+        const encode = Schema.encodeSync(schema)
+        for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
+          const input = JSON.parse(JSON.stringify(encode(value))) as unknown
+          expectSame(fast(input), full(input))
+          for (const variant of inputVariants(input)) expectSame(fast(variant), full(variant))
+        }
+        expectSame(fast(undefined), full(undefined))
+        expectSame(fast("text"), full("text"))
+      }
+    })
+  )
+})
+
+layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder", (it) => {
+  // A table row's cells are a record (an index signature), which goes to the full encoder.
+  it.effect("compiles every tool's answer schema but the three that answer table rows", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      const slow = registry.tools.filter(({ tool }) => !encodesFast(tool.outputSchema)).map(({ tool }) => tool.name)
+      expect(slow).toEqual(["svc_read_table", "svc_add_table_rows", "svc_update_table_rows"])
+    })
+  )
+
+  it.effect("encodes generated answers of every tool exactly as Schema.encodeEither does", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      for (const { tool } of registry.tools) {
+        const schema = tool.outputSchema as Schema.Schema<unknown, unknown>
+        const fast = makeAnswerEncoder(schema)
+        const full = Schema.encodeEither(schema)
+        for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
+          expectSame(fast(value), full(value))
+          for (const variant of variants(value)) expectSame(fast(variant), full(variant))
+        }
+      }
+    })
+  )
+})
