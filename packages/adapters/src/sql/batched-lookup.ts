@@ -51,8 +51,8 @@ interface Waiting<Key, Row, E> {
   readonly answer: (exit: Exit.Exit<Option.Option<Row>, E>) => void
 }
 
-// The wait registers no canceler: with one, Effect wraps the wait in an interruption handler, seven more run-loop
-// steps on every lookup (a cached tool call took 48 without them, 41 with the other trims). Nothing needs it. A caller interrupted before the statement
+// The wait registers no canceler: with one, Effect wraps the wait in an interruption handler, about seven more
+// run-loop steps on every lookup. Nothing needs it. A caller interrupted before the statement
 // goes out is left out of it (`stillWaiting`), and an answer to a caller interrupted later is dropped by the
 // fiber itself, which takes only the first resumption of a wait.
 const stillWaiting = <Key, Row, E>(waiting: Waiting<Key, Row, E>): boolean =>
