@@ -34,24 +34,33 @@ export interface Direction {
 const rightOf = (result: unknown): unknown =>
   Either.isEither(result) && Either.isRight(result) ? result.right : MISMATCH
 
+// The `typeof` of the values each keyword a leaf can be takes, and the check of each (`typeof` against a constant,
+// which V8 compiles to a type check).
+const keywordKinds: Readonly<Record<string, string>> = {
+  StringKeyword: "string",
+  NumberKeyword: "number",
+  BooleanKeyword: "boolean",
+  UndefinedKeyword: "undefined"
+}
+const kindChecks: Readonly<Record<string, (value: unknown) => boolean>> = {
+  string: (value) => typeof value === "string",
+  number: (value) => typeof value === "number",
+  boolean: (value) => typeof value === "boolean",
+  undefined: (value) => value === undefined
+}
+
+/** The `typeof` of every value a literal or keyword takes; `undefined` for other nodes. */
+const kindOf = (ast: SchemaAST.AST): string | undefined =>
+  SchemaAST.isLiteral(ast) ? (ast.literal === null ? "object" : typeof ast.literal) : keywordKinds[ast._tag]
+
 /** A check on a value that decodes and encodes to itself: literals and keywords. `undefined` for every other node. */
 const leafCheck = (ast: SchemaAST.AST): ((value: unknown) => boolean) | undefined => {
-  switch (ast._tag) {
-    case "Literal": {
-      const literal = ast.literal
-      return (value) => value === literal
-    }
-    case "StringKeyword":
-      return (value) => typeof value === "string"
-    case "NumberKeyword":
-      return (value) => typeof value === "number"
-    case "BooleanKeyword":
-      return (value) => typeof value === "boolean"
-    case "UndefinedKeyword":
-      return (value) => value === undefined
-    default:
-      return undefined
+  if (SchemaAST.isLiteral(ast)) {
+    const literal = ast.literal
+    return (value) => value === literal
   }
+  const kind = keywordKinds[ast._tag]
+  return kind === undefined ? undefined : kindChecks[kind]
 }
 
 const fromCheck =
@@ -148,24 +157,6 @@ const compileArray = (ast: SchemaAST.TupleType, direction: Direction): Compiled 
 const convertsAsItself = (ast: SchemaAST.AST): boolean => {
   const base = withoutRefinements(ast)
   return leafCheck(base) !== undefined || (SchemaAST.isUnion(base) && base.types.every(convertsAsItself))
-}
-
-// The `typeof` of every value a leaf or keyword takes; `undefined` for other nodes.
-const kindOf = (ast: SchemaAST.AST): string | undefined => {
-  switch (ast._tag) {
-    case "Literal":
-      return ast.literal === null ? "object" : typeof ast.literal
-    case "StringKeyword":
-      return "string"
-    case "NumberKeyword":
-      return "number"
-    case "BooleanKeyword":
-      return "boolean"
-    case "UndefinedKeyword":
-      return "undefined"
-    default:
-      return undefined
-  }
 }
 
 // Or it takes, on that side, only values of a kind no leaf takes (a date sent as text, beside `undefined`).
