@@ -116,6 +116,30 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(`s
           { path: "quantity_limit", message: "Expected a number between 1 and 1000000, actual 99999999999 (or null)" }
         ]
       })
+      // Amounts past $999,999.99 are refused: a sale records the price in a 32-bit column, and no card network
+      // charges that much in one payment anyway.
+      const pricey = yield* Effect.promise(() =>
+        call(s.token, "POST", "/products", {
+          custom_ai_id: s.customAiId,
+          price_cents: 3_000_000_000,
+          billing: "one-time",
+          compare_at_cents: 100_000_000,
+          payment_plan: { count: 2, amount_cents: 1_500_000_000 }
+        })
+      )
+      expect(pricey.status).toBe(422)
+      expect(pricey.body).toMatchObject({
+        ok: false,
+        error: "invalid_field",
+        errors: [
+          { path: "price_cents", message: "price_cents must be at most 99999999 cents ($999,999.99)" },
+          { path: "compare_at_cents", message: "compare_at_cents must be at most 99999999 cents ($999,999.99)" },
+          {
+            path: "payment_plan.amount_cents",
+            message: "payment_plan.amount_cents must be at most 99999999 cents ($999,999.99)"
+          }
+        ]
+      })
       const yearly = yield* Effect.promise(() =>
         call(s.token, "POST", "/products", { custom_ai_id: s.customAiId, yearly_price_cents: 9900 })
       )

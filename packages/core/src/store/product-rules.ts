@@ -1,6 +1,6 @@
 import { FieldProblem, InvalidInput } from "../shared/errors.js"
 import { isCalendarDay } from "../shared/time.js"
-import { MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
 
 /** The store settings the publish checks read. */
 export interface StoreSettings {
@@ -47,21 +47,28 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
       problem(path, `${path} must be 0 (free) or at least ${MIN_PRICE_CENTS} cents`)
     }
   }
+  const atMostMax = (path: string, cents: number | null) => {
+    if (cents !== null && cents > MAX_PRICE_CENTS) {
+      problem(path, `${path} must be at most ${MAX_PRICE_CENTS} cents ($999,999.99)`)
+    }
+  }
   paidAmount("price_cents", fields.price_cents)
+  atMostMax("price_cents", fields.price_cents)
   const membership = fields.billing !== "one-time"
   if (fields.yearly_price_cents !== null) {
     if (fields.billing !== "monthly") problem("yearly_price_cents", "a yearly price needs billing monthly")
     else if (fields.yearly_price_cents < MIN_PRICE_CENTS) {
       problem("yearly_price_cents", `yearly_price_cents must be at least ${MIN_PRICE_CENTS} cents`)
-    }
+    } else atMostMax("yearly_price_cents", fields.yearly_price_cents)
   }
+  atMostMax("compare_at_cents", fields.compare_at_cents)
   if (fields.trial_days !== null && !membership) problem("trial_days", "trial days need billing monthly or yearly")
   if (fields.payment_plan !== null) {
     if (membership || fields.price_cents === 0) {
       problem("payment_plan", "a payment plan needs a paid product with billing one-time")
     } else if (fields.payment_plan.amount_cents < MIN_PRICE_CENTS) {
       problem("payment_plan.amount_cents", `each part must be at least ${MIN_PRICE_CENTS} cents`)
-    }
+    } else atMostMax("payment_plan.amount_cents", fields.payment_plan.amount_cents)
   }
   if (fields.waitlist_opens_at !== null && !isCalendarDay(fields.waitlist_opens_at)) {
     problem("waitlist_opens_at", "waitlist_opens_at must be a real day, YYYY-MM-DD")

@@ -2,6 +2,12 @@ import { Schema } from "effect"
 
 /** The smallest non-zero price, in cents: card fees make anything below it a loss. */
 export const MIN_PRICE_CENTS = 100
+
+/**
+ * The largest amount a product may ask, $999,999.99: what card processors take in one payment, and well inside
+ * the 32-bit column a sale's amount is recorded in (a larger price failed the sale with a database error).
+ */
+export const MAX_PRICE_CENTS = 99_999_999
 /** The AI credits a product may include in its price. */
 export const INCLUDED_CREDITS = [0, 100, 250, 500, 1000] as const
 /** How many lines `whats_included` may hold. */
@@ -68,12 +74,16 @@ export const ProductFields = Schema.Struct({
   tagline: Schema.NullOr(text(300, "Short line under the name.")),
   headline: Schema.NullOr(text(300, "Large line at the page top.")),
   subheadline: Schema.NullOr(text(500, "Line under the headline.")),
-  price_cents: Cents.annotations({ description: `Price in cents; 0 is free, otherwise at least ${MIN_PRICE_CENTS}.` }),
+  price_cents: Cents.annotations({
+    description: `Price in cents; 0 is free, otherwise ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}.`
+  }),
   billing: Billing,
   yearly_price_cents: Schema.NullOr(Cents).annotations({
-    description: "With monthly billing only: a yearly price buyers can pick instead."
+    description: `With monthly billing only: a yearly price buyers can pick instead, ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}.`
   }),
-  compare_at_cents: Schema.NullOr(Cents).annotations({ description: "Crossed-out was-price in cents." }),
+  compare_at_cents: Schema.NullOr(Cents).annotations({
+    description: `Crossed-out was-price in cents, at most ${MAX_PRICE_CENTS}.`
+  }),
   trial_days: Schema.NullOr(Schema.Int.pipe(Schema.between(1, 365))).annotations({
     description: "Memberships only: free days (1 to 365) before the first charge."
   }),
