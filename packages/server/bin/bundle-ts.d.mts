@@ -1,7 +1,10 @@
 /** Where bundles are written by default: the server package's `node_modules/.cache/svc/`. */
 export declare const defaultBundleDir: string
 
-/** A bundle no start has used for this long is deleted. */
+/** The bundles kept however long ago a start used them: the newest few. */
+export declare const KEEP_RECENT: number
+
+/** Any other bundle, and a partial write, is deleted once unused this long. */
 export declare const UNUSED_FOR_MS: number
 
 /**

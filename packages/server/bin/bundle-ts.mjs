@@ -23,8 +23,11 @@ const { compilerOptions } = JSON.parse(readFileSync(new URL("../../../tsconfig.b
 /** Where bundles are written by default. */
 export const defaultBundleDir = fileURLToPath(new URL("../node_modules/.cache/svc/", import.meta.url))
 
-/** A bundle no start has used for this long is deleted (each start that uses one touches it). */
-export const UNUSED_FOR_MS = 24 * 60 * 60 * 1000
+/** The bundles kept however long ago a start used them (each start touches its own): the newest few. */
+export const KEEP_RECENT = 5
+
+/** Any other bundle, and a partial write, is deleted once unused this long; a start reads its file in a second. */
+export const UNUSED_FOR_MS = 60 * 60 * 1000
 
 // A bundle's name and the name of a write in progress (left behind only by a process killed while writing).
 const BUNDLE_FILE = /^svc-[0-9a-f]{16}\.mjs(\.map)?$/
@@ -51,15 +54,22 @@ const modifiedAt = (path) =>
     () => undefined
   )
 
-const sweep = async (dir, keep, now) => {
-  const names = await readdir(dir).catch(() => [])
+// Each change of the sources makes a new bundle (~1.3 MB with its map), so only the newest few are kept for the
+// CPU profiles of recent runs; a bundle and its map count as one, dated by the module.
+const sweep = async (dir, now) => {
+  const names = (await readdir(dir).catch(() => [])).filter((name) => BUNDLE_FILE.test(name) || PARTIAL_FILE.test(name))
+  const dated = await Promise.all(names.map(async (name) => ({ name, at: await modifiedAt(join(dir, name)) })))
+  const recent = new Set(
+    dated
+      .filter(({ name, at }) => name.endsWith(".mjs") && at !== undefined)
+      .sort((a, b) => b.at - a.at)
+      .slice(0, KEEP_RECENT)
+      .map(({ name }) => name)
+  )
   await Promise.all(
-    names
-      .filter((name) => !keep.includes(name) && (BUNDLE_FILE.test(name) || PARTIAL_FILE.test(name)))
-      .map(async (name) => {
-        const at = await modifiedAt(join(dir, name))
-        if (at !== undefined && now - at > UNUSED_FOR_MS) await rm(join(dir, name), { force: true })
-      })
+    dated
+      .filter(({ name, at }) => at !== undefined && now - at > UNUSED_FOR_MS && !recent.has(name.replace(/\.map$/, "")))
+      .map(({ name }) => rm(join(dir, name), { force: true }))
   )
 }
 
@@ -74,7 +84,7 @@ const writeWhole = async (dir, name, contents) => {
 /**
  * Bundles the TypeScript module `entry` (a file URL) and what it imports of our sources into `dir`, and answers
  * the bundle's URL; `undefined` when `dir` cannot be written. A source esbuild cannot compile rejects with
- * esbuild's message. Bundles no start has used for a day are deleted.
+ * esbuild's message. Of the bundles no start has used for an hour, all but the newest few are deleted.
  */
 export const bundleSources = async (entry, dir = defaultBundleDir) => {
   try {
@@ -118,6 +128,6 @@ export const bundleSources = async (entry, dir = defaultBundleDir) => {
     if (isUnwritable(error)) return undefined
     throw error
   }
-  await sweep(dir, [name, `${name}.map`], now)
+  await sweep(dir, now)
   return pathToFileURL(path).href
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { bundleSources, defaultBundleDir, UNUSED_FOR_MS } from "../bin/bundle-ts.mjs"
+import { bundleSources, defaultBundleDir, KEEP_RECENT, UNUSED_FOR_MS } from "../bin/bundle-ts.mjs"
 
 // Sources outside the repository (esbuild never resolves packages: they stay imports), bundled into a directory
 // beside the real one, so the bundle finds `effect` in node_modules as `svc`'s own bundle does.
@@ -103,18 +103,29 @@ describe("the start-up bundle of svc (bin/bundle-ts.mjs)", () => {
     expect(await readdir(dir)).toEqual([])
   })
 
-  it("deletes bundles and partial writes no start has used for a day, and nothing else", async () => {
+  it("keeps the newest bundles and any used within the hour, and deletes older ones and old partial writes", async () => {
     const source = await writeSources({ "main.ts": "export const one: number = 1\n" })
     const dir = join(bundles, "sweep")
     await mkdir(dir, { recursive: true })
-    const unused = ["svc-00000000000000aa.mjs", "svc-00000000000000aa.mjs.map", ".svc-00000000000000aa.mjs.x.partial"]
-    const kept = ["svc-00000000000000bb.mjs", "notes.txt"]
-    await Promise.all([...unused, ...kept].map((name) => writeFile(join(dir, name), "")))
-    const longAgo = new Date(Date.now() - UNUSED_FOR_MS - 60_000)
-    await Promise.all([...unused, "notes.txt"].map((name) => utimes(join(dir, name), longAgo, longAgo)))
+    const hour = 60 * 60 * 1000
+    const bundle = (n: number) => `svc-${String(n).padStart(16, "0")}.mjs`
+    // Bundle 0 was used ten minutes ago; 1, 2, … an hour and more apart, the oldest last.
+    const ages = [10 * 60 * 1000, ...Array.from({ length: KEEP_RECENT + 1 }, (_, i) => (i + 2) * hour)]
+    const files = ages.flatMap((age, n) => [
+      { name: bundle(n), age },
+      { name: `${bundle(n)}.map`, age }
+    ])
+    files.push({ name: ".svc-partial.mjs.x.partial", age: 2 * hour }, { name: "notes.txt", age: 100 * hour })
+    await Promise.all(files.map(({ name }) => writeFile(join(dir, name), "")))
+    await Promise.all(
+      files.map(({ name, age }) => utimes(join(dir, name), new Date(Date.now() - age), new Date(Date.now() - age)))
+    )
+    expect(UNUSED_FOR_MS).toBe(hour)
 
     const url = await bundleIn(source("main.ts"), dir)
     const name = url.split("/").pop() ?? ""
-    expect((await readdir(dir)).sort()).toEqual([...kept, name, `${name}.map`].sort())
+    // The new bundle and the KEEP_RECENT - 1 next newest stay (bundle 0 among them), with their maps.
+    const kept = [name, ...Array.from({ length: KEEP_RECENT - 1 }, (_, n) => bundle(n))]
+    expect((await readdir(dir)).sort()).toEqual([...kept.flatMap((file) => [file, `${file}.map`]), "notes.txt"].sort())
   })
 })
