@@ -5,8 +5,8 @@
 //
 // Only our sources go in; every package is imported from node_modules as usual. The bundle is written in the
 // server package's `node_modules/.cache/svc/`, so those imports (and `createRequire(import.meta.url)`) resolve as
-// they would from the sources. It is named after its content: starts with unchanged sources reuse it, and it stays
-// on disk with its source map while a process runs from it, so CPU profiles can be mapped back to the sources
+// they would from the sources. It is named after its content, so starts with unchanged sources reuse it, and the
+// newest few stay on disk with their source maps, so CPU profiles of recent runs can be mapped back to the sources
 // (`bench/profile-top.ts` does).
 import { createHash, randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
