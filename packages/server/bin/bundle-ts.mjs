@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs"
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { build } from "esbuild"
+import { build, stop } from "esbuild"
 
 // The options esbuild reads from a tsconfig (class field semantics from `target`, `verbatimModuleSyntax`), as tsc
 // reads them. No keepNames (tsx forces it on): it wraps every named function, closures made per request included,
@@ -108,18 +108,29 @@ export const bundleSources = async (entry, dir = defaultBundleDir) => {
     sourcesContent: false,
     plugins: [packagesExternal],
     logLevel: "silent"
-  })
+  }).finally(
+    // esbuild's service process (~50 MB) would otherwise live as long as the server; a later build starts it again.
+    () => stop()
+  )
   const code = result.outputFiles.find((file) => file.path.endsWith(".mjs"))
   const map = result.outputFiles.find((file) => file.path.endsWith(".mjs.map"))
   if (code === undefined || map === undefined) throw new Error("esbuild wrote no bundle")
   const name = `svc-${createHash("sha256").update(code.contents).update(map.contents).digest("hex").slice(0, 16)}.mjs`
   const path = join(dir, name)
   const now = Date.now()
+  // Reused when both files are there and can be touched (a sweep by another start may just have taken them).
+  const reused = () => {
+    const touched = new Date(now)
+    return Promise.all([utimes(path, touched, touched), utimes(`${path}.map`, touched, touched)]).then(
+      () => true,
+      (error) => {
+        if (error instanceof Error && "code" in error && error.code === "ENOENT") return false
+        throw error
+      }
+    )
+  }
   try {
-    if ((await modifiedAt(path)) !== undefined && (await modifiedAt(`${path}.map`)) !== undefined) {
-      const touched = new Date(now)
-      await Promise.all([utimes(path, touched, touched), utimes(`${path}.map`, touched, touched)])
-    } else {
+    if (!(await reused())) {
       // The map first: a start that finds the module finds its map too.
       await writeWhole(dir, `${name}.map`, map.contents)
       await writeWhole(dir, name, `${code.text}//# sourceMappingURL=${name}.map\n`)
