@@ -4,7 +4,7 @@
  * errors, unknown fields refused) gives of each input schema. The same result for valid values (generated from
  * each schema), and the same error for values that fail it.
  */
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { decodesFast, encodesFast, makeAnswerEncoder, makeInputDecoder, ToolRegistry } from "@svc/core"
 import { Arbitrary, Effect, Either, FastCheck, ParseResult, Schema } from "effect"
 import { testCoreLayer } from "../support/core.js"
@@ -128,4 +128,24 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder"
       }
     })
   )
+})
+
+describe("parse options set on a schema node", () => {
+  it("refuses unknown fields when encoding a struct that says so, as Schema does", () => {
+    const Strict = Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } })
+    const schema = Schema.Struct({ inner: Strict })
+    const value = { inner: { a: "x", extra: 1 } }
+    const full = Schema.encodeEither(schema)(value)
+    expect(Either.isLeft(full)).toBe(true)
+    expectSame(makeAnswerEncoder(schema)(value), full)
+  })
+
+  it("drops unknown fields when decoding a struct that says to ignore them, as Schema does", () => {
+    const Lenient = Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "ignore" } })
+    const schema = Schema.Struct({ inner: Lenient })
+    const input = { inner: { a: "x", extra: 1 } }
+    const full = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })(input)
+    expect(full).toEqual(Either.right({ inner: { a: "x" } }))
+    expectSame(makeInputDecoder(schema)(input), full)
+  })
 })

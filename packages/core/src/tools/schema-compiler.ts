@@ -102,8 +102,10 @@ const compileRefinement = (ast: SchemaAST.Refinement, direction: Direction): Com
 }
 
 const compileTypeLiteral = (ast: SchemaAST.TypeLiteral, direction: Direction): Compiled | undefined => {
-  // An empty struct takes any value that is not null or undefined, as it is: not a record walk.
+  // An empty struct takes any value that is not null or undefined, as it is: not a record walk. Options that keep
+  // the input's key order or tell a missing key from `undefined` are left to the full walk.
   if (ast.indexSignatures.length > 0 || ast.propertySignatures.length === 0) return undefined
+  if (direction.options.propertyOrder === "original" || direction.options.exact === true) return undefined
   const fields: Array<{ readonly name: string; readonly optional: boolean; readonly convert: Compiled }> = []
   for (const signature of ast.propertySignatures) {
     if (typeof signature.name !== "string") return undefined
@@ -227,19 +229,25 @@ const compileDeclaration = (ast: SchemaAST.Declaration, direction: Direction): C
 export const compile = (ast: SchemaAST.AST, direction: Direction): Compiled | undefined => {
   const check = leafCheck(ast)
   if (check !== undefined) return fromCheck(check)
+  // Parse options set on a node (`annotations({ parseOptions })`) hold for it and below, merged as `ParseResult`
+  // merges them: a struct that refuses unknown fields refuses them when encoding too.
+  const annotated = SchemaAST.getParseOptionsAnnotation(ast)
+  const here = Option.isSome(annotated)
+    ? { ...direction, options: { ...direction.options, ...annotated.value } }
+    : direction
   switch (ast._tag) {
     case "Refinement":
-      return compileRefinement(ast, direction)
+      return compileRefinement(ast, here)
     case "TypeLiteral":
-      return compileTypeLiteral(ast, direction)
+      return compileTypeLiteral(ast, here)
     case "TupleType":
-      return compileArray(ast, direction)
+      return compileArray(ast, here)
     case "Union":
-      return compileUnion(ast, direction)
+      return compileUnion(ast, here)
     case "Transformation":
-      return compileTransformation(ast, direction)
+      return compileTransformation(ast, here)
     case "Declaration":
-      return compileDeclaration(ast, direction)
+      return compileDeclaration(ast, here)
     default:
       return undefined
   }
