@@ -9,16 +9,11 @@
 // newest few stay on disk with their source maps, so CPU profiles of recent runs can be mapped back to the sources
 // (`bench/profile-top.ts` does).
 import { createHash, randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { build, stop } from "esbuild"
-
-// The options esbuild reads from a tsconfig (class field semantics from `target`, `verbatimModuleSyntax`), as tsc
-// reads them. No keepNames (tsx forces it on): it wraps every named function, closures made per request included,
-// in a call that defines its `name`, and cost the tool server ~5 % of its calls per second in the bench.
-const { compilerOptions } = JSON.parse(readFileSync(new URL("../../../tsconfig.base.json", import.meta.url), "utf8"))
+import { compileOptions } from "./esbuild-options.mjs"
 
 /** Where bundles are written by default. */
 export const defaultBundleDir = fileURLToPath(new URL("../node_modules/.cache/svc/", import.meta.url))
@@ -45,8 +40,8 @@ const packagesExternal = {
 
 // Errors that mean the directory cannot take the bundle (a read-only install, say); the caller falls back.
 const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOSPC", "EEXIST"])
-const isUnwritable = (error) =>
-  error instanceof Error && "code" in error && typeof error.code === "string" && UNWRITABLE.has(error.code)
+const codeOf = (error) => (error instanceof Error && "code" in error ? error.code : undefined)
+const isUnwritable = (error) => UNWRITABLE.has(codeOf(error))
 
 const modifiedAt = (path) =>
   stat(path).then(
@@ -100,9 +95,7 @@ export const bundleSources = async (entry, dir = defaultBundleDir) => {
     bundle: true,
     write: false,
     platform: "node",
-    format: "esm",
-    target: `node${process.versions.node}`,
-    tsconfigRaw: { compilerOptions },
+    ...compileOptions,
     // Paths to the sources, not copies of them: Node keeps a loaded map in memory.
     sourcemap: "external",
     sourcesContent: false,
@@ -124,7 +117,7 @@ export const bundleSources = async (entry, dir = defaultBundleDir) => {
     return Promise.all([utimes(path, touched, touched), utimes(`${path}.map`, touched, touched)]).then(
       () => true,
       (error) => {
-        if (error instanceof Error && "code" in error && error.code === "ENOENT") return false
+        if (codeOf(error) === "ENOENT") return false
         throw error
       }
     )

@@ -1,22 +1,11 @@
-// Compiles our TypeScript sources for Node's module loader, as tsx would but without esbuild's keepNames; tsx still
-// resolves the imports. keepNames (fixed on in tsx) wraps every named function in a call that defines its `name`,
-// also each closure made per request, and cost the tool server ~5 % of its calls per second in the bench. Without
-// minifying, functions keep the names JavaScript gives them anyway.
-import { readFileSync } from "node:fs"
+// Compiles our TypeScript sources for Node's module loader, as tsx would but with our compile options (no keepNames,
+// see esbuild-options.mjs); tsx still resolves the imports. Used only where the start-up bundle cannot be written.
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { transform } from "esbuild"
+import { compileOptions } from "./esbuild-options.mjs"
 
-// The options esbuild reads from a tsconfig (class field semantics from `target`, `verbatimModuleSyntax`), as tsc
-// and tsx read them.
-const { compilerOptions } = JSON.parse(readFileSync(new URL("../../../tsconfig.base.json", import.meta.url), "utf8"))
-const options = {
-  loader: "ts",
-  format: "esm",
-  target: `node${process.versions.node}`,
-  sourcemap: "inline",
-  tsconfigRaw: { compilerOptions }
-}
+const options = { ...compileOptions, loader: "ts", sourcemap: "inline" }
 
 export const load = async (url, context, nextLoad) => {
   if (!url.startsWith("file:") || url.includes("/node_modules/") || !/\.m?ts$/.test(new URL(url).pathname)) {

@@ -72,9 +72,6 @@ const loadPgDefaults = (): PgTypeParsers => {
 const mapNested = (value: unknown, f: (text: string) => unknown): unknown =>
   Array.isArray(value) ? value.map((item) => mapNested(item, f)) : typeof value === "string" ? f(value) : value
 
-// `timestamptz`: read the UTC form at once, anything else with pg's own parser (see timestamp-parser.ts).
-const TIMESTAMPTZ_OID = 1184
-
 const pgTypes = (): PgTypeParsers => {
   const defaults = loadPgDefaults()
   const textArray = defaults.getTypeParser(Pglite.TypeOid.textArray, "text")
@@ -82,7 +79,8 @@ const pgTypes = (): PgTypeParsers => {
     ...Pglite.resultParsers,
     [Pglite.TypeOid.int8Array]: (text) => mapNested(textArray(text), Number),
     [Pglite.TypeOid.dateArray]: textArray,
-    [TIMESTAMPTZ_OID]: makeTimestamptzParser(defaults.getTypeParser(TIMESTAMPTZ_OID, "text"))
+    // The UTC form read at once, anything else with pg's own parser (see timestamp-parser.ts).
+    [Pglite.TypeOid.timestamptz]: makeTimestamptzParser(defaults.getTypeParser(Pglite.TypeOid.timestamptz, "text"))
   }
   return {
     getTypeParser: (oid, format) =>

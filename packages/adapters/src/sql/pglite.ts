@@ -67,6 +67,7 @@ export const TypeOid = {
   date: 1082,
   int8Array: 1016,
   dateArray: 1182,
+  timestamptz: 1184,
   textArray: 1009
 } as const
 

@@ -3,8 +3,8 @@
  * compiled once per schema: see `schema-compiler.ts`). Any other answer goes to `Schema.encodeEither`, so an answer
  * failing its schema fails with exactly the error it always had.
  */
-import { Either, type ParseResult, Schema } from "effect"
-import { compile, type Direction, MISMATCH } from "./schema-compiler.js"
+import { type Either, type ParseResult, Schema } from "effect"
+import { compile, type Direction, withFastPath } from "./schema-compiler.js"
 
 const encoding: Direction = { decoding: false, options: {} }
 
@@ -17,13 +17,5 @@ export const encodesFast = (schema: Schema.Schema.Any): boolean => compile(schem
  */
 export const makeAnswerEncoder = <A, I>(
   schema: Schema.Schema<A, I>
-): ((value: A) => Either.Either<I, ParseResult.ParseError>) => {
-  const full = Schema.encodeEither(schema)
-  const fast = compile(schema.ast, encoding)
-  if (fast === undefined) return full
-  return (value) => {
-    const encoded = fast(value)
-    // The compiled walk only ever answers with what the schema's encoded type holds.
-    return encoded === MISMATCH ? full(value) : Either.right(encoded as I)
-  }
-}
+): ((value: A) => Either.Either<I, ParseResult.ParseError>) =>
+  withFastPath(compile(schema.ast, encoding), Schema.encodeEither(schema))

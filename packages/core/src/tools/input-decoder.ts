@@ -4,8 +4,8 @@
  * fields refused. Any other input goes to `Schema.decodeUnknownEither`, so a bad input is refused with exactly the
  * errors it always had.
  */
-import { Either, type ParseResult, Schema } from "effect"
-import { compile, type Direction, MISMATCH } from "./schema-compiler.js"
+import { type Either, type ParseResult, Schema } from "effect"
+import { compile, type Direction, withFastPath } from "./schema-compiler.js"
 
 const decoding: Direction = { decoding: true, options: { errors: "all", onExcessProperty: "error" } }
 
@@ -18,13 +18,5 @@ export const decodesFast = (schema: Schema.Schema.Any): boolean => compile(schem
  */
 export const makeInputDecoder = <A, I>(
   schema: Schema.Schema<A, I>
-): ((input: unknown) => Either.Either<A, ParseResult.ParseError>) => {
-  const full = Schema.decodeUnknownEither(schema, decoding.options)
-  const fast = compile(schema.ast, decoding)
-  if (fast === undefined) return full
-  return (input) => {
-    const decoded = fast(input)
-    // The compiled walk only ever answers with what the schema's type holds.
-    return decoded === MISMATCH ? full(input) : Either.right(decoded as A)
-  }
-}
+): ((input: unknown) => Either.Either<A, ParseResult.ParseError>) =>
+  withFastPath(compile(schema.ast, decoding), Schema.decodeUnknownEither(schema, decoding.options))

@@ -19,7 +19,7 @@ import { Either, Option, ParseResult, Predicate, Schema, SchemaAST } from "effec
 /** A compiled node: the decoded or encoded value, or `MISMATCH` when the value needs the full walk. */
 export type Compiled = (value: unknown) => unknown
 
-export const MISMATCH: unique symbol = Symbol("svc/schema-compiler/mismatch")
+const MISMATCH: unique symbol = Symbol("svc/schema-compiler/mismatch")
 
 /** Which way a schema is walked, with the parse options the full walk gets (handed to the schema's pieces). */
 export interface Direction {
@@ -223,6 +223,21 @@ const compileTransformation = (ast: SchemaAST.Transformation, direction: Directi
 const compileDeclaration = (ast: SchemaAST.Declaration, direction: Direction): Compiled => {
   const convert = (direction.decoding ? ast.decodeUnknown : ast.encodeUnknown)(...ast.typeParameters)
   return (value) => rightOf(convert(value, direction.options, ast))
+}
+
+/**
+ * `full` (Effect Schema's walk) with the compiled walk in front: the compiled one's result whenever the value passes
+ * every check on the way, which only ever holds what the schema's target side holds; `full`'s answer otherwise.
+ */
+export const withFastPath = <A, B, E>(
+  fast: Compiled | undefined,
+  full: (value: A) => Either.Either<B, E>
+): ((value: A) => Either.Either<B, E>) => {
+  if (fast === undefined) return full
+  return (value) => {
+    const converted = fast(value)
+    return converted === MISMATCH ? full(value) : Either.right(converted as B)
+  }
 }
 
 /** The compiled walk of `ast` in `direction`; `undefined` when some node of it is not one this compiles. */
