@@ -9,19 +9,27 @@ import { configDefaults, defineConfig } from "vitest/config"
 const engineFree = [
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
-  "packages/server/test/bundle.test.ts",
+  "packages/server/test/bin.test.ts",
+  "packages/server/test/pack.test.ts",
   "packages/server/test/examples.test.ts",
+  "packages/server/test/tracing-config.test.ts",
   "packages/adapters/test/core/ids.test.ts",
-  "packages/adapters/test/core/untracked-fibers.test.ts",
-  "packages/adapters/test/http/gzip-splice.test.ts",
+  "packages/adapters/test/http/gzip-answers.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/oauth/cookies.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
-  "packages/adapters/test/sql/pglite-dump.test.ts",
-  "packages/adapters/test/sql/timestamp-parser.test.ts"
+  "packages/adapters/test/sql/pglite-dump.test.ts"
 ]
 
+// Tests, like the dev loop, read our packages' TypeScript sources: `@svc/source` is the first condition of each
+// package's `exports`. Everything else (`svc`, a user's install) reads the compiled dist/. The rest are Vite's defaults.
+const sourceConditions = ["@svc/source", "module", "node", "development|production"]
+
+/** Builds dist/ first: the tests that run `svc` or pack the packages must not run an older build. */
+const buildPackages = "packages/server/test/support/build-packages.ts"
+
 export default defineConfig({
+  ssr: { resolve: { conditions: sourceConditions } },
   test: {
     pool: "forks",
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU,
@@ -37,10 +45,10 @@ export default defineConfig({
           include: ["packages/*/test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...engineFree],
           // One migrated PGlite database, copied by every test file that needs one (see the file).
-          globalSetup: ["packages/adapters/test/support/pglite-template.ts"]
+          globalSetup: [buildPackages, "packages/adapters/test/support/pglite-template.ts"]
         }
       },
-      { extends: true, test: { name: "engine-free", include: engineFree } }
+      { extends: true, test: { name: "engine-free", include: engineFree, globalSetup: [buildPackages] } }
     ]
   }
 })

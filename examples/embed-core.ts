@@ -7,14 +7,25 @@
 import { HttpLayerRouter } from "@effect/platform"
 import { DatabaseConfig, HttpSenderLive } from "@svc/adapters"
 import { HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
-import { Accounts, ApiKeys, AuthSettings, CoreLive } from "@svc/core"
-import { storageLayer } from "@svc/server/storage"
+import {
+  Accounts,
+  ApiKeys,
+  AuthSettings,
+  boardTools,
+  CoreLive,
+  noteTools,
+  toolServerLive,
+  workspaceTools
+} from "@svc/core"
+import { Storage } from "@svc/server"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 // The core over storage: PGlite in memory here; DatabaseConfig.Postgres({ url }) for a real database.
 // HttpSenderLive is the SSRF-safe sender webhook test sends (and deliveries) go out through.
-const storage = storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
-const core = CoreLive.pipe(
+// You choose which areas' tools you serve: here the workspace, note and board tools (the svc server serves all).
+const storage = Storage.storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
+const core = toolServerLive([workspaceTools, noteTools, boardTools]).pipe(
+  Layer.provideMerge(CoreLive),
   Layer.provideMerge(storage),
   Layer.provideMerge(AuthSettings.Default),
   Layer.provideMerge(HttpSenderLive)

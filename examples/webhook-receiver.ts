@@ -5,7 +5,7 @@
  *   SVC_WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver.ts
  */
 import { createServer } from "node:http"
-import { verifyWebhook, WebhookVerificationError } from "@svc/client"
+import { Webhooks } from "@svc/client"
 
 const secret = process.env.SVC_WEBHOOK_SECRET
 if (!secret) {
@@ -27,7 +27,7 @@ const server = createServer((request, response) => {
     // The raw bytes, exactly as sent: parsing and re-serialising JSON would change the signed text.
     const raw = Buffer.concat(chunks)
     try {
-      const { event } = await verifyWebhook(raw, request.headers, secrets, { toleranceMs: 5 * 60_000 })
+      const { event } = await Webhooks.verifyWebhook(raw, request.headers, secrets, { toleranceMs: 5 * 60_000 })
       const now = Date.now()
       for (const [id, at] of seen) if (now - at > REMEMBER_MS) seen.delete(id)
       if (seen.has(event.id)) {
@@ -38,7 +38,7 @@ const server = createServer((request, response) => {
       }
       response.writeHead(204).end()
     } catch (error) {
-      const reason = error instanceof WebhookVerificationError ? error.reason : "error"
+      const reason = error instanceof Webhooks.WebhookVerificationError ? error.reason : "error"
       console.log(`refused ${reason}`)
       response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ refused: reason }))
     }

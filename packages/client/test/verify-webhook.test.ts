@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
-import { verifyWebhook, verifyWebhookEffect, WebhookVerificationError } from "../src/index.js"
+import { verifyWebhook, verifyWebhookEffect, WebhookVerificationError } from "../src/webhooks.js"
 
 const secret = "whsec_test_secret"
 const body = JSON.stringify({

@@ -12,17 +12,17 @@ import { Trash } from "./boards/trash.js"
 import { Highlights } from "./highlights/service.js"
 import { LibrarySaves } from "./library/service.js"
 import { StoreLive } from "./store/layer.js"
-import { ToolRegistryLive } from "./tools/all.js"
+import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
 import { Webhooks } from "./webhooks/service.js"
 import { WorkspaceSearch } from "./workspace/search.js"
-import { Library } from "./workspace/service.js"
+import { Workspaces } from "./workspace/service.js"
 
 const areas = Layer.mergeAll(
   Accounts.Default,
   ApiKeys.Default,
   Notes.Default,
-  Library.Default,
+  Workspaces.Default,
   Boards.Default,
   Connections.Default,
   Tables.Default,
@@ -36,11 +36,15 @@ const areas = Layer.mergeAll(
 )
 
 /**
- * Every core service, wired together. Needs the ports (repositories, `EventLog`, `RateLimiter`,
- * `Ids`, `Secrets`, `Transactor`) and `AuthSettings` from adapters or test layers.
+ * Every core service but the tool server, wired together. Needs the ports (repositories, `EventLog`,
+ * `RateLimiter`, `Ids`, `Secrets`, `Transactor`) and `AuthSettings` from adapters or test layers.
  */
-export const CoreLive = Layer.mergeAll(ToolServer.Default, Authenticator.Default).pipe(
-  Layer.provideMerge(ToolRegistryLive),
-  Layer.provideMerge(OAuthLive),
-  Layer.provideMerge(areas)
-)
+export const CoreLive = Authenticator.Default.pipe(Layer.provideMerge(OAuthLive), Layer.provideMerge(areas))
+
+/**
+ * The tool server (and its registry) serving the tools of `toolsets`, e.g. `[workspaceTools, noteTools]`:
+ * which areas' tools a server serves is decided where it is composed. Provide it with `CoreLive`, whose
+ * services the toolsets are built from: `toolServerLive(toolsets).pipe(Layer.provideMerge(CoreLive))`.
+ */
+export const toolServerLive = <const Sets extends ReadonlyArray<Toolset<unknown>>>(toolsets: Sets) =>
+  ToolServer.Default.pipe(Layer.provideMerge(ToolRegistry.layer(toolsets)))

@@ -1,6 +1,5 @@
 /** Drives one server with autocannon for one slice of a step, bounded in time and requests. */
 import autocannon from "autocannon"
-import { Predicate } from "effect"
 import { type CaseRequest, requestHeaders } from "./cases.js"
 import { type BenchProcess, watchPeakRss } from "./processes.js"
 
@@ -17,48 +16,10 @@ export interface Slice {
   readonly cpuSeconds: number
 }
 
-// autocannon appends every body chunk to a string, a UTF-8 decode of the whole body. For a compressed answer (our
-// gzipped tools/list, which the ceiling sends too) that decode took ~130 µs a response on a 2-core bench machine
-// and was the load generator's limit, not the server's. The body checks need only the ends of a body (the JSON-RPC
-// head, `"isError"` near the end), so each client keeps the first and last 4 KB of a body, read as latin1 (the
-// markers are ASCII). When autocannon's client no longer has this shape, bodies are kept whole as before.
-const BODY_END_CHARS = 4096
-
-interface PendingResponse {
-  body: string
-  bodyHead?: string
-  bodyTail?: string
-}
-
-interface ResponseQueue {
-  peek: () => PendingResponse | undefined
-  addBody: (data: Buffer) => void
-}
-
-const isResponseQueue = (value: unknown): value is ResponseQueue =>
-  Predicate.hasProperty(value, "peek") &&
-  Predicate.isFunction(value.peek) &&
-  Predicate.hasProperty(value, "addBody") &&
-  Predicate.isFunction(value.addBody)
-
-/** A body of up to twice the kept length stays whole; a longer one keeps its first and last 4 KB. */
-const keepBodyEnds = (client: object): void => {
-  const queue: unknown = Reflect.get(client, "pipelinedRequests")
-  if (!isResponseQueue(queue)) return
-  queue.addBody = (data) => {
-    const pending = queue.peek()
-    if (pending === undefined) return
-    const text = data.toString("latin1")
-    let head = pending.bodyHead ?? ""
-    let tail = pending.bodyTail ?? ""
-    const intoHead = Math.max(0, Math.min(text.length, BODY_END_CHARS - head.length))
-    head += text.slice(0, intoHead)
-    tail = `${tail}${text.slice(intoHead)}`.slice(-BODY_END_CHARS)
-    pending.bodyHead = head
-    pending.bodyTail = tail
-    pending.body = `${head}${tail}`
-  }
-}
+// autocannon appends every body chunk to a string (a UTF-8 decode of the whole body). For our gzipped tools/list
+// that decode is the load generator's own cost, and it can be the limit of the mcp-list case on a small machine
+// (docs/performance.md). The bench used to replace autocannon's internal body queue to keep only the ends of each
+// body; that reached into another package's internals (DESIGN §3.10) and is gone.
 
 /** The load of one slice. */
 export interface Load {
@@ -81,7 +42,6 @@ export const drive = (server: BenchProcess, request: CaseRequest, token: string,
         headers: requestHeaders(token),
         body: request.body,
         verifyBody: (body) => request.succeeded(String(body)),
-        setupClient: keepBodyEnds,
         connections: load.connections,
         duration: load.durationSeconds,
         // autocannon refuses an overall cap below one request per connection.

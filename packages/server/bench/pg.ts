@@ -1,26 +1,11 @@
-/** The `pg` driver that `@effect/sql-pg` itself loads (`pg` ships no types; this is the little the bench uses). */
-import { createRequire } from "node:module"
+/** The `pg` driver our server runs on (a declared dependency of @svc/adapters, and of this package for the bench). */
+import pg from "pg"
 
 /** A `pg` pool, as far as the bench uses it. */
-export interface PgPool {
-  query(text: string, values?: ReadonlyArray<unknown>): Promise<{ rows: Array<Record<string, unknown>> }>
-  /** A named query: prepared on its connection the first time, then only bound and executed. */
-  query(config: {
-    name: string
-    text: string
-    values: Array<unknown>
-  }): Promise<{ rows: Array<Record<string, unknown>> }>
-  end(): Promise<void>
-}
+export type PgPool = pg.Pool
 
 /** The `pg.Pool` constructor. */
 export type PgPoolClass = new (options: { connectionString: string; max: number }) => PgPool
 
-/** Loads `pg.Pool` through `@effect/sql-pg`, so it is the very driver (and version) our server runs on. */
-export const loadPgPool = (): PgPoolClass => {
-  const here = createRequire(import.meta.url)
-  const pg: unknown = createRequire(here.resolve("@effect/sql-pg/PgClient"))("pg")
-  const Pool = typeof pg === "object" && pg !== null && "Pool" in pg ? pg.Pool : undefined
-  if (typeof Pool !== "function") throw new Error("the pg driver has no Pool")
-  return Pool as PgPoolClass
-}
+/** The `pg.Pool` constructor (kept as a function so the bench's callers need not import `pg`). */
+export const loadPgPool = (): PgPoolClass => pg.Pool

@@ -2,8 +2,8 @@
  * Prints the top entries of a V8 CPU profile (`node --cpu-prof`): self time per function, and the time
  * spent per package. `npx tsx packages/server/bench/profile-top.ts <file.cpuprofile> [N] [skip seconds]`: the
  * skip leaves out start-up (module loading, migrations), so what remains is the server under load. Positions in
- * `svc`'s start-up bundle (`bin/bundle-ts.mjs`) are mapped back to our TypeScript sources through the bundle's
- * source map, which stays beside it.
+ * our compiled JavaScript (each package's `dist/`) are mapped back to the TypeScript sources through the source
+ * map tsc writes beside each file.
  */
 import { existsSync, readFileSync } from "node:fs"
 import { SourceMap } from "node:module"
@@ -33,17 +33,20 @@ const shortUrl = (url: string) =>
     .replace(/^.*\/node_modules\//, "")
     .replace(/^.*\/packages\//, "packages/")
 
-// The source map beside a bundle, read once per file; undefined for every other script.
+// The source map beside one of our compiled files, read once per file; undefined for every other script.
 const maps = new Map<string, SourceMap | undefined>()
 const mapOf = (url: string): SourceMap | undefined => {
   if (maps.has(url)) return maps.get(url)
-  const path = url.startsWith("file:") && url.endsWith(".mjs") ? `${fileURLToPath(url)}.map` : undefined
+  const path =
+    url.startsWith("file:") && /\/packages\/[^/]+\/dist\/.*\.js$/.test(url) && !url.includes("/node_modules/")
+      ? `${fileURLToPath(url)}.map`
+      : undefined
   const map = path !== undefined && existsSync(path) ? new SourceMap(JSON.parse(readFileSync(path, "utf8"))) : undefined
   maps.set(url, map)
   return map
 }
 
-/** Where a frame's function is in the sources: mapped through the bundle's source map when it has one. */
+/** Where a frame's function is in the sources: mapped through its file's source map when it has one. */
 const placeOf = (frame: ProfileNode["callFrame"]): { readonly url: string; readonly line: number } => {
   const entry = mapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber)
   if (entry === undefined || !("originalSource" in entry)) return { url: frame.url, line: frame.lineNumber + 1 }

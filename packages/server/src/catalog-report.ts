@@ -1,25 +1,28 @@
 import { DatabaseConfig } from "@svc/adapters"
-import { AuthSettings, CoreLive, catalog, ToolRegistry } from "@svc/core"
+import { AuthSettings, specTools, ToolRegistry } from "@svc/core"
 import { Console, Effect, Layer } from "effect"
+import { ServedCoreLive } from "./runtime.js"
 import { storageLayer } from "./storage.js"
 
-// `npm run catalog`: how much of the published catalog this build serves, on a throw-away in-memory database.
+// `npm run catalog`: how much of the service description's tool list this build serves, on a throw-away
+// in-memory database.
 const program = Effect.gen(function* () {
   const registry = yield* ToolRegistry
   const served = new Set(registry.tools.map((t) => t.entry.name))
+  const aliases = specTools.filter((e) => e.aliasOf !== undefined).length
   yield* Console.log(
-    `${served.size} / ${catalog.length} catalog entries served (${catalog.length - 3} tools and 3 deprecated aliases)`
+    `${served.size} / ${specTools.length} tool names served (${specTools.length - aliases} tools and ${aliases} deprecated aliases)`
   )
-  const groups = [...new Set(catalog.map((e) => e.group))]
+  const groups = [...new Set(specTools.map((e) => e.group))]
   for (const group of groups) {
-    const entries = catalog.filter((e) => e.group === group)
+    const entries = specTools.filter((e) => e.group === group)
     yield* Console.log(`  ${group}: ${entries.filter((e) => served.has(e.name)).length} / ${entries.length}`)
   }
   yield* Console.log(`\nMissing (${registry.missing.length}):`)
   for (const name of registry.missing) yield* Console.log(`  ${name}`)
 })
 
-const layer = CoreLive.pipe(
+const layer = ServedCoreLive.pipe(
   Layer.provide(storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))),
   Layer.provide(AuthSettings.Default)
 )

@@ -1,5 +1,17 @@
 import { databaseConfig } from "@svc/adapters"
-import { AuthSettings, CoreLive } from "@svc/core"
+import {
+  AuthSettings,
+  boardTools,
+  CoreLive,
+  highlightTools,
+  libraryTools,
+  noteTools,
+  searchTools,
+  tableTools,
+  tagTools,
+  toolServerLive,
+  workspaceTools
+} from "@svc/core"
 import { Effect, Layer } from "effect"
 import { ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
@@ -10,12 +22,27 @@ export const AuthSettingsLive = Layer.effect(
   Effect.map(ServerConfig, (config) => ({ rateLimitExemptKeyIds: new Set(config.rateLimitExemptKeyIds) }))
 )
 
+/** The tools `svc` serves: every area's. `tools/list` orders them as the service description does. */
+export const servedToolsets = [
+  workspaceTools,
+  searchTools,
+  highlightTools,
+  noteTools,
+  libraryTools,
+  boardTools,
+  tableTools,
+  tagTools
+] as const
+
+/** Every core service and the tool server, over the ports the caller provides. */
+export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideMerge(CoreLive))
+
 /**
  * The core with its ports, on the database the environment names (`DATABASE_URL` or `DATA_DIR`). The
  * outgoing HTTP sender is added where the server is served (`serve.ts`): the CLI never sends.
  */
 export const AppLive = Layer.unwrapEffect(
   Effect.map(databaseConfig, (database) =>
-    CoreLive.pipe(Layer.provideMerge(storageLayer(database)), Layer.provideMerge(AuthSettingsLive))
+    ServedCoreLive.pipe(Layer.provideMerge(storageLayer(database)), Layer.provideMerge(AuthSettingsLive))
   )
 )

@@ -1,7 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import { HttpSenderLive } from "@svc/adapters"
 import {
   AuthUrl,
@@ -11,12 +10,12 @@ import {
   ToolFacesLive,
   ToolLanesLive
 } from "@svc/adapters/http"
-import { OAuthPurgeLive, spansExported, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
+import { OAuthPurgeLive, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
-import { applyServeV8Flags } from "./v8-flags.js"
+import { TracingConfig, withTracing } from "./tracing.js"
 
 /** Settings of the HTTP faces from the server configuration. */
 const FaceSettingsLive = Layer.unwrapEffect(
@@ -76,7 +75,7 @@ const WorkersLive = Layer.unwrapEffect(
  * services when they are built; their type says no handler reads one from a request's context.
  */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.map(Effect.zip(ServerConfig, spansExported), ([config, traced]) => {
+  Effect.map(Effect.zip(ServerConfig, TracingConfig), ([config, tracing]) => {
     const faces = ToolFacesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
     const lanes = ToolLanesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
     const http = Layer.merge(
@@ -89,17 +88,13 @@ export const ServerLive = Layer.unwrapEffect(
       // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
       Layer.provide(Layer.merge(StartupLive, WorkersLive).pipe(Layer.provide(ServedAppLive)))
     )
-    // With no exporter, spans reach no one (core's shared/tracing.ts): the per-request HTTP span (URL parsing,
-    // header redaction, attributes) and the libraries' spans are switched off rather than built and dropped.
-    return traced
-      ? server
-      : HttpMiddleware.withTracerDisabledWhen(server, () => true).pipe(Layer.provide(Layer.setTracerEnabled(false)))
+    // The one place tracing is decided: OTLP export when an endpoint is configured, else the tracer off.
+    return withTracing(server, tracing)
   })
 )
 
 /** Starts the server and keeps it up until SIGINT or SIGTERM, then closes it cleanly. */
 export const runServer = () => {
-  applyServeV8Flags()
   NodeRuntime.runMain(Layer.launch(ServerLive).pipe(Effect.tapErrorCause(Effect.logError)), {
     disableErrorReporting: true
   })

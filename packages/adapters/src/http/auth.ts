@@ -1,4 +1,4 @@
-import { type AuthExpired, Authenticator, canUse, type Principal, type RateLimited, ToolServer } from "@svc/core"
+import { type AuthExpired, Authenticator, type InsufficientScope, type Principal } from "@svc/core"
 import { Effect } from "effect"
 import { PublicUrl, type PublicUrlShape } from "./config.js"
 import type { FaceRequest } from "./exchange.js"
@@ -21,46 +21,33 @@ export const resourceMetadataUrl = (url: PublicUrlShape): string => `${url.base}
 export const bearerChallenge = (url: PublicUrlShape): string =>
   `Bearer realm="mcp", resource_metadata="${resourceMetadataUrl(url)}"`
 
-/** Bearer checks and tool-call admission, the same for MCP and REST. */
+/** Bearer checks and their challenges, the same for MCP and REST. What a tool call may do is the `ToolServer`'s. */
 export interface ToolGate {
   /** The caller of a request, from its bearer token (audience `tools`). */
   readonly authenticate: (request: FaceRequest) => Effect.Effect<Principal, AuthExpired>
-  /** Counts one tool call against the caller's per-minute limit (shared by both faces). */
-  readonly admit: (principal: Principal) => Effect.Effect<void, RateLimited>
   /** The `WWW-Authenticate` header value for a 401. */
   readonly challenge: string
   /** The 401 challenge for this request: with `error="invalid_token"` when it carried a token (RFC 6750 §3.1). */
   readonly challengeFor: (request: FaceRequest) => string
   /**
-   * The 403 challenge when an OAuth token lacks the scope a tool needs (`error="insufficient_scope"`,
-   * `scope="read write"`), so the client can ask the user for more; `undefined` when the scope is enough.
+   * The 403 challenge for a tool call the `ToolServer` refused with `InsufficientScope` (`error="insufficient_scope"`,
+   * `scope="read write"`), so the client can ask the user for more.
    */
-  readonly scopeChallenge: (principal: Principal, toolName: string) => string | undefined
+  readonly scopeChallenge: (refused: InsufficientScope) => string
 }
 
-/** Builds the `ToolGate` from the core's `Authenticator` and `ToolServer`. */
-export const makeToolGate: Effect.Effect<ToolGate, never, Authenticator | ToolServer | PublicUrl> = Effect.gen(
-  function* () {
-    const authenticator = yield* Authenticator
-    const tools = yield* ToolServer
-    const url = yield* PublicUrl
-    return {
-      authenticate: (request) => authenticator.authenticate(bearerTokenOf(request), "tools"),
-      admit: (principal) => tools.admit(principal),
-      challenge: bearerChallenge(url),
-      challengeFor: (request) =>
-        bearerTokenOf(request) === undefined
-          ? bearerChallenge(url)
-          : `Bearer realm="mcp", error="invalid_token", error_description="the token is expired, revoked or not for this resource", resource_metadata="${resourceMetadataUrl(url)}"`,
-      scopeChallenge: (principal, toolName) => {
-        const listed = tools.registry.find(toolName)
-        return principal.credential.kind === "oauth" &&
-          listed !== undefined &&
-          listed.entry.write &&
-          !canUse(principal.access, listed.entry)
-          ? `Bearer realm="mcp", error="insufficient_scope", scope="read write", error_description="${toolName} needs the write scope", resource_metadata="${resourceMetadataUrl(url)}"`
-          : undefined
-      }
-    }
+/** Builds the `ToolGate` from the core's `Authenticator`. */
+export const makeToolGate: Effect.Effect<ToolGate, never, Authenticator | PublicUrl> = Effect.gen(function* () {
+  const authenticator = yield* Authenticator
+  const url = yield* PublicUrl
+  return {
+    authenticate: (request) => authenticator.authenticate(bearerTokenOf(request), "tools"),
+    challenge: bearerChallenge(url),
+    challengeFor: (request) =>
+      bearerTokenOf(request) === undefined
+        ? bearerChallenge(url)
+        : `Bearer realm="mcp", error="invalid_token", error_description="the token is expired, revoked or not for this resource", resource_metadata="${resourceMetadataUrl(url)}"`,
+    scopeChallenge: (refused) =>
+      `Bearer realm="mcp", error="insufficient_scope", scope="read write", error_description="${refused.tool} needs the write scope", resource_metadata="${resourceMetadataUrl(url)}"`
   }
-)
+})

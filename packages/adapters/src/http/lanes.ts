@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import type { Authenticator, ToolServer } from "@svc/core"
-import { Context, Effect, Exit, type Fiber, FiberId, Layer } from "effect"
+import { Context, Effect, Exit, type Fiber, FiberId, FiberRef, Layer, Option, Runtime, Tracer } from "effect"
 import { declaresTooLarge, readNodeBodyThen } from "./body.js"
 import { HttpFaceSettings, type PublicUrl } from "./config.js"
 import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exchange.js"
 import { makeMcpEndpoint } from "./mcp/endpoint.js"
 import { makeRestToolEndpoint } from "./rest/endpoint.js"
-import { untrackedRunFork } from "../untracked-fibers.js"
 
 /**
  * Takes a Node request when it is one of the tool calls (`/mcp`, `POST /v1/tools/<name>`) and answers it;
@@ -32,6 +33,55 @@ const toolNameOf = (path: string): string | undefined => {
   }
 }
 
+/** The caller's span from a W3C `traceparent` (or B3) header, as the platform's router reads it. */
+const callerSpan = (request: IncomingMessage): Tracer.ExternalSpan | undefined => {
+  const headers = request.headers
+  if (headers.traceparent === undefined && headers.b3 === undefined && headers["x-b3-traceid"] === undefined) {
+    return undefined
+  }
+  return Option.getOrUndefined(HttpTraceContext.fromHeaders(Headers.fromInput(headers)))
+}
+
+/**
+ * Runs `answer`, as the whole of its fiber, in the HTTP server span the platform's router gives its requests
+ * (same name and attributes), a child of the caller's span when the request carries one, so tool spans nest
+ * under it. With the tracer off (no exporter) the span is Effect's no-op one.
+ */
+const inServerSpan = (
+  request: IncomingMessage,
+  path: string,
+  route: string,
+  answer: Effect.Effect<Reply>
+): Effect.Effect<Reply> => {
+  const method = request.method ?? "GET"
+  const userAgent = request.headers["user-agent"]
+  return Effect.useSpan(
+    `http.server ${method}`,
+    {
+      kind: "server",
+      parent: callerSpan(request),
+      captureStackTrace: false,
+      attributes: {
+        "http.request.method": method,
+        "url.path": path,
+        "url.scheme": "http",
+        "http.route": route,
+        ...(userAgent === undefined ? {} : { "user_agent.original": userAgent })
+      }
+    },
+    (span) =>
+      // The fiber is the call's own and ends with the answer, so the span goes into its context for good:
+      // `withParentSpan` would also restore the context afterwards, several run-loop steps more on every call.
+      Effect.zipRight(
+        FiberRef.update(FiberRef.currentContext, Context.add(Tracer.ParentSpan, span)),
+        Effect.map(answer, (reply) => {
+          span.attribute("http.response.status_code", reply.status)
+          return reply
+        })
+      )
+  )
+}
+
 /**
  * The lane runs the very endpoints the platform routes run (`McpRoutes`, `RestToolRoutes`), straight from
  * `node:http`. Tool calls are nearly all of the traffic, and the platform's per-request work (its request and
@@ -45,8 +95,13 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       const mcp = yield* makeMcpEndpoint
       const rest = yield* makeRestToolEndpoint
       const { maxBodyBytes } = yield* HttpFaceSettings
-      // One fiber per call, short-lived: kept out of Effect's root set (see untracked-fibers.ts).
-      const runFork = untrackedRunFork(yield* Effect.runtime<never>())
+      // The endpoints took their services when they were built and read none from a call's context, so a call's
+      // fiber starts with an empty one: its server span is added to that context, and copying the layer's whole
+      // context (every core service) for that on each call would be waste.
+      const runtime = yield* Effect.runtime<never>()
+      const runFork = Runtime.runFork(
+        Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
+      )
 
       // The body is read before the endpoint's fiber starts, with plain stream callbacks, so the fiber runs from
       // start to answer without waiting on the socket. The endpoint still decides what a body error means, after
@@ -55,6 +110,8 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       const afterBody = (
         request: IncomingMessage,
         response: ServerResponse,
+        path: string,
+        route: string,
         answer: (face: FaceRequest) => Effect.Effect<Reply>
       ): void => {
         let fiber: Fiber.RuntimeFiber<Reply> | undefined
@@ -64,7 +121,7 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
           if (fiber !== undefined && !response.writableEnded) fiber.unsafeInterruptAsFork(FiberId.none)
         })
         const run = (face: FaceRequest): void => {
-          fiber = runFork(answer(face))
+          fiber = runFork(inServerSpan(request, path, route, answer(face)))
           fiber.addObserver((exit) => {
             // Interrupted means the client went away: there is nobody to answer. Defects were answered already.
             if (Exit.isSuccess(exit) && !response.destroyed) writeReply(response, exit.value)
@@ -83,13 +140,13 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
         const query = url.indexOf("?")
         const path = query === -1 ? url : url.slice(0, query)
         if (path === "/mcp") {
-          afterBody(request, response, mcp)
+          afterBody(request, response, path, "/mcp", mcp)
           return true
         }
         if (request.method !== "POST" || !path.startsWith(TOOLS_PREFIX)) return false
         const name = toolNameOf(path)
         if (name === undefined) return false
-        afterBody(request, response, (face) => rest(name, face))
+        afterBody(request, response, path, "/v1/tools/:name", (face) => rest(name, face))
         return true
       }
     })

@@ -11,10 +11,9 @@
  * Inside a transaction a lookup runs at once, alone, on the transaction's connection: it must see the
  * transaction's own writes, and a transaction's statements are never shared with other callers.
  *
- * With a trace exporter installed, the shared statement runs in a span of its own (`name`), linked to the span of
- * every caller it answers: it belongs to no one caller's trace.
+ * The shared statement runs in a span of its own (`name`), linked to the span of every caller it answers: it
+ * belongs to no one caller's trace.
  */
-import { spansExported } from "@svc/core"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -22,8 +21,8 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
-import { untrackedRunFork } from "../untracked-fibers.js"
 import { transactionOf } from "./lean.js"
 
 /** Default of {@link BatchedLookupOptions.maxKeys}. */
@@ -31,7 +30,7 @@ export const DEFAULT_MAX_KEYS = 100
 
 /** How a batched lookup reads its rows. */
 export interface BatchedLookupOptions<Key, Row, E> {
-  /** The span of a shared statement when spans are exported, e.g. `ItemsRepo.findNote batch`. */
+  /** The span of a shared statement, e.g. `ItemsRepo.findNote batch`. */
   readonly name: string
   /** Looks up `keys` in one statement: the answer to each key at its position, `undefined` where none. */
   readonly run: (keys: ReadonlyArray<Key>) => Effect.Effect<ReadonlyArray<Row | undefined>, E>
@@ -44,7 +43,7 @@ export type BatchedLookup<Key, Row, E> = (key: Key) => Effect.Effect<Option.Opti
 
 interface Waiting<Key, Row, E> {
   readonly key: Key
-  /** The caller's span, linked from the shared statement's when spans are exported. */
+  /** The caller's span, linked from the shared statement's. */
   readonly span: Tracer.AnySpan | undefined
   /** The caller, to leave out its key when it was interrupted before its statement went out. */
   readonly fiber: Fiber.RuntimeFiber<unknown, unknown>
@@ -66,22 +65,21 @@ const stillWaiting = <Key, Row, E>(waiting: Waiting<Key, Row, E>): boolean =>
 export const makeBatchedLookup = <Key, Row, E>(
   options: BatchedLookupOptions<Key, Row, E>
 ): Effect.Effect<BatchedLookup<Key, Row, E>> =>
-  Effect.map(Effect.zip(Effect.runtime<never>(), spansExported), ([runtime, traced]) => {
-    const runFork = untrackedRunFork(runtime)
+  Effect.map(Effect.runtime<never>(), (runtime) => {
+    const runFork = Runtime.runFork(runtime)
     const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS)
     let gathered: Array<Waiting<Key, Row, E>> = []
 
     const runPart = (part: ReadonlyArray<Waiting<Key, Row, E>>) => {
       const statement = options.run(part.map((waiting) => waiting.key))
       const fiber = runFork(
-        traced
-          ? Effect.withSpan(statement, options.name, {
-              attributes: { "db.batch.size": part.length },
-              links: part.flatMap(({ span }) =>
-                span === undefined ? [] : [{ _tag: "SpanLink" as const, span, attributes: {} }]
-              )
-            })
-          : statement
+        Effect.withSpan(statement, options.name, {
+          captureStackTrace: false,
+          attributes: { "db.batch.size": part.length },
+          links: part.flatMap(({ span }) =>
+            span === undefined ? [] : [{ _tag: "SpanLink" as const, span, attributes: {} }]
+          )
+        })
       )
       fiber.addObserver((exit) => {
         if (Exit.isFailure(exit) && part.length > 1) {
@@ -109,7 +107,7 @@ export const makeBatchedLookup = <Key, Row, E>(
         const context = fiber.currentContext
         if (Option.isSome(transactionOf(context))) return alone(key)
         return Effect.async<Option.Option<Row>, E>((resume) => {
-          const span = traced ? Option.getOrUndefined(Context.getOption(context, Tracer.ParentSpan)) : undefined
+          const span = Option.getOrUndefined(Context.getOption(context, Tracer.ParentSpan))
           gathered.push({ key, span, fiber, answer: resume })
           if (gathered.length === 1) setImmediate(flush)
         })

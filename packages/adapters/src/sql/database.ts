@@ -2,9 +2,7 @@
  * Picks the storage engine (embedded PGlite or a PostgreSQL server) and runs migrations on it.
  */
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
 import * as path from "node:path"
-import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Migrator from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
@@ -16,11 +14,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
+import type { LeanSql } from "./lean.js"
 import * as Pglite from "./pglite.js"
-import { LeanSql, makeLeanSql } from "./lean.js"
-import { poolAutocommit, poolTransactions, preparedPool } from "./prepared-pool.js"
-import { makeTimestamptzParser } from "./timestamp-parser.js"
-import { TransactionConnections } from "./transactor.js"
+import * as Postgres from "./postgres.js"
 
 /** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
 export type DatabaseConfig = Data.TaggedEnum<{
@@ -42,51 +38,6 @@ export const databaseConfig: Config.Config<DatabaseConfig> = Config.all({
       : DatabaseConfig.Pglite({ dataDir })
   )
 )
-
-// ---------------------------------------------------------------------------------------------------------------
-// PostgreSQL result parsing, aligned with PGlite's (see `Pglite.resultParsers`).
-
-type TextParser = (text: string) => unknown
-
-interface PgTypeParsers {
-  readonly getTypeParser: (oid: number, format?: "text" | "binary") => TextParser
-}
-
-const isPgModule = (module: unknown): module is { readonly types: PgTypeParsers } => {
-  if (typeof module !== "object" || module === null || !("types" in module)) return false
-  const types: unknown = module.types
-  return (
-    typeof types === "object" && types !== null && "getTypeParser" in types && typeof types.getTypeParser === "function"
-  )
-}
-
-// The `pg` that `@effect/sql-pg` itself loads, so our defaults are exactly its defaults. (`pg` ships no types
-// and is not a direct dependency of this package; importing it plainly would need `pg` + `@types/pg`.)
-const loadPgDefaults = (): PgTypeParsers => {
-  const fromHere = createRequire(import.meta.url)
-  const pg: unknown = createRequire(fromHere.resolve("@effect/sql-pg/PgClient"))("pg")
-  if (!isPgModule(pg)) throw new Error("the `pg` driver of @effect/sql-pg exposes no type parsers")
-  return pg.types
-}
-
-const mapNested = (value: unknown, f: (text: string) => unknown): unknown =>
-  Array.isArray(value) ? value.map((item) => mapNested(item, f)) : typeof value === "string" ? f(value) : value
-
-const pgTypes = (): PgTypeParsers => {
-  const defaults = loadPgDefaults()
-  const textArray = defaults.getTypeParser(Pglite.TypeOid.textArray, "text")
-  const overrides: Record<number, TextParser> = {
-    ...Pglite.resultParsers,
-    [Pglite.TypeOid.int8Array]: (text) => mapNested(textArray(text), Number),
-    [Pglite.TypeOid.dateArray]: textArray,
-    // The UTC form read at once, anything else with pg's own parser (see timestamp-parser.ts).
-    [Pglite.TypeOid.timestamptz]: makeTimestamptzParser(defaults.getTypeParser(Pglite.TypeOid.timestamptz, "text"))
-  }
-  return {
-    getTypeParser: (oid, format) =>
-      (format === undefined || format === "text" ? overrides[oid] : undefined) ?? defaults.getTypeParser(oid, format)
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The data-directory lock: PGlite owns its directory, so two processes on it would corrupt it.
@@ -186,27 +137,12 @@ export const lockDataDir = (
 
 const pgliteLayer = (
   dataDir: string | undefined
-): Layer.Layer<
-  SqlClient.SqlClient | LeanSql | TransactionConnections,
-  SqlError | DataDirectoryLocked | DataDirectoryUnavailable
-> => {
+): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
   if (dataDir === undefined) return Pglite.layer()
   const dir = path.resolve(dataDir)
   // The lock is taken before PGlite opens the directory and released after it has closed (scope order).
   return Layer.unwrapScoped(Effect.as(lockDataDir(dir), Pglite.layer({ dataDir: dir })))
 }
-
-// The pool belongs to this layer's scope: `PgClient` and `LeanSql` share it, and it ends after both.
-const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql | TransactionConnections, SqlError> =>
-  Layer.unwrapScoped(
-    Effect.map(preparedPool({ url, applicationName: "svc", types: pgTypes() }), (pool) =>
-      Layer.mergeAll(
-        PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-        Layer.effect(LeanSql, makeLeanSql(poolAutocommit(pool))),
-        Layer.succeed(TransactionConnections, poolTransactions(pool))
-      )
-    )
-  )
 
 /**
  * The `SqlClient` for a {@link DatabaseConfig}, and the `LeanSql` of the same connections: PGlite over a locked
@@ -214,18 +150,15 @@ const postgresLayer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql |
  */
 export const databaseLayer = (
   config: DatabaseConfig
-): Layer.Layer<
-  SqlClient.SqlClient | LeanSql | TransactionConnections,
-  SqlError | DataDirectoryLocked | DataDirectoryUnavailable
-> =>
+): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
   DatabaseConfig.$match(config, {
     Pglite: ({ dataDir }) => pgliteLayer(dataDir),
-    Postgres: ({ url }) => postgresLayer(url)
+    Postgres: ({ url }) => Postgres.layer(url)
   })
 
 /** The `SqlClient` chosen by the environment ({@link databaseConfig}). */
 export const DatabaseLive: Layer.Layer<
-  SqlClient.SqlClient | LeanSql | TransactionConnections,
+  SqlClient.SqlClient | LeanSql,
   SqlError | DataDirectoryLocked | DataDirectoryUnavailable | ConfigError.ConfigError
 > = Layer.unwrapEffect(Effect.map(databaseConfig, databaseLayer))
 

@@ -1,17 +1,17 @@
 /**
  * Statements on the hot path, run without `@effect/sql`'s per-statement machinery.
  *
- * A `sql` template of `@effect/sql` compiles its text on every run, opens a span and a scope, and looks up its
- * connection through the fiber's context: measured with the bench, about 100 µs of CPU per statement, more than
- * the `pg` driver's own work and a quarter of a cached tool call. A `LeanSql` statement fixes its text once per
- * call site (a template's strings are one object per site), and runs it straight on the connection: the
- * transaction's when inside `sql.withTransaction` (so it takes part in it), else the engine's autocommit one.
- * It takes plain values only (no fragments, identifiers or helpers); dynamic SQL stays with `sql`.
+ * A `sql` template of `@effect/sql` compiles its text on every run, opens a scope, and looks up its connection
+ * through the fiber's context: measured with the bench, about 100 µs of CPU per statement, more than the `pg`
+ * driver's own work and a quarter of a cached tool call. A `LeanSql` statement fixes its text once per call site
+ * (a template's strings are one object per site), and runs it straight on a connection through the public
+ * `Connection` interface: the transaction's when inside `sql.withTransaction` (read from `@effect/sql`'s public
+ * `TransactionConnection` tag, so it takes part in it), else the engine's autocommit one. It takes plain values
+ * only (no fragments, identifiers or helpers); dynamic SQL stays with `sql`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
-import { spansExported } from "@svc/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -47,34 +47,30 @@ export const leanText = (strings: TemplateStringsArray): string => {
   return text
 }
 
-/** The transaction `sql.withTransaction` or the lean `Transactor` put in `context`, if any: its connection and depth. */
+/** The transaction `sql.withTransaction` put in `context`, if any: its connection and savepoint depth. */
 export const transactionOf = (context: Context.Context<never>) =>
   Context.getOption(context as Context.Context<SqlClient.TransactionConnection>, SqlClient.TransactionConnection)
 
 /**
- * A `LeanSql` over an engine's autocommit connection. With a trace exporter installed, each statement gets the
- * `sql.execute` span `@effect/sql` would have given it.
+ * A `LeanSql` over an engine's autocommit connection. Each statement gets the `sql.execute` span `@effect/sql`
+ * would have given it (a no-op span when the tracer is off).
  */
-export const makeLeanSql = (autocommit: Autocommit): Effect.Effect<LeanSql> =>
-  Effect.map(spansExported, (traced) => {
-    const run = (text: string, values: ReadonlyArray<LeanValue>) =>
-      Effect.contextWithEffect((context: Context.Context<never>) => {
-        const transaction = transactionOf(context)
-        const connection = Option.isSome(transaction) ? transaction.value[0] : autocommit
-        return connection.execute(text, values, undefined)
-      })
-    return <Row extends object>(strings: TemplateStringsArray, ...values: ReadonlyArray<LeanValue>) => {
-      const text = leanText(strings)
-      const rows = run(text, values) as Effect.Effect<ReadonlyArray<Row>, SqlError>
-      return traced
-        ? Effect.withSpan(rows, "sql.execute", {
-            kind: "client",
-            captureStackTrace: false,
-            attributes: { "db.operation.name": "execute", "db.query.text": text }
-          })
-        : rows
-    }
-  })
+export const makeLeanSql = (autocommit: Autocommit): LeanSql => {
+  const run = (text: string, values: ReadonlyArray<LeanValue>) =>
+    Effect.contextWithEffect((context: Context.Context<never>) => {
+      const transaction = transactionOf(context)
+      const connection = Option.isSome(transaction) ? transaction.value[0] : autocommit
+      return connection.execute(text, values, undefined)
+    })
+  return <Row extends object>(strings: TemplateStringsArray, ...values: ReadonlyArray<LeanValue>) => {
+    const text = leanText(strings)
+    return Effect.withSpan(run(text, values) as Effect.Effect<ReadonlyArray<Row>, SqlError>, "sql.execute", {
+      kind: "client",
+      captureStackTrace: false,
+      attributes: { "db.operation.name": "execute", "db.query.text": text }
+    })
+  }
+}
 
 /**
  * `LeanSql` for a `SqlClient` this package did not build (an embedding backend's own): statements run through

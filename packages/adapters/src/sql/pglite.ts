@@ -20,7 +20,6 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
-import { TransactionConnections } from "./transactor.js"
 
 /** Type id of {@link PgliteClient}. */
 export const TypeId: unique symbol = Symbol.for("svc/sql/PgliteClient")
@@ -52,8 +51,6 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly json: (value: unknown) => Statement.Fragment
   /** The connection statements outside a transaction run on (each takes the session's lock for its length). */
   readonly autocommit: Autocommit
-  /** The session for one transaction at a time, for the lean `Transactor`. */
-  readonly transactions: TransactionConnections["Type"]
   /** The data directory as an uncompressed tarball, between transactions: a copy to start from (`loadDataDir`). */
   readonly dump: Effect.Effect<Blob, SqlError>
 }
@@ -176,18 +173,12 @@ export const make = (
     // Inside one, the lock is already held by the transaction's scope.
     const inTransaction = new PgliteConnection((effect) => effect)
 
-    // The session for one transaction: the lean `Transactor` takes it as it is, `sql.withTransaction` in a scope.
-    const transactions: TransactionConnections["Type"] = {
-      // Interruptible: a fiber queued behind a long transaction can still be timed out or cancelled.
-      reserve: Effect.as(Effect.interruptible(lock.take(1)), {
-        connection: inTransaction,
-        // The one session is never broken beyond what its next statement reports.
-        release: () => Effect.asVoid(lock.release(1))
-      })
-    }
-    const transactionAcquirer = Effect.map(
-      Effect.acquireRelease(transactions.reserve, (reserved) => reserved.release(false)),
-      (reserved) => reserved.connection
+    // `sql.withTransaction` holds the session in a scope of its own from BEGIN until after COMMIT or ROLLBACK. The
+    // wait is interruptible (`sql.withTransaction` acquires uninterruptibly otherwise): a fiber queued behind a
+    // long transaction can still be timed out or cancelled, and then holds nothing.
+    const transactionAcquirer = Effect.as(
+      Effect.acquireRelease(Effect.interruptible(lock.take(1)), () => lock.release(1)),
+      inTransaction
     )
 
     const client = yield* SqlClient.make({
@@ -210,7 +201,6 @@ export const make = (
       config: options,
       json: (value: unknown) => PgJson(value),
       autocommit,
-      transactions,
       dump: lock.withPermits(1)(
         Effect.tryPromise({
           try: (): Promise<Blob> => db.dumpDataDir("none"),
@@ -220,21 +210,15 @@ export const make = (
     })
   })
 
-/**
- * Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, with its `LeanSql` and its
- * `TransactionConnections`.
- */
+/** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, with its `LeanSql`. */
 export const layer = (
   options: PgliteClientConfig = {}
-): Layer.Layer<PgliteClient | SqlClient.SqlClient | LeanSql | TransactionConnections, SqlError> =>
+): Layer.Layer<PgliteClient | SqlClient.SqlClient | LeanSql, SqlError> =>
   Layer.scopedContext(
-    Effect.gen(function* () {
-      const client = yield* make(options)
-      const lean = yield* makeLeanSql(client.autocommit)
-      return Context.make(PgliteClient, client).pipe(
+    Effect.map(make(options), (client) =>
+      Context.make(PgliteClient, client).pipe(
         Context.add(SqlClient.SqlClient, client),
-        Context.add(LeanSql, lean),
-        Context.add(TransactionConnections, client.transactions)
+        Context.add(LeanSql, makeLeanSql(client.autocommit))
       )
-    })
+    )
   ).pipe(Layer.provide(Reactivity.layer))

@@ -1,4 +1,4 @@
-import { RateLimiter, spansExported, spanWhen } from "@svc/core"
+import { RateLimiter } from "@svc/core"
 import { Clock, Effect, Layer } from "effect"
 import { LeanSql } from "./lean.js"
 
@@ -7,9 +7,8 @@ export const RateLimiterSql = Layer.effect(
   RateLimiter,
   Effect.gen(function* () {
     const lean = yield* LeanSql
-    // Taken on every tool call of a limited credential: a span only when a tracer exports it.
-    const span = spanWhen(yield* spansExported)
     return {
+      // Taken on every tool call of a limited credential: its span captures no stack trace.
       take: (key, limit, windowMs) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
@@ -17,7 +16,7 @@ export const RateLimiterSql = Layer.effect(
             SELECT svc_rate_limit_take(${key}, ${now}, ${limit}, ${windowMs}) AS wait`
           const wait = Number(rows[0]?.wait ?? 0)
           return { allowed: wait === 0, retryAfterMs: wait }
-        }).pipe(Effect.orDie, span("RateLimiter.take"))
+        }).pipe(Effect.orDie, Effect.withSpan("RateLimiter.take", { captureStackTrace: false }))
     }
   })
 )

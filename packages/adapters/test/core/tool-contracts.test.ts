@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { catalog, ToolRegistry } from "@svc/core"
+import { specTools, ToolRegistry } from "@svc/core"
 import { Effect } from "effect"
 import { testCoreLayer } from "../support/core.js"
 
@@ -74,7 +74,7 @@ layer(testCoreLayer(), { timeout: "60 seconds" })("tool contracts", (it) => {
         ]) {
           expect(served).toContain(name)
         }
-        const order = catalog.map((entry) => entry.name).filter((name) => served.includes(name))
+        const order = specTools.map((entry) => entry.name).filter((name) => served.includes(name))
         expect(served).toEqual(order)
         expect(served.length + registry.missing.length).toBe(113)
       })

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Accounts, type ToolAnswer, ToolServer } from "@svc/core"
+import { Accounts, readOnlyAccess, type ToolAnswer, ToolServer } from "@svc/core"
 import { Effect, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
@@ -307,15 +307,57 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
       Effect.gen(function* () {
         const { principal } = yield* signUp()
         const server = yield* ToolServer
-        for (let i = 0; i < 120; i++) yield* server.admit(principal)
-        const limited = yield* Effect.flip(server.admit(principal))
-        expect(limited.retryAfterSeconds).toBeGreaterThanOrEqual(59)
-        expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60)
+        // Every admitted call counts, whatever its answer: a forbidden one as much as a listing.
+        const limited = { ...principal, access: { kind: "custom", parts: {} } } as const
+        for (let i = 0; i < 120; i++) {
+          expect(yield* call(limited, "svc_list_workspaces", {})).toMatchObject({ ok: false, status: "forbidden" })
+        }
+        const refused = yield* Effect.flip(server.call(principal, "svc_list_workspaces", {}))
+        expect(refused).toMatchObject({ _tag: "RateLimited", message: expect.stringContaining("120 tool calls") })
+        if (refused._tag !== "RateLimited") return
+        expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(59)
+        expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60)
         const other = yield* signUp()
-        yield* server.admit(other.principal)
+        expect(yield* call(other.principal, "svc_list_workspaces", {})).toMatchObject({ ok: true })
+        expect(yield* call({ ...principal, rateLimitExempt: true }, "svc_list_workspaces", {})).toMatchObject({
+          ok: true
+        })
         yield* TestClock.adjust("60 seconds")
-        yield* server.admit(principal)
-        yield* server.admit({ ...principal, rateLimitExempt: true })
+        expect(yield* call(principal, "svc_list_workspaces", {})).toMatchObject({ ok: true })
+      })
+    )
+
+    it.effect("refuses an unknown name before the rate limit, so typos never use up the minute", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp()
+        const server = yield* ToolServer
+        for (let i = 0; i < 130; i++) {
+          const unknown = yield* Effect.flip(server.call(principal, "svc_no_such_tool", {}))
+          expect(unknown._tag).toBe("UnknownTool")
+        }
+        expect(yield* call(principal, "svc_list_workspaces", {})).toMatchObject({ ok: true })
+        // Past the limit, an unknown name is still answered as unknown, not as rate-limited.
+        for (let i = 0; i < 119; i++) yield* call(principal, "svc_list_workspaces", {})
+        expect((yield* Effect.flip(server.call(principal, "svc_list_workspaces", {})))._tag).toBe("RateLimited")
+        expect((yield* Effect.flip(server.call(principal, "svc_no_such_tool", {})))._tag).toBe("UnknownTool")
+      })
+    )
+
+    it.effect("refuses a write tool to an OAuth token without the write scope before the rate limit", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp({ access: readOnlyAccess })
+        const server = yield* ToolServer
+        const oauth = { ...principal, credential: { kind: "oauth", id: `grant-${principal.credential.id}` } } as const
+        for (let i = 0; i < 130; i++) {
+          const refused = yield* Effect.flip(server.call(oauth, "svc_create_note", { markdown: "x" }))
+          expect(refused).toMatchObject({ _tag: "InsufficientScope", tool: "svc_create_note" })
+        }
+        // A read tool runs; an API key with the same grant gets a tool failure instead (it cannot step up).
+        expect(yield* call(oauth, "svc_list_workspaces", {})).toMatchObject({ ok: true })
+        expect(yield* call(principal, "svc_create_note", { markdown: "x" })).toMatchObject({
+          ok: false,
+          status: "forbidden"
+        })
       })
     )
   })

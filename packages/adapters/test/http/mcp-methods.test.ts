@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { type Access, catalog, catalogByName, readOnlyAccess } from "@svc/core"
+import { type Access, readOnlyAccess, specTools, specToolsByName } from "@svc/core"
 import { Effect } from "effect"
 import { FACES, type Face, sendVia, TestApp } from "../support/app.js"
 import { errorOf, jsonOf, mcpPost, resultOf, rpc } from "./requests.js"
@@ -83,7 +83,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
               const names = tools.map((tool) => String(tool.name))
               // Core keeps gaining tools, so the list is checked against what it serves, in the catalog's order.
               expect(names).toEqual(registry.tools.map((listed) => listed.entry.name))
-              expect(names).toEqual(catalog.map((entry) => entry.name).filter((name) => names.includes(name)))
+              expect(names).toEqual(specTools.map((entry) => entry.name).filter((name) => names.includes(name)))
               expect(names).toEqual(
                 expect.arrayContaining([
                   "svc_list_workspaces",
@@ -120,7 +120,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
             expect(names).toEqual(
               expect.arrayContaining(["svc_list_workspaces", "svc_list_workspace_items", "svc_get_note_markdown"])
             )
-            expect(names.filter((name) => catalogByName.get(name)?.write !== false)).toEqual([])
+            expect(names.filter((name) => specToolsByName.get(name)?.write !== false)).toEqual([])
             expect(tools.every((tool) => tool.annotations.readOnlyHint)).toBe(true)
           }, readOnlyAccess)
         })

@@ -29,6 +29,7 @@ describe("leanText", () => {
 const table = Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`CREATE TABLE lean_rows (id text PRIMARY KEY, n integer NOT NULL, at timestamptz NOT NULL, ok boolean)`
+  yield* sql`CREATE TABLE lean_shapes (id text PRIMARY KEY)`
 })
 
 type Database = SqlClient | LeanSql
@@ -84,6 +85,38 @@ const statements = (
       })
     )
 
+    // On PostgreSQL a lean statement outside a transaction is prepared on its connection: these two check that a
+    // statement the server no longer has as it was still answers, rather than failing on that connection for good.
+    it.effect("answers with the new columns after a schema change alters the result of a statement run before", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient
+        const lean = yield* leanOf
+        const id = `${label}-shape`
+        const column = `added_${label.replace(/\W/g, "_").toLowerCase()}`
+        yield* lean`INSERT INTO lean_shapes (id) VALUES (${id})`
+        const select = lean<Record<string, unknown>>`SELECT * FROM lean_shapes WHERE id = ${id}`
+        yield* select
+        expect(yield* select).toEqual([expect.not.objectContaining({ [column]: 1 })])
+        yield* sql`ALTER TABLE lean_shapes ADD COLUMN ${sql(column)} integer NOT NULL DEFAULT 1`
+        expect(yield* select).toEqual([expect.objectContaining({ id, [column]: 1 })])
+        expect(yield* select).toEqual([expect.objectContaining({ id, [column]: 1 })])
+      })
+    )
+
+    it.effect("answers after the session's prepared statements were deallocated", () =>
+      Effect.gen(function* () {
+        const lean = yield* leanOf
+        const id = `${label}-deallocated`
+        yield* lean`INSERT INTO lean_rows (id, n, at) VALUES (${id}, ${1}, ${new Date()})`
+        const select = lean<{ id: string }>`SELECT id FROM lean_rows WHERE id = ${id}`
+        yield* select
+        yield* select
+        yield* lean`DEALLOCATE ALL`
+        expect(yield* select).toEqual([{ id }])
+        expect(yield* select).toEqual([{ id }])
+      })
+    )
+
     it.effect("fails with SqlError on a bad statement", () =>
       Effect.gen(function* () {
         const lean = yield* leanOf
@@ -100,3 +133,19 @@ layer(Layer.effectDiscard(table).pipe(Layer.provideMerge(testDatabaseLayer())), 
     statements(it, "LeanSqlFromClient", Effect.provide(LeanSql, LeanSqlFromClient))
   }
 )
+
+layer(testDatabaseLayer(), { timeout: "60 seconds" })(`LeanSql on ${engineName}`, (it) => {
+  it.effect(
+    engineName === "PostgreSQL"
+      ? "prepares a parameterised statement outside a transaction on its connection"
+      : "runs unnamed statements on PGlite",
+    () =>
+      Effect.gen(function* () {
+        const lean = yield* LeanSql
+        // The statement itself is prepared before it runs, so it sees its own name.
+        const prepared = yield* lean<{ readonly name: string }>`
+          SELECT name FROM pg_prepared_statements WHERE statement LIKE ${"%pg_prepared_statements%"}`
+        expect(prepared.length > 0).toBe(engineName === "PostgreSQL")
+      })
+  )
+})

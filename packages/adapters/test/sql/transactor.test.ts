@@ -1,20 +1,20 @@
 /**
- * The `Transactor` over SQL, in both its forms: lean over the engine's `TransactionConnections`, and
- * `sql.withTransaction` (a `SqlClient` this package did not build, or traces exported). Both must commit,
- * roll back and hand their connection back the same way, on the test engine.
+ * The `Transactor` over SQL (`TransactorSql`), on the test engine: it commits, rolls back and hands its connection
+ * back, nests as savepoints, and takes the lean statements inside it into the transaction. One code path, whether
+ * spans are recorded or not.
  */
-import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql/SqlClient"
-import type { Transactor } from "@svc/core"
+import { Transactor } from "@svc/core"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 import { LeanSql } from "../../src/sql/lean.js"
-import { makeTransactor, TransactionConnections } from "../../src/sql/transactor.js"
+import { TransactorSql } from "../../src/sql/transactor.js"
 import { engineName, testDatabaseLayer } from "../support/database.js"
 
 const tables = Effect.gen(function* () {
@@ -23,8 +23,6 @@ const tables = Effect.gen(function* () {
   // Checked at COMMIT, so a COMMIT can fail.
   yield* sql`CREATE TABLE tx_deferred (id text, CONSTRAINT tx_deferred_id UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)`
 })
-
-type Database = SqlClient | LeanSql | TransactionConnections
 
 const insert = (label: string, body: string) =>
   Effect.flatMap(LeanSql, (lean) => lean`INSERT INTO tx_rows (label, body) VALUES (${label}, ${body})`)
@@ -39,18 +37,29 @@ const bodiesOf = (label: string) =>
 // More than a PostgreSQL pool holds (10): a connection not handed back would leave the last ones waiting forever.
 const MORE_THAN_THE_POOL = 12
 
-const behaviour = (
-  it: Vitest.MethodsNonLive<Database>,
-  label: string,
-  transactorOf: Effect.Effect<Transactor["Type"], never, Database>,
-  waitInterruptible: boolean
-) =>
-  describe(label, () => {
-    const at = (name: string) => `${label}/${name}`
+// A tracer that keeps each span's name and its parent's name, standing in for an exporter.
+const recordingTracer = (spans: Array<{ readonly name: string; readonly parent: string | undefined }>) => {
+  const builtIn = Effect.runSync(Effect.tracer)
+  return Tracer.make({
+    span: (name, parent, context, links, startTime, kind, options) => {
+      const parentName = parent._tag === "Some" && parent.value._tag === "Span" ? parent.value.name : undefined
+      spans.push({ name, parent: parentName })
+      return builtIn.span(name, parent, context, links, startTime, kind, options)
+    },
+    context: (f) => f()
+  })
+}
+
+const database = Layer.effectDiscard(tables).pipe(Layer.provideMerge(testDatabaseLayer()))
+
+layer(TransactorSql.pipe(Layer.provideMerge(database)), { timeout: "60 seconds" })(
+  `Transactor on ${engineName}`,
+  (it) => {
+    const at = (name: string) => `tx/${name}`
 
     it.effect("commits what sql and lean statements inside wrote, and answers the effect's value", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         const sql = yield* SqlClient
         const value = yield* tx.withTransaction(
           Effect.gen(function* () {
@@ -66,7 +75,7 @@ const behaviour = (
 
     it.effect("rolls back a failure and a defect, each passed on as it was", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         const failed = yield* tx
           .withTransaction(Effect.zipRight(insert(at("undo"), "failed"), Effect.fail("no" as const)))
           .pipe(Effect.flip)
@@ -81,7 +90,7 @@ const behaviour = (
 
     it.effect("rolls back an interrupted transaction and hands its connection back", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         for (let n = 0; n < MORE_THAN_THE_POOL; n++) {
           const wrote = yield* Deferred.make<void>()
           const fiber = yield* Effect.fork(
@@ -103,7 +112,7 @@ const behaviour = (
 
     it.effect("hands the connection back after failures, as many as the pool holds and more", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         for (let n = 0; n < MORE_THAN_THE_POOL; n++) {
           yield* Effect.flip(tx.withTransaction(Effect.zipRight(insert(at("failures"), `${n}`), Effect.fail(n))))
         }
@@ -114,7 +123,7 @@ const behaviour = (
 
     it.effect("nests as savepoints: an inner failure takes back the inner writes only", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         yield* tx.withTransaction(
           Effect.gen(function* () {
             yield* insert(at("nested"), "outer")
@@ -130,7 +139,7 @@ const behaviour = (
 
     it.effect("makes a failed COMMIT a defect, keeps nothing of it, and goes on working", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         const sql = yield* SqlClient
         const id = at("deferred")
         const exit = yield* tx
@@ -150,35 +159,9 @@ const behaviour = (
       })
     )
 
-    if (waitInterruptible) {
-      it.effect("lets a transaction waiting for a connection be interrupted, holding nothing after", () =>
-        Effect.gen(function* () {
-          const tx = yield* transactorOf
-          const release = yield* Deferred.make<void>()
-          // Every connection of the pool (PGlite's one session) held, and more transactions queued behind them.
-          const holders = yield* Effect.forkAll(
-            Array.from({ length: MORE_THAN_THE_POOL }, (_, n) =>
-              tx.withTransaction(Effect.zipRight(insert(at("waiting"), `holder ${n}`), Deferred.await(release)))
-            )
-          )
-          const waiting = yield* Effect.fork(tx.withTransaction(insert(at("waiting"), "interrupted")))
-          yield* Effect.yieldNow()
-          // Answers only once the waiting fiber has ended: this would hang if the wait could not be interrupted.
-          yield* Fiber.interrupt(waiting)
-          yield* Deferred.succeed(release, undefined)
-          yield* Fiber.join(holders)
-          yield* tx.withTransaction(insert(at("waiting"), "after"))
-          const bodies = yield* bodiesOf(at("waiting"))
-          expect(bodies).not.toContain("interrupted")
-          expect(bodies).toContain("after")
-          expect(bodies).toHaveLength(MORE_THAN_THE_POOL + 1)
-        })
-      )
-    }
-
     it.effect("keeps concurrent transactions apart", () =>
       Effect.gen(function* () {
-        const tx = yield* transactorOf
+        const tx = yield* Transactor
         const writer = (body: string, keep: boolean) =>
           tx.withTransaction(
             Effect.gen(function* () {
@@ -197,24 +180,19 @@ const behaviour = (
         expect(yield* bodiesOf(at("concurrent"))).toEqual(["kept"])
       })
     )
-  })
 
-layer(Layer.effectDiscard(tables).pipe(Layer.provideMerge(testDatabaseLayer())), { timeout: "60 seconds" })(
-  `Transactor on ${engineName}`,
-  (it) => {
-    behaviour(
-      it,
-      "lean, over the engine's transaction connections",
-      Effect.gen(function* () {
-        return makeTransactor(yield* SqlClient, Option.some(yield* TransactionConnections), false)
-      }),
-      true
-    )
-    behaviour(
-      it,
-      "sql.withTransaction",
-      Effect.map(SqlClient, (sql) => makeTransactor(sql, Option.none(), false)),
-      false
-    )
+    it.effect("runs the same way with spans recorded: a sql.transaction span holds the statements inside", () => {
+      const spans: Array<{ readonly name: string; readonly parent: string | undefined }> = []
+      return Effect.gen(function* () {
+        const tx = yield* Transactor
+        const value = yield* tx
+          .withTransaction(Effect.as(insert(at("traced"), "one"), "done"))
+          .pipe(Effect.withSpan("caller"))
+        expect(value).toBe("done")
+        expect(spans).toContainEqual({ name: "sql.transaction", parent: "caller" })
+        expect(spans).toContainEqual({ name: "sql.execute", parent: "sql.transaction" })
+        expect(yield* bodiesOf(at("traced"))).toEqual(["one"])
+      }).pipe(Effect.withTracer(recordingTracer(spans)))
+    })
   }
 )

@@ -8,10 +8,10 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   type Access,
-  type CatalogEntry,
-  catalogByName,
   makeToolRegistry,
   type Plan,
+  type SpecTool,
+  specToolsByName,
   type Tool,
   ToolRegistry,
   type ToolRegistryShape,
@@ -40,10 +40,10 @@ export interface FacesOptions {
   /** Transport settings to override (the defaults: a 1 MiB body cap and the default origin allow-list). */
   readonly settings?: Partial<HttpFaceSettingsShape>
   /**
-   * Test-only tools added to the real registry, given the catalog entries core does not implement yet
+   * Test-only tools added to the real registry, given the service description's tools core does not implement yet
    * (each must take one of those names); everything else (storage, auth, rate limiter) stays the real core's.
    */
-  readonly extraTools?: (unimplemented: ReadonlyArray<CatalogEntry>) => ReadonlyArray<Tool>
+  readonly extraTools?: (unimplemented: ReadonlyArray<SpecTool>) => ReadonlyArray<Tool>
 }
 
 /** The running test service. */
@@ -70,7 +70,7 @@ type Core = Context.Context<Layer.Layer.Success<ReturnType<typeof testCoreLayer>
 const registryFor = (core: Core, options: FacesOptions) => {
   const real = Context.get(core, ToolRegistry)
   if (options.extraTools === undefined) return { registry: real, extraToolNames: [] }
-  const unimplemented = real.missing.flatMap((name) => catalogByName.get(name) ?? [])
+  const unimplemented = real.missing.flatMap((name) => specToolsByName.get(name) ?? [])
   const extras = options.extraTools(unimplemented)
   const implemented = real.tools.filter((listed) => listed.entry.aliasOf === undefined).map((listed) => listed.tool)
   return {

@@ -7,15 +7,24 @@ import {
   type Access,
   ApiKeys,
   AuthSettings,
+  boardTools,
   CoreLive,
   HttpSender,
+  highlightTools,
+  libraryTools,
+  noteTools,
+  type Plan,
   type Principal,
-  type Plan
+  searchTools,
+  tableTools,
+  tagTools,
+  toolServerLive,
+  workspaceTools
 } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
 import { migrations } from "../../src/sql/migrations/index.js"
-import { SqlPortsLive } from "../../src/sql/ports.js"
+import { SqlPortsLive } from "../../src/sql/layers.js"
 import { testDatabaseLayer } from "./database.js"
 
 /** The real SSRF-safe sender, with loopback receivers allowed so tests can run theirs on 127.0.0.1. */
@@ -29,9 +38,22 @@ export const testSenderLayer = Layer.scoped(
   })
 )
 
-/** Core services, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
+/** Every area's tools, as the svc server serves them. */
+export const everyToolset = [
+  workspaceTools,
+  searchTools,
+  highlightTools,
+  noteTools,
+  libraryTools,
+  boardTools,
+  tableTools,
+  tagTools
+] as const
+
+/** Core services with the tool server over every area's tools, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
 export const testCoreLayer = () =>
-  CoreLive.pipe(
+  toolServerLive(everyToolset).pipe(
+    Layer.provideMerge(CoreLive),
     Layer.provideMerge(SqlPortsLive),
     Layer.provideMerge(testSenderLayer),
     Layer.provideMerge(AuthSettings.Default),

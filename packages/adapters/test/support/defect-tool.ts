@@ -1,10 +1,10 @@
 /**
  * The one stand-in the face tests keep: a tool whose handler dies, as a tool does when its storage
  * falls over. It is added to the REAL registry (core's tools plus this one, see `FacesOptions.extraTools`)
- * under a catalog name core does not implement yet; storage, auth and the rate limiter stay real.
+ * under a name of the service description core does not implement yet; storage, auth and the rate limiter stay real.
  * It exists only to show that a defect answers -32603 / 500 with a request id and never the cause.
  */
-import { type CatalogEntry, defineTool, type Tool } from "@svc/core"
+import { defineTool, type SpecTool, type Tool } from "@svc/core"
 import { Effect } from "effect"
 import { TestApp } from "./app.js"
 
@@ -13,18 +13,23 @@ export const DEFECT_DETAIL = "secret stack detail: connection refused"
 
 /**
  * For `TestApp.layerWith({ extraTools: toolThatDies })`: a tool whose handler dies with `DEFECT_DETAIL`,
- * named after the first read-only catalog tool core does not implement yet (core grows while tests stay put).
+ * named after the first read-only tool of the service description core does not implement yet (core grows while
+ * tests stay put).
  */
-export const toolThatDies = (unimplemented: ReadonlyArray<CatalogEntry>): ReadonlyArray<Tool> => {
+export const toolThatDies = (unimplemented: ReadonlyArray<SpecTool>): ReadonlyArray<Tool> => {
   const home = unimplemented.find((entry) => !entry.write && entry.aliasOf === undefined)
-  if (home === undefined) throw new Error("core implements every read tool of the catalog; the dying tool has no name")
+  if (home === undefined)
+    throw new Error("core implements every read tool of the service description; the dying tool has no name")
   return [
     defineTool({
       name: home.name,
+      title: "Dying tool",
+      group: home.group,
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: "A tool whose storage has fallen over (test-only).",
       input: {},
       output: {},
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: () => Effect.die(new Error(DEFECT_DETAIL))
     })
   ]

@@ -2,10 +2,9 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Secrets, Transactor } from "../shared/ports.js"
-import { Store, Workspace } from "../workspace/schema.js"
-import { WorkspacesRepo } from "../workspace/ports.js"
-import { AccountsRepo } from "./ports.js"
+import { AccountsRepo, WorkspacesRepo } from "./ports.js"
 import { type Account, Email, type Plan } from "./schema.js"
+import { Store, Workspace } from "./workspace.js"
 
 /** What it takes to open an account. */
 export interface NewAccount {

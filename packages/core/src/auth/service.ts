@@ -1,10 +1,8 @@
 import { Clock, Duration, Effect, Option } from "effect"
-import { AccountsRepo } from "../accounts/ports.js"
+import { AccountsRepo, WorkspacesRepo } from "../accounts/ports.js"
 import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
 import { unstorableText } from "../shared/storable-text.js"
 import { Ids, Secrets } from "../shared/ports.js"
-import { spansExported, spanWhen } from "../shared/tracing.js"
-import { WorkspacesRepo } from "../workspace/ports.js"
 import { type Access, fullAccess } from "./access.js"
 import { ApiKeysRepo } from "./ports.js"
 import { ApiKey, type Principal } from "./schema.js"
@@ -129,8 +127,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
 
     const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
 
-    // The span covers the storage lookup only: a remembered key costs no span (see shared/tracing.ts).
-    const span = spanWhen(yield* spansExported)
+    // The span covers the storage lookup only: a remembered key costs no span. No stack trace on this hot path.
 
     const lookUp = (hash: string, now: number) =>
       Effect.gen(function* () {
@@ -157,7 +154,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           remember(hash, { principal, expiresAt: key.expiresAt?.getTime() ?? null, until: now + REMEMBER_FOR })
         }
         return principal
-      }).pipe(span("ApiKeys.authenticate"))
+      }).pipe(Effect.withSpan("ApiKeys.authenticate", { captureStackTrace: false }))
 
     /** Checks a personal access token and says who is calling. */
     const authenticate = (token: string): Effect.Effect<Principal, AuthExpired> => {

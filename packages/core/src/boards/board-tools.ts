@@ -1,8 +1,8 @@
 import { Effect, Either, Schema } from "effect"
 import { Cursor, decodeCursor, encodeCursor, Limit } from "../shared/paging.js"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { ItemSummary } from "../workspace/schema.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemSummary } from "../items/schema.js"
 import { Boards } from "./boards.js"
 import { Connections, LABEL_MAX_CHARACTERS } from "./connections.js"
 import { Board, ItemConnection, PlacedItem } from "./schema.js"
@@ -38,13 +38,17 @@ const pageOf = (input: { readonly limit?: number | undefined; readonly cursor?: 
   )
 
 /** Board tools: create, rename, trash, place items, connect items, read a board and an item's connections. */
-export const boardCanvasTools = Effect.gen(function* () {
+export const boardTools = Effect.gen(function* () {
   const boards = yield* Boards
   const trash = yield* Trash
   const connections = yield* Connections
   return [
     defineTool({
       name: "svc_read_board",
+      title: "Read board",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Read a board: its title and item count, a page of its items (most recently placed first) with their x/y positions, and the connections between items on the board that touch the items of this page. Free. Read a note on it with svc_get_note_markdown, a table with svc_read_table.",
       input: { boardId: BoardIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
@@ -57,7 +61,6 @@ export const boardCanvasTools = Effect.gen(function* () {
         }),
         nextCursor: NextCursorField
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -72,6 +75,10 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_get_connections",
+      title: "Get connections",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "List an item's connections in both directions, newest first: each with its label, direction (outgoing or incoming), board, and the item at the other end. Connections to trashed items are left out. Free. Make one with svc_connect_items.",
       input: { itemId: ItemIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
@@ -88,7 +95,6 @@ export const boardCanvasTools = Effect.gen(function* () {
         ).annotations({ description: "The connections, newest first." }),
         nextCursor: NextCursorField
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -106,11 +112,14 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_create_board",
+      title: "Create board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
         "Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items, read it with svc_read_board.",
       input: { title: titleInput("Board") },
       output: { board: Board },
-      hints: { destructive: false, idempotent: false, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -119,6 +128,10 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_connect_items",
+      title: "Connect items",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Connect two items with a directed, optionally labelled connection (from → to) and return it. Free. With boardId the connection is drawn on that board and both items must be on it; without, it is workspace-wide. Connecting the same pair on the same board again only changes the label. Read them with svc_get_connections.",
       input: {
@@ -132,7 +145,6 @@ export const boardCanvasTools = Effect.gen(function* () {
         boardId: Schema.optional(BoardIdField)
       },
       output: { connection: ItemConnection },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -141,10 +153,13 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_rename_board",
+      title: "Rename board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: "Give a board a new title and return the board as it now is. Free.",
       input: { boardId: BoardIdField, title: titleInput("New board") },
       output: { board: Board },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -153,10 +168,13 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_trash_board",
+      title: "Trash board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description: `Move a board to the trash and return it with restorableUntil. Free. A trashed board is hidden from lists, reads and search; the items on it stay in the library. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
       input: { boardId: BoardIdField, restore: RestoreField },
       output: trashOutput,
-      hints: { destructive: true, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -170,10 +188,13 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_trash_item",
+      title: "Trash item",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description: `Move any item (note, link, table, board, post, media…) to the trash and return it with restorableUntil. Free. A trashed item is hidden from lists, boards, connections and search. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
       input: { itemId: ItemIdField, restore: RestoreField },
       output: trashOutput,
-      hints: { destructive: true, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -183,6 +204,10 @@ export const boardCanvasTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_save_items_to_board",
+      title: "Save items to board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: `Place existing items (notes, links, tables, other boards…) on a board, optionally at x/y, and return the board with those items as placed. Free. An item already on the board moves when x/y are given and stays otherwise. Up to ${LIBRARY_LIMITS.urlsPerCall} items per call; a board holds at most ${LIBRARY_LIMITS.boardItems}. Read it back with svc_read_board.`,
       input: {
         boardId: BoardIdField,
@@ -196,7 +221,6 @@ export const boardCanvasTools = Effect.gen(function* () {
           description: "The items of this call as they now sit on the board."
         })
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

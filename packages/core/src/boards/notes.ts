@@ -3,10 +3,9 @@ import { makeEventMaker, makeEventRecorder } from "../events/service.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { trusted } from "../shared/trusted.js"
-import { spansExported, spanWhen } from "../shared/tracing.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { ItemsRepo } from "../workspace/ports.js"
-import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemsRepo } from "../items/ports.js"
+import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../items/schema.js"
 import { applyEdits, applyUnifiedDiff, type TextEdit } from "./patch.js"
 
 /** The ways svc_patch_note can change a note: find/replace edits or a unified diff. */
@@ -32,7 +31,6 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
     const tx = yield* Transactor
     const recordEvent = yield* makeEventRecorder
     const makeEvent = yield* makeEventMaker
-    const span = spanWhen(yield* spansExported)
 
     const notFound = (noteId: string) =>
       new NotFound({
@@ -67,7 +65,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           yield* makeEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title }, now)
         )
         return note
-      }).pipe(span("Notes.create"))
+      }).pipe(Effect.withSpan("Notes.create", { captureStackTrace: false }))
 
     /** Reads one note with its body. */
     // A plain check, not Option.match: compiled with keepNames (tsx) every named arrow made per call costs a
@@ -114,7 +112,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           return yield* invalid("markdown", `appending would take the note past ${NOTE_MAX_CHARACTERS} characters`)
         }
         return result.value
-      }).pipe(span("Notes.append"))
+      }).pipe(Effect.withSpan("Notes.append", { captureStackTrace: false }))
 
     // Reads the note under a row lock, computes the new body and writes it, so concurrent edits never lose each other.
     const rewrite = (
@@ -160,7 +158,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           onLeft: (reason) => Effect.fail(new Conflict({ message: `the patch does not apply: ${reason}` })),
           onRight: (markdown) => Effect.succeed({ markdown })
         })
-      }).pipe(span("Notes.patch"))
+      }).pipe(Effect.withSpan("Notes.patch", { captureStackTrace: false }))
 
     /** Replaces a note's whole body, and its title when given. */
     const replace = (
@@ -174,7 +172,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "replaced", () =>
           Effect.succeed(title === undefined ? { markdown: input.markdown } : { markdown: input.markdown, title })
         )
-      }).pipe(span("Notes.replace"))
+      }).pipe(Effect.withSpan("Notes.replace", { captureStackTrace: false }))
 
     /** Gives a note a new title. */
     const rename = (workspaceId: string, input: { readonly noteId: string; readonly title: string }) =>
@@ -184,7 +182,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "renamed", (note) =>
           Effect.succeed({ markdown: note.markdown, title })
         )
-      }).pipe(span("Notes.rename"))
+      }).pipe(Effect.withSpan("Notes.rename", { captureStackTrace: false }))
 
     /** Sets the note of any item (what a person wrote about it); an empty note clears it. */
     const setItemNote = (workspaceId: string, input: { readonly itemId: string; readonly note: string }) =>
@@ -213,7 +211,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
             return { ...item.value, note: input.note, updatedAt: now }
           })
         )
-      }).pipe(span("Notes.setItemNote"))
+      }).pipe(Effect.withSpan("Notes.setItemNote", { captureStackTrace: false }))
 
     return { create, get, append, patch, replace, rename, setItemNote } as const
   })

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "../shared/time.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { ItemType, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemType, TITLE_MAX_CHARACTERS } from "../items/schema.js"
 
 /** An item id field, described for what it points at. */
 export const idField = (description: string) =>

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { FieldProblem, InvalidInput, invalid } from "../shared/errors.js"
 import { namesRealDay } from "../shared/time.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
 import { type CellValue, type ColumnType, TableColumn } from "./schema.js"
 
 // Pure rules of table columns and cells: names, kinds, and turning cells by name into cells by column id.

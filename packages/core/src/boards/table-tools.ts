@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Cursor, Limit } from "../shared/paging.js"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
 import { Cells, ColumnType, Table, TableRow } from "./schema.js"
 import { COLUMN_NAME_MAX_CHARACTERS } from "./table-cells.js"
 import { Tables } from "./tables.js"
@@ -35,6 +35,10 @@ export const tableTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_read_table",
+      title: "Read table",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Read a table: its title, columns (name and kind) and row count, and a page of rows in order, each with its id and cells keyed by column name (empty cells left out). Free. Change rows with svc_update_table_rows, columns with svc_update_table.",
       input: { tableId: TableIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
@@ -43,7 +47,6 @@ export const tableTools = Effect.gen(function* () {
         rows: Schema.Array(TableRow).annotations({ description: "The rows of this page, in order." }),
         nextCursor: NextCursorField
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -57,6 +60,10 @@ export const tableTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_create_table",
+      title: "Create table",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description: `Create a table with typed columns (text, number, boolean, date, url) and optional first rows, and return it. Free. Up to ${LIBRARY_LIMITS.tableColumns} columns and ${LIBRARY_LIMITS.tableRows} rows; ${LIBRARY_LIMITS.rowsPerCall} rows per call. Add rows later with svc_add_table_rows; put it on a board with svc_save_items_to_board.`,
       input: {
         title: titleInput("Table"),
@@ -66,7 +73,6 @@ export const tableTools = Effect.gen(function* () {
         rows: Schema.optional(Rows)
       },
       output: { table: Table },
-      hints: { destructive: false, idempotent: false, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -75,6 +81,10 @@ export const tableTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_add_table_rows",
+      title: "Add table rows",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description: `Add rows at the end of a table and return the table and the new rows with their ids. Free. Cells are keyed by column name and checked against the column kind; up to ${LIBRARY_LIMITS.rowsPerCall} rows per call, ${LIBRARY_LIMITS.tableRows} per table.`,
       input: {
         tableId: TableIdField,
@@ -86,7 +96,6 @@ export const tableTools = Effect.gen(function* () {
         table: Table,
         rows: Schema.Array(TableRow).annotations({ description: "The rows added, in order." })
       },
-      hints: { destructive: false, idempotent: false, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -95,6 +104,10 @@ export const tableTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_update_table_rows",
+      title: "Update table rows",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description: `Change cells of rows (cells left out stay, null empties a cell) and/or delete rows by id, all at once; return the table and the changed rows. Free. Destructive: overwritten cells and deleted rows are gone. Up to ${LIBRARY_LIMITS.rowsPerCall} rows per call; row ids come from svc_read_table.`,
       input: {
         tableId: TableIdField,
@@ -118,7 +131,6 @@ export const tableTools = Effect.gen(function* () {
         rows: Schema.Array(TableRow).annotations({ description: "The changed rows as they now are." }),
         deletedRowIds: Schema.Array(Schema.String).annotations({ description: "The ids of the rows deleted." })
       },
-      hints: { destructive: true, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -127,6 +139,10 @@ export const tableTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_update_table",
+      title: "Update table",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
         "Change a table's title and columns: rename, remove, add and reorder columns (applied in that order) and return the table as it now is. Free. Destructive: removing a column deletes its cells. Existing cells keep their column through renames.",
       input: {
@@ -159,7 +175,6 @@ export const tableTools = Effect.gen(function* () {
         )
       },
       output: { table: Table },
-      hints: { destructive: true, idempotent: false, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

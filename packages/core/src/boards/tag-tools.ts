@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Cursor, Limit } from "../shared/paging.js"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
 import { Tag } from "./schema.js"
 import { ItemIdField, NextCursorField, TaggedItem } from "./tool-fields.js"
 import { Tags } from "./tags.js"
@@ -23,6 +23,10 @@ export const tagTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_list_tags",
+      title: "List tags",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "List the workspace's tags in name order, each with how many items (not in the trash) carry it. Free. Find the items of a tag with svc_find_workspace_items or svc_list_workspace_items with tag.",
       input: { limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
@@ -30,7 +34,6 @@ export const tagTools = Effect.gen(function* () {
         tags: Schema.Array(Tag).annotations({ description: "The tags, by name." }),
         nextCursor: NextCursorField
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -40,6 +43,10 @@ export const tagTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_update_item_tags",
+      title: "Update item tags",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: `Add and remove tags on one or more items by name and return each item with all its tags. Free. Names match without regard to case; unknown names in add are created; removing a tag an item lacks is fine. Up to ${LIBRARY_LIMITS.urlsPerCall} items and ${LIBRARY_LIMITS.tagsPerCall} names per call. List tags with svc_list_tags.`,
       input: {
         itemIds: Schema.Array(ItemIdField)
@@ -51,7 +58,6 @@ export const tagTools = Effect.gen(function* () {
       output: {
         items: Schema.Array(TaggedItem).annotations({ description: "Each item with all its tags now, in input order." })
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

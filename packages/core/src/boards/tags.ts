@@ -2,8 +2,8 @@ import { Clock, Effect, Either, Encoding } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { invalid, type InvalidInput, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { ItemsRepo } from "../workspace/ports.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemsRepo } from "../items/ports.js"
 import { TagsRepo } from "./ports.js"
 
 /** A tag name as stored: trimmed, inner runs of spaces made one; `undefined` when blank or too long. */

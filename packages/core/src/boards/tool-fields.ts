@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Timestamp } from "../shared/time.js"
-import { ItemSummary, TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
+import { ItemSummary, TITLE_MAX_CHARACTERS } from "../items/schema.js"
 import { idField } from "./schema.js"
 
 // Fields the Boards & documents tools share, so one name means one thing in every tool.

@@ -2,9 +2,9 @@ import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { NotFound } from "../shared/errors.js"
 import { Transactor } from "../shared/ports.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { ItemsRepo, type StoredItem } from "../workspace/ports.js"
-import { ItemSummary } from "../workspace/schema.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemsRepo, type StoredItem } from "../items/ports.js"
+import { ItemSummary } from "../items/schema.js"
 import { TrashRepo } from "./ports.js"
 
 const DAY_MS = 86_400_000

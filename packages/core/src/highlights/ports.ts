@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
-import type { RankedPage, RankKey } from "../library/ranked-paging.js"
+import type { RankedPage, RankKey } from "../shared/ranked-paging.js"
 import type { Page, PageKey } from "../shared/paging.js"
-import type { ItemType } from "../workspace/schema.js"
+import type { ItemType } from "../items/schema.js"
 
 /** A highlight to store. */
 export interface NewHighlight {

@@ -5,12 +5,12 @@ import {
   type RankedPage,
   type RankKey,
   type SearchPosition
-} from "../library/ranked-paging.js"
+} from "../shared/ranked-paging.js"
 import { invalid, NotFound } from "../shared/errors.js"
 import type { Page, PageKey } from "../shared/paging.js"
 import { Transactor } from "../shared/ports.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { SearchRepo } from "../workspace/search-ports.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { SearchRepo } from "../items/search-ports.js"
 import { type ClipFilter, HighlightsRepo } from "./ports.js"
 import { makeClipWriter } from "./writer.js"
 

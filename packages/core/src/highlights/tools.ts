@@ -1,10 +1,10 @@
 import { Effect, Schema } from "effect"
-import { Platform } from "../library/schema.js"
+import { Platform } from "../items/schema.js"
 import { Cursor, Limit } from "../shared/paging.js"
 import { DateInput, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
-import { ItemType } from "../workspace/schema.js"
-import { searchQueryField } from "../workspace/search-tools.js"
+import { ItemType } from "../items/schema.js"
+import { searchQueryField } from "../items/search-query.js"
 import { Highlights } from "./service.js"
 
 const NextCursor = Schema.optional(
@@ -73,6 +73,10 @@ export const highlightTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_search_highlights",
+      title: "Search highlights",
+      group: "Highlights & captures",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Search the highlights (passages saved from links and other items) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Highlights of trashed items are left out. Free. Save highlights with the highlights field of svc_save_links_to_board.",
       input: filters,
@@ -82,7 +86,6 @@ export const highlightTools = Effect.gen(function* () {
         }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -92,6 +95,10 @@ export const highlightTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_search_captures",
+      title: "Search captures",
+      group: "Highlights & captures",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Search the captures (text saved with links, social posts and ads) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Captures of trashed items are left out. Free. Captures are made by svc_save_posts_to_library, svc_save_posts_to_board, svc_save_ads_to_board and svc_save_links_to_board (with text).",
       input: filters,
@@ -101,7 +108,6 @@ export const highlightTools = Effect.gen(function* () {
         }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

@@ -1,24 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "../shared/time.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
-import { TITLE_MAX_CHARACTERS } from "../workspace/schema.js"
-
-/** Social platforms a saved post or ad can come from; `other` for a site we do not recognise. */
-export const Platform = Schema.Literal(
-  "x",
-  "linkedin",
-  "instagram",
-  "tiktok",
-  "youtube",
-  "substack",
-  "threads",
-  "facebook",
-  "other"
-).annotations({
-  description:
-    "Platform: x, linkedin, instagram, tiktok, youtube, substack, threads, facebook, or other (any other site)."
-})
-export type Platform = typeof Platform.Type
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { Platform, TITLE_MAX_CHARACTERS } from "../items/schema.js"
 
 /** How a saved link got its title and description: `offline` = made from the URL, no page was fetched. */
 export const PreviewSource = Schema.Literal("offline", "fetched", "unavailable").annotations({

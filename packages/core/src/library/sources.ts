@@ -1,4 +1,4 @@
-import type { Platform } from "./schema.js"
+import type { Platform } from "../items/schema.js"
 import { siteOf, type WebAddress } from "./urls.js"
 
 /** What an address tells about a social post or ad: its platform and, when the address shows them, id and author. */

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "../workspace/limits.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { Platform } from "../items/schema.js"
 import type { LibraryItem, SaveOutcome } from "./ports.js"
 import {
   BoardId,
@@ -9,7 +10,6 @@ import {
   MediaCard,
   MediaKind,
   PreviewSource,
-  Platform,
   SavedLink,
   SavedPost,
   SavedText,
@@ -140,6 +140,10 @@ export const libraryTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_save_links_to_board",
+      title: "Save links to board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
       description: `Save web links as link items of the workspace, optionally on a board, and return each link (id, title, url, preview) and the board placement. Free. Titles come from the page-preview service; this server's default does not fetch pages and makes the title from the address (preview: "offline"). A URL already saved in the workspace reuses its item (reused: true). Give text to keep the page's words (a capture) and highlights to keep passages. At most ${MAX} links per call. Find them later with svc_search_workspace_items.`,
       input: {
         urls: Schema.optional(
@@ -160,7 +164,6 @@ export const libraryTools = Effect.gen(function* () {
         links: Schema.Array(SavedLink).annotations({ description: "The saved links, in the order given." }),
         board: PlacementOrNull
       },
-      hints: { destructive: false, idempotent: true, openWorld: true },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -188,13 +191,16 @@ export const libraryTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_save_posts_to_board",
+      title: "Save posts to board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: `Save social posts to a board (and so to the library) and return each saved post (id, platform, author, text) and the board placement. Free. Give each post by url, or by platform and postId as the research tools return them; author and text are kept as given, and the text is also saved as a capture. The same post saved again reuses its item. At most ${MAX} per call. To save without a board use svc_save_posts_to_library.`,
       input: { posts: Posts, boardId: boardIdField(true) },
       output: {
         posts: Schema.Array(SavedPost).annotations({ description: "The saved posts, in the order given." }),
         board: SavedOnBoard
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -207,10 +213,13 @@ export const libraryTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_save_posts_to_library",
+      title: "Save posts to library",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: `Save social posts to the workspace library and return each saved post (id, platform, author, text). Free. Give each post by url, or by platform and postId as the research tools return them; author and text are kept as given, and the text is also saved as a capture (svc_search_captures). The same post saved again reuses its item. At most ${MAX} per call. Put them on a board with svc_save_posts_to_board.`,
       input: { posts: Posts },
       output: { posts: Schema.Array(SavedPost).annotations({ description: "The saved posts, in the order given." }) },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -221,6 +230,10 @@ export const libraryTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_save_ads_to_board",
+      title: "Save ads to board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: `Save ads to the workspace, optionally on a board, and return each saved ad (id, platform, brand as author, text) and the board placement. Free. Give each ad by url, or by platform and adId as svc_search_ads returns them; brand and text are kept as given, and the text is also saved as a capture. The same ad saved again reuses its item. At most ${MAX} per call.`,
       input: {
         ads: Schema.Array(AdEntry)
@@ -236,7 +249,6 @@ export const libraryTools = Effect.gen(function* () {
         }),
         board: PlacementOrNull
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -250,6 +262,10 @@ export const libraryTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_add_media_to_board",
+      title: "Add media to board",
+      group: "Boards & documents",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Add an image, video or GIF by its address as a media card, optionally on a board, and return the card (id, kind, url, title, note, boards) and the placement. Free. The kind is read from the file extension unless given. The same address added again reuses its card. Read it later with svc_read_media_card.",
       input: {
@@ -275,7 +291,6 @@ export const libraryTools = Effect.gen(function* () {
         }),
         board: PlacementOrNull
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

@@ -3,8 +3,8 @@ import { planAtLeast } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
 import type { Principal } from "../auth/schema.js"
 import { AuthExpired } from "../shared/errors.js"
-import type { Store } from "../workspace/schema.js"
-import { WorkspacesRepo } from "../workspace/ports.js"
+import type { Store } from "../accounts/workspace.js"
+import { WorkspacesRepo } from "../accounts/ports.js"
 import { StoreAccessDenied } from "./errors.js"
 
 /** Who calls the store API, and the one store the call acts on. */

@@ -7,7 +7,7 @@ import {
   MembershipPaymentRow,
   RefundFeedRow,
   SaleFeedRow
-} from "./api/feed-rows.js"
+} from "./feed-rows.js"
 import type { StoreCaller } from "./caller.js"
 import { StoreFeedRepo } from "./ports.js"
 

@@ -1,22 +1,44 @@
+import { Schema } from "effect"
 import type { DomainError, FieldProblem } from "../shared/errors.js"
+import { toolJsonSchema } from "./json-schema.js"
 
 /** The seven tool failure statuses of the service description. */
-export type FailureStatus =
-  | "auth-expired"
-  | "invalid"
-  | "conflict"
-  | "forbidden"
-  | "not-found"
-  | "unreachable"
-  | "missing-workspace"
+export const FailureStatus = Schema.Literal(
+  "invalid",
+  "auth-expired",
+  "forbidden",
+  "not-found",
+  "conflict",
+  "missing-workspace",
+  "unreachable"
+).annotations({
+  description:
+    "invalid: fix the input. auth-expired: reconnect. conflict, forbidden, not-found, unreachable, missing-workspace: tell the user."
+})
+export type FailureStatus = typeof FailureStatus.Type
 
 /** A tool answer that did not succeed, as both faces send it. */
-export interface ToolFailure {
-  readonly ok: false
-  readonly status: FailureStatus
-  readonly message: string
-  readonly errors?: ReadonlyArray<{ readonly path: string; readonly message: string }>
-}
+export const ToolFailure = Schema.Struct({
+  ok: Schema.Literal(false).annotations({ description: "Always false on failure." }),
+  status: FailureStatus,
+  message: Schema.String.annotations({ description: "What went wrong and what to do next." }),
+  errors: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        path: Schema.String.annotations({
+          description: "Dotted path of the field (media.0.url); empty for the whole input."
+        }),
+        message: Schema.String.annotations({ description: "What is wrong with the field." })
+      })
+    ).annotations({ description: "With invalid: one entry per bad field." })
+  )
+}).annotations({
+  description: "A tool call that could not be fulfilled. Fix the input on invalid; never retry it unchanged."
+})
+export type ToolFailure = typeof ToolFailure.Type
+
+/** JSON Schema (2020-12) of a tool failure, derived from `ToolFailure`; MCP output schemas and OpenAPI embed it. */
+export const toolFailureJsonSchema = toolJsonSchema(ToolFailure)
 
 const statusOf: Record<DomainError["_tag"], FailureStatus> = {
   InvalidInput: "invalid",

@@ -1,8 +1,9 @@
-import { Context } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { type Access, allows } from "../auth/access.js"
-import { type CatalogEntry, catalog, catalogByName, type ToolGroup, toolGroups } from "./catalog.js"
+import { type ToolGroup, toolGroups } from "./groups.js"
 import { toolJsonSchema } from "./json-schema.js"
-import type { Tool } from "./tool.js"
+import { specTools, specToolsByName } from "./spec-names.js"
+import type { Tool, ToolAlias } from "./tool.js"
 
 /** A tool as `tools/list` and `GET /v1/tools` show it. */
 export interface ToolDescriptor {
@@ -24,68 +25,111 @@ export interface ToolDescriptor {
   }
 }
 
-/** A callable catalog entry: its descriptor and the tool that runs (the target, for an alias). */
+/** A name the registry serves: a tool's own, or a deprecated alias of it. */
+export interface ToolEntry {
+  readonly name: string
+  readonly title: string
+  readonly group: ToolGroup
+  readonly write: boolean
+  readonly deprecated?: true
+  /** For a deprecated alias: the tool it calls. */
+  readonly aliasOf?: string
+}
+
+/** A served name with its descriptor and the tool that runs (the target, for an alias). */
 export interface ListedTool {
-  readonly entry: CatalogEntry
+  readonly entry: ToolEntry
   readonly tool: Tool
   readonly descriptor: ToolDescriptor
 }
 
-/** The tools this build serves, computed once at start-up in catalog order. */
+/** The tools a server serves, computed once at start-up in the service description's order. */
 export interface ToolRegistryShape {
   readonly tools: ReadonlyArray<ListedTool>
   readonly find: (name: string) => ListedTool | undefined
   /** The tools a credential with `access` may use; the same array for equal grants. */
   readonly visibleTo: (access: Access) => ReadonlyArray<ListedTool>
-  /** Catalog names with no working tool yet. */
+  /** Names of the service description this registry does not serve. */
   readonly missing: ReadonlyArray<string>
 }
 
-export class ToolRegistry extends Context.Tag("svc/tools/ToolRegistry")<ToolRegistry, ToolRegistryShape>() {}
+/** The tools of one area, built from its services. */
+export type Toolset<R = never> = Effect.Effect<ReadonlyArray<Tool>, never, R>
 
-/** Whether a grant lets a caller use a catalog entry at all (reads need read, writes need edit). */
-export const canUse = (access: Access, entry: CatalogEntry): boolean =>
-  allows(access, toolGroups[entry.group].part, entry.write ? "edit" : "read")
+/** Whether a grant lets a caller use a tool at all (reads need read, writes need edit). */
+export const canUse = (access: Access, tool: { readonly group: ToolGroup; readonly write: boolean }): boolean =>
+  allows(access, toolGroups[tool.group].part, tool.write ? "edit" : "read")
 
-/** Builds the registry; throws at start-up when a tool does not match its catalog entry. */
+const refuse = (message: string): never => {
+  throw new Error(`${message} (see packages/core/src/tools/spec-names.ts)`)
+}
+
+// Each tool must be one of the service description, in its group and with its write flag; each alias one of
+// the deprecated names the description gives that tool. A mismatch stops the server from starting.
+const checkAgainstSpec = (tool: Tool): void => {
+  const spec = specToolsByName.get(tool.name)
+  if (spec === undefined || spec.aliasOf !== undefined)
+    refuse(`tool ${tool.name} is not a tool of the service description`)
+  else if (spec.group !== tool.group)
+    refuse(`tool ${tool.name} is in ${tool.group}; the service description puts it in ${spec.group}`)
+  else if (spec.write !== tool.write)
+    refuse(`tool ${tool.name} says write: ${tool.write}; the service description says ${spec.write}`)
+  if (tool.annotations.destructiveHint && !tool.write) refuse(`read-only tool ${tool.name} cannot be destructive`)
+  for (const alias of tool.aliases) {
+    if (specToolsByName.get(alias.name)?.aliasOf !== tool.name) {
+      refuse(`${alias.name} is not a deprecated alias of ${tool.name} in the service description`)
+    }
+  }
+}
+
+const describe = (entry: ToolEntry, tool: Tool): ToolDescriptor => ({
+  name: entry.name,
+  title: entry.title,
+  description: entry.aliasOf
+    ? `Deprecated: use ${entry.aliasOf}, which this name calls. ${tool.description}`
+    : tool.description,
+  group: entry.group,
+  write: entry.write,
+  ...(entry.deprecated ? { deprecated: true as const } : {}),
+  ...(entry.aliasOf ? { aliasOf: entry.aliasOf } : {}),
+  inputSchema: toolJsonSchema(tool.inputSchema),
+  outputSchema: toolJsonSchema(tool.outputSchema),
+  annotations: {
+    title: entry.title,
+    readOnlyHint: !entry.write,
+    destructiveHint: tool.annotations.destructiveHint,
+    idempotentHint: tool.annotations.idempotentHint,
+    openWorldHint: tool.annotations.openWorldHint
+  }
+})
+
+/** Builds the registry; throws at start-up when a tool disagrees with the service description or comes twice. */
 export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistryShape => {
-  const byName = new Map<string, Tool>()
+  const served = new Map<string, { readonly tool: Tool; readonly alias?: ToolAlias }>()
   for (const tool of implemented) {
-    const entry = catalogByName.get(tool.name)
-    if (!entry || entry.aliasOf) throw new Error(`tool ${tool.name} is not a tool of the catalog`)
-    if (byName.has(tool.name)) throw new Error(`tool ${tool.name} is defined twice`)
-    if (tool.hints.destructive && !entry.write) throw new Error(`read-only tool ${tool.name} cannot be destructive`)
-    byName.set(tool.name, tool)
+    checkAgainstSpec(tool)
+    for (const name of [tool.name, ...tool.aliases.map((alias) => alias.name)]) {
+      if (served.has(name)) refuse(`tool ${name} is defined twice`)
+    }
+    served.set(tool.name, { tool })
+    for (const alias of tool.aliases) served.set(alias.name, { tool, alias })
   }
   const tools: Array<ListedTool> = []
-  for (const entry of catalog) {
-    const tool = byName.get(entry.aliasOf ?? entry.name)
-    if (!tool) continue
-    const description = entry.aliasOf
-      ? `Deprecated: use ${entry.aliasOf}, which this name calls. ${tool.description}`
-      : tool.description
-    tools.push({
-      entry,
-      tool,
-      descriptor: {
-        name: entry.name,
-        title: entry.title,
-        description,
-        group: entry.group,
-        write: entry.write,
-        ...(entry.deprecated ? { deprecated: true as const } : {}),
-        ...(entry.aliasOf ? { aliasOf: entry.aliasOf } : {}),
-        inputSchema: toolJsonSchema(tool.inputSchema),
-        outputSchema: toolJsonSchema(tool.outputSchema),
-        annotations: {
-          title: entry.title,
-          readOnlyHint: !entry.write,
-          destructiveHint: tool.hints.destructive,
-          idempotentHint: tool.hints.idempotent,
-          openWorldHint: tool.hints.openWorld
+  for (const spec of specTools) {
+    const found = served.get(spec.name)
+    if (found === undefined) continue
+    const { tool, alias } = found
+    const entry: ToolEntry = alias
+      ? {
+          name: alias.name,
+          title: alias.title,
+          group: tool.group,
+          write: tool.write,
+          deprecated: true,
+          aliasOf: tool.name
         }
-      }
-    })
+      : { name: tool.name, title: tool.title, group: tool.group, write: tool.write }
+    tools.push({ entry, tool, descriptor: describe(entry, tool) })
   }
   const index = new Map(tools.map((listed) => [listed.entry.name, listed]))
   const visible = new Map<string, ReadonlyArray<ListedTool>>()
@@ -102,6 +146,19 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
       }
       return list
     },
-    missing: catalog.filter((entry) => !index.has(entry.name)).map((entry) => entry.name)
+    missing: specTools.filter((spec) => !index.has(spec.name)).map((spec) => spec.name)
   }
+}
+
+/** The tools a server serves. Which areas' tools those are is decided where the server is composed. */
+export class ToolRegistry extends Context.Tag("svc/tools/ToolRegistry")<ToolRegistry, ToolRegistryShape>() {
+  /** The registry of the tools `toolsets` build, checked against the service description once, at start-up. */
+  static readonly layer = <const Sets extends ReadonlyArray<Toolset<unknown>>>(
+    toolsets: Sets
+  ): Layer.Layer<ToolRegistry, never, Effect.Effect.Context<Sets[number]>> =>
+    // `Effect.all` cannot name the union of the toolsets' services; the signature does.
+    Layer.effect(
+      ToolRegistry,
+      Effect.map(Effect.all(toolsets as ReadonlyArray<Toolset<unknown>>), (sets) => makeToolRegistry(sets.flat()))
+    ) as Layer.Layer<ToolRegistry, never, Effect.Effect.Context<Sets[number]>>
 }

@@ -1,27 +1,21 @@
 import { Effect, Option } from "effect"
+import { WorkspacesRepo } from "../accounts/ports.js"
 import { planAtLeast } from "../accounts/schema.js"
+import type { Workspace } from "../accounts/workspace.js"
 import type { Principal } from "../auth/schema.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited, TOOL_CALLS_PER_MINUTE } from "../limits/schema.js"
 import { type DomainError, Forbidden, MissingWorkspace, NotFound } from "../shared/errors.js"
-import { spansExported, spanWhen } from "../shared/tracing.js"
-import { WorkspacesRepo } from "../workspace/ports.js"
-import type { Workspace } from "../workspace/schema.js"
-import { toolGroups } from "./catalog.js"
 import { type ToolFailure, toolFailure } from "./failure.js"
+import { toolGroups } from "./groups.js"
+import { InsufficientScope, UnknownTool } from "./refusals.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
 
 /** A finished tool call: `{ ok: true, ... }` or a tool failure. */
 export type ToolAnswer = Readonly<Record<string, unknown>> | ToolFailure
 
-/** Why a call names no tool at all (a protocol error, not a tool failure). */
-export class UnknownTool {
-  readonly _tag = "UnknownTool"
-  constructor(readonly name: string) {}
-  get message() {
-    return `no tool named ${this.name}; call tools/list (or GET /v1/tools) for the names`
-  }
-}
+/** Why a call ran no tool: each face answers these at the protocol level, not as a tool failure. */
+export type ToolRefusal = UnknownTool | InsufficientScope | RateLimited
 
 // Every tool call acts in a workspace, and reading it on every call would double the queries of a cheap read.
 // A found workspace is remembered per process for `WORKSPACE_REMEMBER_MS`. What the access check reads from it
@@ -30,18 +24,23 @@ export class UnknownTool {
 const WORKSPACE_REMEMBER_MS = 5_000
 const WORKSPACE_REMEMBER_AT_MOST = 10_000
 
+/** A served name as the tool server keeps it: its registry entry and the options of its span. */
+interface ServedTool {
+  readonly listed: ListedTool
+  readonly span: { readonly attributes: { readonly tool: string } }
+}
+
 interface RememberedWorkspace {
   readonly found: Option.Some<Workspace>
   readonly until: number
 }
 
-/** Lists and runs tools for a caller: access, plan, workspace and rate-limit rules in one place for every face. */
+/** Lists and runs tools for a caller: scope, rate-limit, access, plan and workspace rules in one place for every face. */
 export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServer", {
   effect: Effect.gen(function* () {
     const registry = yield* ToolRegistry
     const workspaces = yield* WorkspacesRepo
     const limiter = yield* RateLimiter
-    const span = spanWhen(yield* spansExported)
 
     const remembered = new Map<string, RememberedWorkspace>()
 
@@ -96,7 +95,14 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
         )
       }
 
-    const run = (principal: Principal, listed: ListedTool, args: unknown): Effect.Effect<ToolAnswer> => {
+    // Each served name with its span options, made once: a call looks its name up here and nowhere else.
+    const served = new Map<string, ServedTool>(
+      registry.tools.map((listed) => [listed.entry.name, { listed, span: { attributes: { tool: listed.entry.name } } }])
+    )
+
+    /** Access and plan, then the tool itself; every outcome is an answer. */
+    const run = (principal: Principal, tool: ServedTool, args: unknown): Effect.Effect<ToolAnswer> => {
+      const { listed, span } = tool
       const { entry } = listed
       const { part, plan } = toolGroups[entry.group]
       if (!canUse(principal.access, entry)) {
@@ -104,7 +110,7 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
           toolFailure(
             new Forbidden({
               message:
-                entry.write && canUse(principal.access, { ...entry, write: false })
+                entry.write && canUse(principal.access, { group: entry.group, write: false })
                   ? `${entry.name} changes data and this credential may only read ${part}; use a key with edit access`
                   : `this credential has no access to ${part} tools`,
               reason: "access"
@@ -119,36 +125,38 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       }
       return listed.tool.execute(args, principal, resolveWorkspace(principal)).pipe(
         Effect.catchAll((error): Effect.Effect<ToolFailure> => Effect.succeed(toolFailure(error))),
-        span("ToolServer.call", { attributes: { tool: entry.name } })
+        Effect.withSpan("ToolServer.call", span)
       )
     }
 
+    const rateLimited = (retryAfterMs: number) =>
+      new RateLimited({
+        message: `more than ${TOOL_CALLS_PER_MINUTE} tool calls in a minute; retry after the Retry-After seconds`,
+        retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000))
+      })
+
     return {
-      /** The tools this caller may use, in catalog order. */
+      /** The tools this caller may use, in the service description's order. */
       list: (principal: Principal): ReadonlyArray<ListedTool> => registry.visibleTo(principal.access),
-      /** Runs a tool; fails only when the name is not a served tool. */
-      call: (principal: Principal, name: string, args: unknown): Effect.Effect<ToolAnswer, UnknownTool> => {
-        const listed = registry.find(name)
-        return listed ? run(principal, listed, args) : Effect.fail(new UnknownTool(name))
+      /**
+       * Runs one tool call, looking the name up once: an unknown name is refused before anything else (a typo
+       * never uses up the minute), then an OAuth token without the write scope for a write tool, then the
+       * caller's per-minute limit (shared by every face); past those, access, plan and the tool answer.
+       */
+      call: (principal: Principal, name: string, args: unknown): Effect.Effect<ToolAnswer, ToolRefusal> => {
+        const tool = served.get(name)
+        if (tool === undefined) return Effect.fail(new UnknownTool({ tool: name }))
+        const { entry } = tool.listed
+        if (principal.credential.kind === "oauth" && entry.write && !canUse(principal.access, entry)) {
+          return Effect.fail(new InsufficientScope({ tool: name }))
+        }
+        if (principal.rateLimitExempt) return run(principal, tool, args)
+        return Effect.flatMap(
+          limiter.take(`tools:${principal.credential.kind}:${principal.credential.id}`, TOOL_CALLS_PER_MINUTE, 60_000),
+          (decision) =>
+            decision.allowed ? run(principal, tool, args) : Effect.fail(rateLimited(decision.retryAfterMs))
+        )
       },
-      /** Counts one tool call against the caller's per-minute limit. */
-      admit: (principal: Principal): Effect.Effect<void, RateLimited> =>
-        principal.rateLimitExempt
-          ? Effect.void
-          : limiter
-              .take(`tools:${principal.credential.kind}:${principal.credential.id}`, TOOL_CALLS_PER_MINUTE, 60_000)
-              .pipe(
-                Effect.flatMap((decision) =>
-                  decision.allowed
-                    ? Effect.void
-                    : Effect.fail(
-                        new RateLimited({
-                          message: `more than ${TOOL_CALLS_PER_MINUTE} tool calls in a minute; retry after the Retry-After seconds`,
-                          retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-                        })
-                      )
-                )
-              ),
       registry
     } as const
   })

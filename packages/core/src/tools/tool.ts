@@ -1,11 +1,12 @@
 import { Effect, Either, Schema } from "effect"
+import type { Workspace } from "../accounts/workspace.js"
 import type { Principal } from "../auth/schema.js"
 import type { DomainError } from "../shared/errors.js"
 import { unstorableInput } from "../shared/storable-text.js"
 import { makeAnswerEncoder } from "./answer-encoder.js"
+import type { ToolGroup } from "./groups.js"
 import { makeInputDecoder } from "./input-decoder.js"
 import { toInvalidInput } from "./problems.js"
-import type { Workspace } from "../workspace/schema.js"
 
 /** What a tool handler knows about the call beyond its input. */
 export interface ToolContext {
@@ -20,23 +21,35 @@ export interface ToolContext {
 /** Resolves the workspace of a call; supplied by the tool server. */
 export type ResolveWorkspace = (workspaceId: string | undefined) => Effect.Effect<Workspace, DomainError>
 
-/** Honest hints for agents (MCP tool annotations); `readOnlyHint` comes from the catalog's write flag. */
-export interface ToolHints {
+/** Honest hints for agents (MCP tool annotations); `readOnlyHint` is `!write`. */
+export interface ToolAnnotations {
   /** True only for deletes, trashes and replacements. */
-  readonly destructive: boolean
+  readonly destructiveHint: boolean
   /** True when repeating the call with the same input changes nothing more. */
-  readonly idempotent: boolean
+  readonly idempotentHint: boolean
   /** True when the tool reaches an outside system through a port. */
-  readonly openWorld: boolean
+  readonly openWorldHint: boolean
 }
 
-/** A tool as its area writes it; title, group and write flag come from the catalog by name. */
+/** A deprecated name of the service description that a tool still answers to. */
+export interface ToolAlias {
+  readonly name: string
+  readonly title: string
+}
+
+/** Everything a tool is, as its area declares it next to the service it calls. */
 export interface ToolSpec<In extends Schema.Struct.Fields, Out extends Schema.Struct.Fields> {
   readonly name: string
+  readonly title: string
+  readonly group: ToolGroup
+  /** Whether the tool changes data: it then needs edit access, and is not read-only. */
+  readonly write: boolean
+  /** Retired names that call this tool (each one a deprecated alias of it in the service description). */
+  readonly aliases?: ReadonlyArray<ToolAlias>
+  readonly annotations: ToolAnnotations
   readonly description: string
   readonly input: In
   readonly output: Out
-  readonly hints: ToolHints
   readonly handler: (
     input: Schema.Struct.Type<In>,
     context: ToolContext
@@ -46,8 +59,12 @@ export interface ToolSpec<In extends Schema.Struct.Fields, Out extends Schema.St
 /** A tool with its types erased, ready for the registry. */
 export interface Tool {
   readonly name: string
+  readonly title: string
+  readonly group: ToolGroup
+  readonly write: boolean
+  readonly aliases: ReadonlyArray<ToolAlias>
+  readonly annotations: ToolAnnotations
   readonly description: string
-  readonly hints: ToolHints
   /** The whole input, `workspaceId` included; its JSON Schema is the tool's `inputSchema`. */
   readonly inputSchema: Schema.Schema.AnyNoContext
   /** The success answer, `ok: true` included; its JSON Schema is the tool's `outputSchema`. */
@@ -67,7 +84,7 @@ export const WorkspaceIdField = Schema.optional(
   })
 )
 
-/** Declares a tool: its input is decoded strictly (unknown fields refused), its answer encoded with `ok: true`. */
+/** Declares a tool (checked against the service description when the registry is built): its input is decoded strictly (unknown fields refused), its answer encoded with `ok: true`. */
 export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.Struct.Fields>(
   spec: ToolSpec<In, Out>
 ): Tool => {
@@ -90,8 +107,12 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
   }) as unknown as Schema.Schema.AnyNoContext
   return {
     name: spec.name,
+    title: spec.title,
+    group: spec.group,
+    write: spec.write,
+    aliases: spec.aliases ?? [],
+    annotations: spec.annotations,
     description: spec.description,
-    hints: spec.hints,
     inputSchema: input,
     outputSchema: ok,
     execute: (args, principal, resolve) =>

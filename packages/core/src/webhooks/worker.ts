@@ -1,7 +1,6 @@
 import { Clock, Duration, Effect, Layer, Option, Queue, Random, Ref, Schedule } from "effect"
 import { Mailer } from "../mail/ports.js"
 import { Ids, Transactor } from "../shared/ports.js"
-import { spansExported, spanWhen } from "../shared/tracing.js"
 import { type AttemptResult, attemptDelivery } from "./attempt.js"
 import {
   DELIVERY_DEADLINE_MS,
@@ -154,12 +153,7 @@ export const deliverClaimed = (delivery: ClaimedDelivery) =>
     }
     const endedAt = yield* Clock.currentTimeMillis
     yield* record(delivery, attempt, yield* nextStep(result, number, endedAt), new Date(endedAt))
-  }).pipe((send) =>
-    // Decided per send (two reads), not per worker: the function is also called on its own (resends, tests).
-    Effect.flatMap(spansExported, (traced) =>
-      spanWhen(traced)("webhooks.deliver", { attributes: { delivery: delivery.id } })(send)
-    )
-  )
+  }).pipe(Effect.withSpan("webhooks.deliver", { attributes: { delivery: delivery.id } }))
 
 /** Claims up to `limit` due deliveries for this worker, with a fresh claim token and a lease of `leaseMs`. */
 export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "leaseMs" | "perWebhook">) =>
@@ -173,7 +167,7 @@ export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "le
       limit,
       perWebhookLimit: options.perWebhook
     })
-  })
+  }).pipe(Effect.withSpan("webhooks.claim", { attributes: { limit } }))
 
 /**
  * Claims one batch of due deliveries (at most `concurrency`) and sends them, different webhooks at once,

@@ -3,21 +3,13 @@ import { MediaCard } from "../library/schema.js"
 import { Cursor, Limit } from "../shared/paging.js"
 import { Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "./limits.js"
-import { ItemType } from "./schema.js"
+import { ItemType } from "../items/schema.js"
+import { searchQueryField } from "../items/search-query.js"
 import { WorkspaceSearch } from "./search.js"
 
 const NextCursor = Schema.optional(
   Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
 )
-
-/** The websearch-syntax query field the search tools take (empty allowed when `more` says what it does). */
-export const searchQueryField = (more = "") => {
-  const bounded = Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.queryCharacters))
-  return (more === "" ? bounded.pipe(Schema.minLength(1)) : bounded).annotations({
-    description: `Words to find, up to ${LIBRARY_LIMITS.queryCharacters} characters, in web-search syntax: plain words must all appear (any form: "launching" finds "launch"), "quoted phrase" for words in that order, or between alternatives, -word to exclude.${more}`
-  })
-}
 
 const ItemHit = Schema.Struct({
   id: Schema.String.annotations({ description: "Item id (note_…, link_…, post_…, …)." }),
@@ -54,6 +46,10 @@ export const searchTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_search_workspace_items",
+      title: "Search workspace items",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Search the workspace's titles, notes, Markdown bodies and saved link, post and ad text (full-text, English stemming) and return the matching items best first, each with a snippet and its rank. Trashed items are left out. Free. Paged: pass nextCursor back with the same query and type. Read a note with svc_get_note_markdown, a media card with svc_read_media_card.",
       input: {
@@ -66,7 +62,6 @@ export const searchTools = Effect.gen(function* () {
         items: Schema.Array(ItemHit).annotations({ description: "Matching items, most relevant first." }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -76,6 +71,10 @@ export const searchTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_read_media_card",
+      title: "Read media card",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Read one media card: its kind (image, video or gif), address, title, note and the boards it sits on. Free. Add cards with svc_add_media_to_board.",
       input: {
@@ -85,7 +84,6 @@ export const searchTools = Effect.gen(function* () {
         })
       },
       output: { media: MediaCard },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
@@ -94,6 +92,10 @@ export const searchTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_list_chats",
+      title: "List chats",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "List the workspace's chats, most recently active first, including chats with Custom AI assistants (customAIId set). Returns id, title, assistant and timestamps. Free. Paged with limit and cursor.",
       input: {
@@ -109,7 +111,6 @@ export const searchTools = Effect.gen(function* () {
         chats: Schema.Array(Chat).annotations({ description: "The chats, most recently active first." }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

@@ -1,11 +1,12 @@
 import { Effect, Either, Option } from "effect"
+import type { ItemType } from "../items/schema.js"
+import { SearchRepo } from "../items/search-ports.js"
 import { mediaCardOf } from "../library/cards.js"
 import { LibraryRepo } from "../library/ports.js"
-import { decodeSearchCursor, encodeSearchCursor } from "../library/ranked-paging.js"
 import { invalid, NotFound } from "../shared/errors.js"
 import { decodeCursor, encodeCursor } from "../shared/paging.js"
-import type { ItemType } from "./schema.js"
-import { ChatsRepo, SearchRepo } from "./search-ports.js"
+import { decodeSearchCursor, encodeSearchCursor } from "../shared/ranked-paging.js"
+import { ChatsRepo } from "./ports.js"
 
 /** Full-text search over the workspace, media cards and chats. */
 export class WorkspaceSearch extends Effect.Service<WorkspaceSearch>()("svc/workspace/WorkspaceSearch", {

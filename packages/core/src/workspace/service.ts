@@ -1,10 +1,12 @@
 import { Clock, Effect, Either, Option } from "effect"
+import { WorkspacesRepo } from "../accounts/ports.js"
+import type { Store, Workspace } from "../accounts/workspace.js"
 import type { Principal } from "../auth/schema.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { type ItemFilter, ItemsRepo } from "../items/ports.js"
+import type { ItemType } from "../items/schema.js"
 import { invalid, NotFound } from "../shared/errors.js"
 import { decodeCursor, type Page } from "../shared/paging.js"
-import { LIBRARY_LIMITS } from "./limits.js"
-import { type ItemFilter, ItemsRepo, WorkspacesRepo } from "./ports.js"
-import type { ItemType, Store, Workspace } from "./schema.js"
 
 /** A page request as tools take it: a size and an opaque cursor. */
 export interface ListInput {
@@ -23,8 +25,8 @@ const pageRequest = (input: ListInput) =>
     (after) => ({ limit: input.limit ?? 25, after })
   )
 
-/** Reading what a caller's workspaces hold. */
-export class Library extends Effect.Service<Library>()("svc/workspace/Library", {
+/** Reading a caller's workspaces and the items they hold (the Workspace group's lists). */
+export class Workspaces extends Effect.Service<Workspaces>()("svc/workspace/Workspaces", {
   effect: Effect.gen(function* () {
     const workspaces = yield* WorkspacesRepo
     const items = yield* ItemsRepo

@@ -3,9 +3,9 @@ import { Notes } from "../boards/notes.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
 import { DateInput, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
-import { LIBRARY_LIMITS } from "./limits.js"
-import { ItemSummary, ItemType, Note, TITLE_MAX_CHARACTERS } from "./schema.js"
-import { Library } from "./service.js"
+import { LIBRARY_LIMITS } from "../items/limits.js"
+import { ItemSummary, ItemType, Note, TITLE_MAX_CHARACTERS } from "../items/schema.js"
+import { Workspaces } from "./service.js"
 
 const NextCursor = Schema.optional(
   Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
@@ -34,11 +34,15 @@ const timeInput = (what: string) => {
 
 /** The Workspace group's tools that exist so far. */
 export const workspaceTools = Effect.gen(function* () {
-  const library = yield* Library
+  const workspaces = yield* Workspaces
   const notes = yield* Notes
   return [
     defineTool({
       name: "svc_list_workspaces",
+      title: "List workspaces",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store. Free. Pass an id as workspaceId to other tools.",
       input: { limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
@@ -46,9 +50,8 @@ export const workspaceTools = Effect.gen(function* () {
         workspaces: Schema.Array(WorkspaceRow).annotations({ description: "The workspaces, newest first." }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { principal }) =>
-        Effect.map(library.listWorkspaces(principal, input), (page) => ({
+        Effect.map(workspaces.listWorkspaces(principal, input), (page) => ({
           workspaces: page.rows.map(({ workspace, store }) => ({
             id: workspace.id,
             name: workspace.name,
@@ -61,6 +64,10 @@ export const workspaceTools = Effect.gen(function* () {
     }),
     defineTool({
       name: "svc_list_workspace_items",
+      title: "List workspace items",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "List the items of a workspace (notes, links, boards, tables, media, posts, ads), newest first, optionally narrowed by type, tag, board and creation time. Returns id, type, title, url and timestamps; trashed items are left out unless inTrash is true, which lists the trash instead (restore with svc_trash_item and restore: true). Free. Read a note's body with svc_get_note_markdown.",
       input: {
@@ -89,16 +96,19 @@ export const workspaceTools = Effect.gen(function* () {
         items: Schema.Array(ItemSummary).annotations({ description: "The items, newest first." }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
-          const page = yield* library.listItems(id, input)
+          const page = yield* workspaces.listItems(id, input)
           return { items: page.rows, ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) }
         })
     }),
     defineTool({
       name: "svc_find_workspace_items",
+      title: "Find workspace items",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Find items whose fields equal the ones given: exact title (case ignored), exact url, type, tag (case ignored); fields combine with AND, at least one is needed. Newest first, trash left out. Free. For words anywhere in an item, use svc_search_workspace_items.",
       input: {
@@ -125,16 +135,19 @@ export const workspaceTools = Effect.gen(function* () {
         items: Schema.Array(ItemSummary).annotations({ description: "The matching items, newest first." }),
         nextCursor: NextCursor
       },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
-          const page = yield* library.findItems(id, input)
+          const page = yield* workspaces.findItems(id, input)
           return { items: page.rows, ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) }
         })
     }),
     defineTool({
       name: "svc_get_note_markdown",
+      title: "Get note Markdown",
+      group: "Workspace",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
         "Read one note: its title and full Markdown body, length and timestamps. Free. Change it with svc_append_to_note.",
       input: {
@@ -143,7 +156,6 @@ export const workspaceTools = Effect.gen(function* () {
         })
       },
       output: { note: Note },
-      hints: { destructive: false, idempotent: true, openWorld: false },
       handler: (input, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace

@@ -1,5 +1,4 @@
-import type { Principal } from "@svc/core"
-import { ToolServer } from "@svc/core"
+import { type Principal, type ToolRefusal, ToolServer } from "@svc/core"
 import { Effect } from "effect"
 import type { ToolGate } from "../auth.js"
 import { acceptsGzip } from "../accept-encoding.js"
@@ -7,7 +6,7 @@ import { isJsonObject } from "../body.js"
 import {
   ErrorCode,
   errorReply,
-  gzipResultReply,
+  gzipAnswerReply,
   HANDSHAKE_VERSIONS,
   isSupportedVersion,
   META_PROTOCOL_VERSION,
@@ -72,47 +71,43 @@ export const makeMcpDispatch = (gate: ToolGate) =>
     const invalidParams = (id: RequestId, message: string): Reply =>
       errorReply(200, id, ErrorCode.InvalidParams, message)
 
+    // Every refusal of the tool server: an unknown name before anything else (a typo never uses up the minute),
+    // an OAuth token lacking the write scope at the HTTP level (so the client can step up), then the rate limit.
+    const refusalReply = (id: RequestId, refused: ToolRefusal): Reply => {
+      switch (refused._tag) {
+        case "UnknownTool":
+          return invalidParams(id, `no tool named ${refused.tool}; call tools/list for the names`)
+        case "InsufficientScope":
+          return errorReply(403, id, ErrorCode.ServerError, refused.message, {
+            headers: { "www-authenticate": gate.scopeChallenge(refused) }
+          })
+        case "RateLimited":
+          return errorReply(429, id, ErrorCode.ServerError, refused.message, {
+            data: { retryAfterSeconds: refused.retryAfterSeconds },
+            headers: { "retry-after": String(refused.retryAfterSeconds) }
+          })
+      }
+    }
+
     const callTool = (request: McpRequest, stateless: boolean): Effect.Effect<Reply> => {
       const { id, params, principal } = request
       const name = params.name
       if (typeof name !== "string" || name.length === 0) {
         return Effect.succeed(invalidParams(id, "params.name must be the name of a tool from tools/list"))
       }
-      // Unknown names are refused before admission, so a typo does not use up the caller's minute.
-      if (tools.registry.find(name) === undefined) {
-        return Effect.succeed(invalidParams(id, `no tool named ${name}; call tools/list for the names`))
-      }
-      // An OAuth token without the write scope is refused at the HTTP level, so the client can step up.
-      const scopeChallenge = gate.scopeChallenge(principal, name)
-      if (scopeChallenge !== undefined) {
-        return Effect.succeed(
-          errorReply(403, id, ErrorCode.ServerError, `${name} changes data; authorize again with scope "read write"`, {
-            headers: { "www-authenticate": scopeChallenge }
-          })
-        )
-      }
       // One `match` rather than `map` and `catchAll` (two run-loop steps fewer on every call), with one failure
       // handler rather than `catchTags`: see `failureReply` in endpoint.ts.
-      return Effect.match(
-        Effect.andThen(gate.admit(principal), () => tools.call(principal, name, params.arguments)),
-        {
-          onSuccess: (answer) => {
-            const text = JSON.stringify(answer)
-            const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
-            return resultReply(
-              id,
-              `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
-            )
-          },
-          onFailure: (refused) =>
-            refused._tag === "RateLimited"
-              ? errorReply(429, id, ErrorCode.ServerError, refused.message, {
-                  data: { retryAfterSeconds: refused.retryAfterSeconds },
-                  headers: { "retry-after": String(refused.retryAfterSeconds) }
-                })
-              : invalidParams(id, refused.message)
-        }
-      )
+      return Effect.match(tools.call(principal, name, params.arguments), {
+        onSuccess: (answer) => {
+          const text = JSON.stringify(answer)
+          const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
+          return resultReply(
+            id,
+            `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
+          )
+        },
+        onFailure: (refused) => refusalReply(id, refused)
+      })
     }
 
     /** The reply to one request; only `tools/call` does any work beyond a cached lookup. */
@@ -141,11 +136,9 @@ export const makeMcpDispatch = (gate: ToolGate) =>
           return callTool(request, stateless)
         case "tools/list": {
           const list = encodeToolList(tools.list(request.principal), stateless)
-          return Effect.succeed(
-            acceptsGzip(request.acceptEncoding)
-              ? gzipResultReply(id, list.gzipAnswer())
-              : resultBytesReply(id, list.json)
-          )
+          return acceptsGzip(request.acceptEncoding)
+            ? Effect.map(list.gzipAnswer(id), gzipAnswerReply)
+            : Effect.succeed(resultBytesReply(id, list.json))
         }
         case "server/discover":
           return Effect.succeed(resultReply(id, stateless ? discoverResults.stateless : discoverResults.handshake))

@@ -40,7 +40,7 @@ export const makeMcpEndpoint: Effect.Effect<
 
   // One handler for every failure rather than `catchTags`: its object of named arrows was built on every request,
   // and where the code is compiled with esbuild's keepNames (tsx, so a backend that embeds us under tsx) each arrow
-  // costs a `defineProperty` (bench CPU profile). `svc` itself compiles without it (bin/load-ts.mjs).
+  // costs a `defineProperty` (bench CPU profile). `svc` runs tsc's output, which adds no such wrappers.
   const failureReply = (error: AuthExpired | BodyError, request: FaceRequest): Reply => {
     switch (error._tag) {
       case "AuthExpired":

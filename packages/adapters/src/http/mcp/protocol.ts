@@ -2,9 +2,9 @@
  * MCP protocol constants and JSON-RPC 2.0 envelopes. Bodies are built as strings, so cached JSON
  * (tool lists, tool answers) is spliced in without being parsed or encoded again.
  */
+import { ErrorCode as SdkErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { isJsonObject } from "../body.js"
 import type { Reply } from "../exchange.js"
-import type { GzipSplice } from "../gzip-splice.js"
 
 export type { Reply }
 
@@ -23,13 +23,17 @@ export const isSupportedVersion = (version: string): boolean => SUPPORTED_VERSIO
 /** The `_meta` key that carries the protocol version in the stateless revision. */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 
-/** JSON-RPC error codes we answer with. */
+/**
+ * JSON-RPC error codes we answer with: the standard ones as the MCP SDK's `ErrorCode` names them, and the
+ * service description's own codes in JSON-RPC's server-error range (-32000 to -32099), which the SDK's enum
+ * does not name (it gives -32000 and -32001 client-side meanings, a closed connection and a timeout).
+ */
 export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
+  ParseError: SdkErrorCode.ParseError,
+  InvalidRequest: SdkErrorCode.InvalidRequest,
+  MethodNotFound: SdkErrorCode.MethodNotFound,
+  InvalidParams: SdkErrorCode.InvalidParams,
+  InternalError: SdkErrorCode.InternalError,
   /** Transport refusals and the rate limit (the service description fixes -32000 for 429). */
   ServerError: -32000,
   /** Missing or invalid bearer token (fixed by the service description). */
@@ -44,26 +48,28 @@ export type RequestId = string | number
 const RESULT_END = new TextEncoder().encode("}")
 const VARY_ENCODING = { vary: "accept-encoding" } as const
 
-const resultHead = (id: RequestId): Buffer => Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`)
+/** The parts of a JSON-RPC success around a result that is already UTF-8 JSON bytes, in order. */
+export const resultAnswer = (id: RequestId, resultBytes: Uint8Array): ReadonlyArray<Uint8Array> => [
+  Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`),
+  resultBytes,
+  RESULT_END
+]
 
 /**
  * A JSON-RPC success around a result that is already UTF-8 JSON bytes (a cached `tools/list`): only the
  * envelope is encoded per request, and the result is sent as it is, never copied or re-encoded. The answer
- * varies with `Accept-Encoding` (see {@link gzipResultReply}), and says so to caches.
+ * varies with `Accept-Encoding` (see {@link gzipAnswerReply}), and says so to caches.
  */
 export const resultBytesReply = (id: RequestId, resultBytes: Uint8Array): Reply => ({
   status: 200,
-  body: [resultHead(id), resultBytes, RESULT_END],
+  body: resultAnswer(id, resultBytes),
   headers: VARY_ENCODING
 })
 
-/**
- * The same answer gzipped, from a splice of its constant part (the result and the closing brace) compressed
- * once: per request only the envelope's head is added, as stored bytes, and the checksum is combined.
- */
-export const gzipResultReply = (id: RequestId, answerTail: GzipSplice): Reply => ({
+/** The same answer as gzip, already compressed (see gzip-answers.ts). */
+export const gzipAnswerReply = (answerGzip: Uint8Array): Reply => ({
   status: 200,
-  body: answerTail.chunks(resultHead(id)),
+  body: answerGzip,
   headers: { ...VARY_ENCODING, "content-encoding": "gzip" }
 })
 

@@ -1,4 +1,5 @@
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
+import { TOOL_CALLS_PER_MINUTE } from "@svc/core"
 
 /** Who answers, as `initialize` and `server/discover` name it. */
 export const serverInfo = { name: "svc", version: "1.0.0" } as const satisfies Implementation
@@ -17,5 +18,5 @@ export const serverInstructions = [
   "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",
   "Lists are paged: pass the nextCursor of one page as cursor to read the next; it is absent on the last page.",
   "Research calls cost 0.1 to 0.5 AI credits and each Custom AI message 1 credit (2 with mode max); reading and",
-  "changing your own workspace is free. A credential may make 120 tool calls a minute."
+  `changing your own workspace is free. A credential may make ${TOOL_CALLS_PER_MINUTE} tool calls a minute.`
 ].join(" ")

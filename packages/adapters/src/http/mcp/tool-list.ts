@@ -1,7 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
-import type { ListedTool, ToolDescriptor } from "@svc/core"
-import { type GzipSplice, makeGzipSplice } from "../gzip-splice.js"
-import { toolFailureJsonSchema } from "../tool-failure-schema.js"
+import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core"
+import { type GzipAnswers, makeGzipAnswers } from "./gzip-answers.js"
+import { resultAnswer } from "./protocol.js"
 
 /**
  * The MCP `outputSchema` of a tool. A failure is sent as `structuredContent` with `isError: true`, and
@@ -30,11 +30,11 @@ export const toMcpTool = (descriptor: ToolDescriptor) =>
     }
   }) satisfies Tool
 
-/** A `tools/list` result, encoded once: its UTF-8 JSON, and the same compressed for clients that take gzip. */
+/** A `tools/list` result, encoded once: its UTF-8 JSON, and its answers compressed for clients that take gzip. */
 export interface EncodedToolList {
   readonly json: Uint8Array
-  /** The JSON-RPC answer around `json` (its last `}` included) as gzip, compressed on first use. */
-  readonly gzipAnswer: () => GzipSplice
+  /** The whole JSON-RPC answer carrying `json`, as gzip (see gzip-answers.ts). */
+  readonly gzipAnswer: GzipAnswers
 }
 
 interface EncodedLists {
@@ -42,18 +42,10 @@ interface EncodedLists {
   stateless?: EncodedToolList
 }
 
-const ANSWER_END = new TextEncoder().encode("}")
-
-const encoded = (json: Uint8Array): EncodedToolList => {
-  let splice: GzipSplice | undefined
-  return {
-    json,
-    gzipAnswer: () => {
-      splice ??= makeGzipSplice(Buffer.concat([json, ANSWER_END]))
-      return splice
-    }
-  }
-}
+const encoded = (json: Uint8Array): EncodedToolList => ({
+  json,
+  gzipAnswer: makeGzipAnswers((id) => Buffer.concat(resultAnswer(id, json)))
+})
 
 /**
  * The `tools/list` result as UTF-8 JSON bytes, encoded once per distinct tool list. The registry hands

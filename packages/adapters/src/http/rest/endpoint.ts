@@ -34,8 +34,10 @@ const withDefectsAnswered = answerDefects((requestId) =>
 
 /**
  * Builds the REST tool call. Tool failures answer with the HTTP code of their status (core's `httpStatusOf`);
- * a refused rate limit is not a tool failure and answers 429 `{ ok: false, error: "rate_limited", message }`.
- * Checks run cheapest first, and only a well-formed call of a real tool counts against the rate limit.
+ * the tool server's refusals are not tool failures: an unknown name answers 404, an OAuth token without the
+ * write scope 403 with an `insufficient_scope` challenge, and the rate limit 429
+ * `{ ok: false, error: "rate_limited", message }`. Checks run cheapest first, and only a well-formed call of a
+ * real tool counts against the rate limit.
  */
 export const makeRestToolEndpoint: Effect.Effect<
   RestToolEndpoint,
@@ -51,39 +53,37 @@ export const makeRestToolEndpoint: Effect.Effect<
       return Effect.succeed(failure(413, "invalid", `the request body is larger than ${maxBodyBytes} bytes`))
     }
     return gate.authenticate(request).pipe(
-      Effect.flatMap((principal) => {
-        if (tools.registry.find(name) === undefined) {
-          return Effect.succeed(failure(404, "not-found", `no tool named ${name}; GET /v1/tools lists the names`))
-        }
-        return Effect.flatMap(request.readBody(maxBodyBytes), (text) => {
+      Effect.flatMap((principal) =>
+        Effect.flatMap(request.readBody(maxBodyBytes), (text) => {
           const args = text.trim() === "" ? {} : parseJson(text)
           if (!isJsonObject(args)) {
             return Effect.succeed(
               failure(400, "invalid", "the body must be a JSON object of the tool's arguments, or empty")
             )
           }
-          const scopeChallenge = gate.scopeChallenge(principal, name)
-          if (scopeChallenge !== undefined) {
-            const message = `${name} changes data; authorize again with scope "read write"`
-            return Effect.succeed(
-              json(403, { ok: false, status: "forbidden", message }, { "www-authenticate": scopeChallenge })
-            )
-          }
-          return gate.admit(principal).pipe(
-            Effect.andThen(() => tools.call(principal, name, args)),
-            Effect.map(
-              (answer): Reply => ({
-                status: isFailure(answer) ? httpStatusOf[answer.status] : 200,
-                body: JSON.stringify(answer)
-              })
-            )
+          return Effect.map(
+            tools.call(principal, name, args),
+            (answer): Reply => ({
+              status: isFailure(answer) ? httpStatusOf[answer.status] : 200,
+              body: JSON.stringify(answer)
+            })
           )
         })
-      }),
+      ),
       Effect.catchTags({
         AuthExpired: (error) => Effect.succeed(unauthorizedReply(error.message, gate.challengeFor(request))),
         BodyTooLarge: (error) => Effect.succeed(failure(413, "invalid", error.message)),
         BodyUnreadable: (error) => Effect.succeed(failure(400, "invalid", error.reason)),
+        UnknownTool: (unknown) =>
+          Effect.succeed(failure(404, "not-found", `no tool named ${unknown.tool}; GET /v1/tools lists the names`)),
+        InsufficientScope: (refused) =>
+          Effect.succeed(
+            json(
+              403,
+              { ok: false, status: "forbidden", message: refused.message },
+              { "www-authenticate": gate.scopeChallenge(refused) }
+            )
+          ),
         RateLimited: (limited) =>
           Effect.succeed(
             json(
@@ -91,8 +91,7 @@ export const makeRestToolEndpoint: Effect.Effect<
               { ok: false, error: "rate_limited", message: limited.message },
               { "retry-after": String(limited.retryAfterSeconds) }
             )
-          ),
-        UnknownTool: (unknown) => Effect.succeed(failure(404, "not-found", unknown.message))
+          )
       })
     )
   }

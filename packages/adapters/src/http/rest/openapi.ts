@@ -1,6 +1,5 @@
-import type { ListedTool, ToolDescriptor } from "@svc/core"
+import { type ListedTool, TOOL_CALLS_PER_MINUTE, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core"
 import type { PublicUrlShape } from "../config.js"
-import { toolFailureJsonSchema } from "../tool-failure-schema.js"
 import { listedToolJsonSchema } from "./listing.js"
 
 const failure = (description: string) => ({
@@ -62,8 +61,7 @@ export const makeToolsOpenApi = (tools: ReadonlyArray<ListedTool>, url: PublicUr
     info: {
       title: "svc tools",
       version: "1.0.0",
-      description:
-        "Every tool of the svc tool server as a plain REST call. A failure answers { ok: false, status, message, errors? } with the HTTP code of its status: invalid 422, auth-expired 401, forbidden 403, not-found 404, missing-workspace 404, conflict 409, unreachable 502. At most 120 tool calls a minute per credential, shared with /mcp."
+      description: `Every tool of the svc tool server as a plain REST call. A failure answers { ok: false, status, message, errors? } with the HTTP code of its status: invalid 422, auth-expired 401, forbidden 403, not-found 404, missing-workspace 404, conflict 409, unreachable 502. At most ${TOOL_CALLS_PER_MINUTE} tool calls a minute per credential, shared with /mcp.`
     },
     servers: [{ url: url.base }],
     security: [{ bearerAuth: [] }],
@@ -119,7 +117,7 @@ export const makeToolsOpenApi = (tools: ReadonlyArray<ListedTool>, url: PublicUr
           content: { "application/json": { schema: { $ref: "#/components/schemas/ToolFailure" } } }
         },
         RateLimited: {
-          description: "More than 120 tool calls in a minute for this credential (REST and MCP together).",
+          description: `More than ${TOOL_CALLS_PER_MINUTE} tool calls in a minute for this credential (REST and MCP together).`,
           headers: {
             "Retry-After": { description: "Seconds to wait before the next call.", schema: { type: "integer" } }
           },

@@ -1,24 +1,15 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import {
-  CurrentStoreCaller,
-  type StoreCaller,
-  StoreApi,
-  StoreCatalog,
-  StoreCohorts,
-  StoreCustomers,
-  StoreFeeds,
-  StoreSales
-} from "@svc/core"
+import { StoreApi, StoreCatalog, StoreCohorts, StoreCustomers, StoreFeeds, StoreSales } from "@svc/core"
 import { Effect, Layer } from "effect"
+import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
 
-const withCaller = <A, E, R>(use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(CurrentStoreCaller, use)
-
 const IdentityLive = HttpApiBuilder.group(StoreApi, "identity", (handlers) =>
   Effect.map(StoreCatalog, (catalog) =>
-    handlers.handle("me", () => withCaller(catalog.me)).handle("customAis", () => withCaller(catalog.listCustomAis))
+    handlers
+      .handle("me", () => withCaller("identity.me", catalog.me))
+      .handle("customAis", () => withCaller("identity.customAis", catalog.listCustomAis))
   )
 )
 
@@ -31,7 +22,7 @@ const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
     const cohorts = yield* StoreCohorts
     return handlers
       .handle("list", ({ urlParams }) =>
-        withCaller((caller) =>
+        withCaller("products.list", (caller) =>
           Effect.if(hasPagingField(urlParams), {
             onTrue: () => answer(catalog.listPage(caller, urlParams)),
             onFalse: () => catalog.listSummaries(caller)
@@ -39,16 +30,24 @@ const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
         )
       )
       .handle("create", ({ payload }) =>
-        withCaller((caller) => {
+        withCaller("products.create", (caller) => {
           const { custom_ai_id, ...changes } = payload
           return answer(catalog.create(caller, custom_ai_id, changes))
         })
       )
-      .handle("get", ({ path }) => withCaller((caller) => answer(catalog.get(caller, path.id))))
-      .handle("update", ({ path, payload }) => withCaller((caller) => answer(catalog.patch(caller, path.id, payload))))
-      .handle("publish", ({ path }) => withCaller((caller) => answer(catalog.publish(caller, path.id))))
-      .handle("unpublish", ({ path }) => withCaller((caller) => answer(catalog.unpublish(caller, path.id))))
-      .handle("cohorts", ({ path }) => withCaller((caller) => answer(cohorts.list(caller, path.id))))
+      .handle("get", ({ path }) => withCaller("products.get", (caller) => answer(catalog.get(caller, path.id))))
+      .handle("update", ({ path, payload }) =>
+        withCaller("products.update", (caller) => answer(catalog.patch(caller, path.id, payload)))
+      )
+      .handle("publish", ({ path }) =>
+        withCaller("products.publish", (caller) => answer(catalog.publish(caller, path.id)))
+      )
+      .handle("unpublish", ({ path }) =>
+        withCaller("products.unpublish", (caller) => answer(catalog.unpublish(caller, path.id)))
+      )
+      .handle("cohorts", ({ path }) =>
+        withCaller("products.cohorts", (caller) => answer(cohorts.list(caller, path.id)))
+      )
   })
 )
 
@@ -57,10 +56,16 @@ const SalesLive = HttpApiBuilder.group(StoreApi, "sales", (handlers) =>
     const sales = yield* StoreSales
     const feeds = yield* StoreFeeds
     return handlers
-      .handle("record", ({ payload }) => withCaller((caller) => answer(sales.recordSale(caller, payload))))
-      .handle("list", ({ urlParams }) => withCaller((caller) => answer(sales.listPage(caller, urlParams))))
-      .handle("recent", ({ urlParams }) => withCaller((caller) => feeds.sales(caller, urlParams.product)))
-      .handle("get", ({ path }) => withCaller((caller) => answer(sales.get(caller, path.id))))
+      .handle("record", ({ payload }) =>
+        withCaller("sales.record", (caller) => answer(sales.recordSale(caller, payload)))
+      )
+      .handle("list", ({ urlParams }) =>
+        withCaller("sales.list", (caller) => answer(sales.listPage(caller, urlParams)))
+      )
+      .handle("recent", ({ urlParams }) =>
+        withCaller("sales.recent", (caller) => feeds.sales(caller, urlParams.product))
+      )
+      .handle("get", ({ path }) => withCaller("sales.get", (caller) => answer(sales.get(caller, path.id))))
   })
 )
 
@@ -70,29 +75,43 @@ const CustomersLive = HttpApiBuilder.group(StoreApi, "customers", (handlers) =>
     const feeds = yield* StoreFeeds
     const cohorts = yield* StoreCohorts
     return handlers
-      .handle("add", ({ payload }) => withCaller((caller) => customers.add(caller, payload)))
-      .handle("list", ({ urlParams }) => withCaller((caller) => answer(customers.listPage(caller, urlParams))))
+      .handle("add", ({ payload }) => withCaller("customers.add", (caller) => customers.add(caller, payload)))
+      .handle("list", ({ urlParams }) =>
+        withCaller("customers.list", (caller) => answer(customers.listPage(caller, urlParams)))
+      )
       .handle("find", ({ urlParams }) =>
-        withCaller((caller) => customers.find(caller, urlParams.email, urlParams.product))
+        withCaller("customers.find", (caller) => customers.find(caller, urlParams.email, urlParams.product))
       )
-      .handle("recent", ({ urlParams }) => withCaller((caller) => feeds.customers(caller, urlParams.product)))
-      .handle("get", ({ path }) => withCaller((caller) => answer(customers.get(caller, path.email))))
-      .handle("removeAccess", ({ payload }) => withCaller((caller) => answer(customers.removeAccess(caller, payload))))
+      .handle("recent", ({ urlParams }) =>
+        withCaller("customers.recent", (caller) => feeds.customers(caller, urlParams.product))
+      )
+      .handle("get", ({ path }) => withCaller("customers.get", (caller) => answer(customers.get(caller, path.email))))
+      .handle("removeAccess", ({ payload }) =>
+        withCaller("customers.removeAccess", (caller) => answer(customers.removeAccess(caller, payload)))
+      )
       .handle("accessEmail", ({ payload }) =>
-        withCaller((caller) => answer(customers.resendAccessEmail(caller, payload)))
+        withCaller("customers.accessEmail", (caller) => answer(customers.resendAccessEmail(caller, payload)))
       )
-      .handle("cohort", ({ payload }) => withCaller((caller) => answer(cohorts.move(caller, payload))))
+      .handle("cohort", ({ payload }) =>
+        withCaller("customers.cohort", (caller) => answer(cohorts.move(caller, payload)))
+      )
   })
 )
 
 const FeedsLive = HttpApiBuilder.group(StoreApi, "feeds", (handlers) =>
   Effect.map(StoreFeeds, (feeds) =>
     handlers
-      .handle("payments", ({ urlParams }) => withCaller((caller) => feeds.payments(caller, urlParams.product)))
-      .handle("changes", ({ urlParams }) => withCaller((caller) => feeds.changes(caller, urlParams.product)))
-      .handle("refunds", ({ urlParams }) => withCaller((caller) => feeds.refunds(caller, urlParams.product)))
+      .handle("payments", ({ urlParams }) =>
+        withCaller("feeds.payments", (caller) => feeds.payments(caller, urlParams.product))
+      )
+      .handle("changes", ({ urlParams }) =>
+        withCaller("feeds.changes", (caller) => feeds.changes(caller, urlParams.product))
+      )
+      .handle("refunds", ({ urlParams }) =>
+        withCaller("feeds.refunds", (caller) => feeds.refunds(caller, urlParams.product))
+      )
       .handle("cohortSignups", ({ urlParams }) =>
-        withCaller((caller) => feeds.cohortSignups(caller, urlParams.product))
+        withCaller("feeds.cohortSignups", (caller) => feeds.cohortSignups(caller, urlParams.product))
       )
   )
 )

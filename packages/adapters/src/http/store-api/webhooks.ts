@@ -1,10 +1,8 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
-  CurrentStoreCaller,
   FieldProblem,
   HttpSender,
-  type StoreCaller,
   StoreApi,
   StoreBadRequest,
   StoreInvalid,
@@ -13,11 +11,9 @@ import {
   Webhooks
 } from "@svc/core"
 import { Config, Effect, Either, ParseResult, Schema } from "effect"
+import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 import { problemsMessage } from "./responses.js"
-
-const withCaller = <A, E, R>(use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(CurrentStoreCaller, use)
 
 /** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
 const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
@@ -59,33 +55,41 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
     const sender = yield* HttpSender
     const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
     return handlers
-      .handle("eventTypes", () => webhooks.eventTypes())
-      .handle("list", () => withCaller(webhooks.list))
-      .handle("create", ({ payload }) => withCaller((caller) => answer(webhooks.create(caller, payload, policy))))
-      .handle("get", ({ path }) => withCaller((caller) => answer(webhooks.get(caller, path.id))))
-      .handle("update", ({ path, payload }) =>
-        withCaller((caller) => answer(webhooks.update(caller, path.id, payload, policy)))
+      .handle("eventTypes", () => webhooks.eventTypes().pipe(Effect.withSpan("StoreApi.webhooks.eventTypes")))
+      .handle("list", () => withCaller("webhooks.list", webhooks.list))
+      .handle("create", ({ payload }) =>
+        withCaller("webhooks.create", (caller) => answer(webhooks.create(caller, payload, policy)))
       )
-      .handle("remove", ({ path }) => withCaller((caller) => answer(webhooks.remove(caller, path.id))))
+      .handle("get", ({ path }) => withCaller("webhooks.get", (caller) => answer(webhooks.get(caller, path.id))))
+      .handle("update", ({ path, payload }) =>
+        withCaller("webhooks.update", (caller) => answer(webhooks.update(caller, path.id, payload, policy)))
+      )
+      .handle("remove", ({ path }) =>
+        withCaller("webhooks.remove", (caller) => answer(webhooks.remove(caller, path.id)))
+      )
       .handleRaw("rollSecret", ({ path, request }) =>
-        withCaller((caller) =>
+        withCaller("webhooks.rollSecret", (caller) =>
           Effect.flatMap(optionalBody(request, RollSecretBody), (body) =>
             answer(webhooks.rollSecret(caller, path.id, body.grace_seconds))
           )
         )
       )
       .handleRaw("test", ({ path, request }) =>
-        withCaller((caller) =>
+        withCaller("webhooks.test", (caller) =>
           Effect.flatMap(optionalBody(request, TestWebhookBody), (body) =>
             answer(webhooks.test(caller, path.id, body.type)).pipe(Effect.provideService(HttpSender, sender))
           )
         )
       )
       .handle("deliveries", ({ path, urlParams }) =>
-        withCaller((caller) => answer(webhooks.deliveries(caller, path.id, urlParams)))
+        withCaller("webhooks.deliveries", (caller) => answer(webhooks.deliveries(caller, path.id, urlParams)))
       )
-      .handle("resend", ({ path }) => withCaller((caller) => answer(webhooks.resend(caller, path.id))))
-      .handle("events", ({ urlParams }) => withCaller((caller) => answer(webhooks.events(caller, urlParams))))
-      .handle("event", ({ path }) => withCaller((caller) => answer(webhooks.event(caller, path.id))))
+      .handle("resend", ({ path }) =>
+        withCaller("webhooks.resend", (caller) => answer(webhooks.resend(caller, path.id)))
+      )
+      .handle("events", ({ urlParams }) =>
+        withCaller("webhooks.events", (caller) => answer(webhooks.events(caller, urlParams)))
+      )
+      .handle("event", ({ path }) => withCaller("webhooks.event", (caller) => answer(webhooks.event(caller, path.id))))
   })
 )

@@ -1,13 +1,6 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  type ClaimedDelivery,
-  DELIVERY_WAKE_CHANNEL,
-  DeliveryQueue,
-  type DeliveryTrigger,
-  spansExported,
-  spanWhen
-} from "@svc/core"
+import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core"
 import { Config, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { LeanSql } from "../lean.js"
 
@@ -72,7 +65,6 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const lean = yield* LeanSql
-      const span = spanWhen(yield* spansExported)
       const pg = yield* Effect.serviceOption(PgClient.PgClient)
       const override = Option.getOrUndefined(yield* Effect.orDie(pollOverride))
       const pollMs = override ?? options.pollMs ?? 500
@@ -154,7 +146,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
                       w.previous_secret_until, w.failing_since, (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`.pipe(
             Effect.map((rows) => rows.map(toClaimed)),
             Effect.orDie,
-            span("DeliveryQueue.claim")
+            Effect.withSpan("DeliveryQueue.claim", { captureStackTrace: false })
           ),
 
         // One statement (the hot path of every delivery): the move and the attempt's row commit together,
@@ -182,7 +174,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
           return statement.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie,
-            span("DeliveryQueue.finish")
+            Effect.withSpan("DeliveryQueue.finish", { captureStackTrace: false })
           )
         },
 
@@ -242,7 +234,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
                 return Option.some({ deliveries: deliveries.length, events: events.length })
               })
             )
-            .pipe(Effect.orDie, span("DeliveryQueue.purgeBatch")),
+            .pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.purgeBatch")),
 
         awaitWork
       }

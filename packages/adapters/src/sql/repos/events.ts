@@ -5,9 +5,7 @@ import {
   type EventRecord,
   EventLog,
   isWebhookEventType,
-  pageOf,
-  spansExported,
-  spanWhen
+  pageOf
 } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
@@ -40,7 +38,6 @@ export const EventLogSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     // Every change appends here, in its transaction: the fixed statements run lean.
     const lean = yield* LeanSql
-    const span = spanWhen(yield* spansExported)
 
     const append = (event: EventRecord) =>
       Effect.gen(function* () {
@@ -79,7 +76,7 @@ export const EventLogSql = Layer.effect(
             RETURNING 1
           )
           SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued') FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued`
-      }).pipe(Effect.orDie, span("EventLog.append"))
+      }).pipe(Effect.orDie, Effect.withSpan("EventLog.append", { captureStackTrace: false }))
 
     return {
       append,

@@ -7,8 +7,6 @@ import {
   Note,
   pageOf,
   type StoredItem,
-  spansExported,
-  spanWhen,
   trusted
 } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
@@ -93,8 +91,6 @@ export const ItemsRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const lean = yield* LeanSql
-    // Spans only when a tracer exports them: a note read is on the hot path of every cheap tool call.
-    const span = spanWhen(yield* spansExported)
     // The two reads of one item by id that tool calls make most: gathered per turn of the event loop.
     const findNoteRow = yield* makeBatchedLookup({
       name: "ItemsRepo.findNote batch",
@@ -136,7 +132,7 @@ export const ItemsRepoSql = Layer.effect(
         findNoteRow({ workspace_id: workspaceId, id: noteId }).pipe(
           Effect.map(Option.map(toNote)),
           Effect.orDie,
-          span("ItemsRepo.findNote")
+          Effect.withSpan("ItemsRepo.findNote", { captureStackTrace: false })
         ),
       appendToNote: (workspaceId, noteId, text, separator, maxCharacters, at) =>
         Effect.gen(function* () {
@@ -180,7 +176,7 @@ export const ItemsRepoSql = Layer.effect(
                             ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toSummary), page.limit)),
           Effect.orDie,
-          span("ItemsRepo.list")
+          Effect.withSpan("ItemsRepo.list", { captureStackTrace: false })
         )
       },
       insertItem: (workspaceId, item) =>
@@ -197,7 +193,7 @@ export const ItemsRepoSql = Layer.effect(
                        WHERE id = ${itemId} AND workspace_id = ${workspaceId} FOR UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie,
-          span("ItemsRepo.lockItem")
+          Effect.withSpan("ItemsRepo.lockItem", { captureStackTrace: false })
         ),
       findSummaries: (workspaceId, itemIds) =>
         itemIds.length === 0

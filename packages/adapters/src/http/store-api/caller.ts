@@ -1,0 +1,10 @@
+import { CurrentStoreCaller, type StoreCaller } from "@svc/core"
+import { Effect } from "effect"
+
+/**
+ * Runs a store API handler for the authenticated caller, in a span named for its endpoint (`StoreApi.<group>.<name>`).
+ * The platform's API builder makes no span per endpoint; the router's HTTP server span above it holds the route and
+ * the status.
+ */
+export const withCaller = <A, E, R>(endpoint: string, use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CurrentStoreCaller, use).pipe(Effect.withSpan(`StoreApi.${endpoint}`))

@@ -1,0 +1,56 @@
+/** The storage layers: every port of the core over SQL, wired over one `SqlClient` and its `LeanSql`. */
+import { Layer } from "effect"
+import { IdsLive } from "../system/ids.js"
+import { LinkPreviewOffline } from "../system/link-preview-offline.js"
+import { SecretsLive } from "../system/secrets.js"
+import { WebhookSecretsLive } from "../system/webhook-secrets.js"
+import { RateLimiterSql } from "./rate-limiter.js"
+import { AccountsRepoSql } from "./repos/accounts.js"
+import { ApiKeysRepoSql } from "./repos/api-keys.js"
+import { BoardsRepoSql } from "./repos/boards.js"
+import { ChatsRepoSql } from "./repos/chats.js"
+import { ConnectionsRepoSql } from "./repos/connections.js"
+import { DeliveryQueueSql } from "./repos/deliveries.js"
+import { EventLogSql } from "./repos/events.js"
+import { HighlightsRepoSql } from "./repos/highlights.js"
+import { ItemsRepoSql } from "./repos/items.js"
+import { LibraryRepoSql } from "./repos/library.js"
+import { OAuthReposSql } from "./repos/oauth.js"
+import { SearchRepoSql } from "./repos/search.js"
+import { StoreReposSql } from "./repos/store-repos.js"
+import { TablesRepoSql } from "./repos/tables.js"
+import { TagsRepoSql } from "./repos/tags.js"
+import { TrashRepoSql } from "./repos/trash.js"
+import { WebhooksRepoSql } from "./repos/webhooks.js"
+import { WorkspacesRepoSql } from "./repos/workspaces.js"
+import { TransactorSql } from "./transactor.js"
+
+/** Every storage port of the core over one `SqlClient` and its `LeanSql` (both from `databaseLayer`). */
+export const SqlReposLive = Layer.mergeAll(
+  AccountsRepoSql,
+  WorkspacesRepoSql,
+  ApiKeysRepoSql,
+  ItemsRepoSql,
+  BoardsRepoSql,
+  ConnectionsRepoSql,
+  TagsRepoSql,
+  TablesRepoSql,
+  TrashRepoSql,
+  LibraryRepoSql,
+  SearchRepoSql,
+  HighlightsRepoSql,
+  ChatsRepoSql,
+  EventLogSql,
+  DeliveryQueueSql,
+  OAuthReposSql,
+  StoreReposSql,
+  WebhooksRepoSql,
+  WebhookSecretsLive,
+  TransactorSql
+)
+
+/**
+ * All core ports over SQL plus the system's randomness; the rate limiter in PostgreSQL, so
+ * several instances share one count. Swap in `RateLimiterMemory` for a single embedded server.
+ */
+export const SqlPortsLive = Layer.mergeAll(SqlReposLive, RateLimiterSql, IdsLive, SecretsLive, LinkPreviewOffline)

@@ -1,0 +1,121 @@
+import { Schema } from "effect"
+import { Billing, ProductFields, ProductStatus } from "./product.js"
+
+// The store API's rows and list shapes live with the store, not in store-api/, because the webhooks group
+// (webhooks/api.ts) and the feeds (feed-rows.ts) build on them and store-api/ composes both.
+
+const nullableString = Schema.NullOr(Schema.String)
+const iso = Schema.String.annotations({ description: "ISO 8601 timestamp, UTC." })
+
+/** A product with every field. */
+export const ProductRow = Schema.Struct({
+  id: Schema.String.annotations({ description: "Product id (prod_…)." }),
+  custom_ai_id: Schema.String,
+  status: ProductStatus,
+  live: Schema.Boolean,
+  ...ProductFields.fields,
+  whats_included: Schema.Array(Schema.String).annotations({
+    description: "The lines shown (the default ones when not set)."
+  }),
+  created_at: iso,
+  updated_at: iso,
+  published_at: Schema.NullOr(iso)
+})
+
+/** One thing left to do before publishing. */
+export const ChecklistItemRow = Schema.Struct({
+  item: Schema.Literal("support_email", "payment", "checkout_url"),
+  message: Schema.String
+})
+
+/** Every product answer: the product, whether it can go live, and what remains before it can. */
+export const ProductAnswer = Schema.Struct({
+  ok: Schema.Literal(true),
+  product: ProductRow,
+  can_publish: Schema.Boolean,
+  publish_checklist: Schema.Array(ChecklistItemRow),
+  quantity_left: Schema.optional(Schema.Int).annotations({
+    description: "With a quantity_limit: places left (people with access hold one each)."
+  }),
+  waitlist_waiting: Schema.optional(Schema.Int).annotations({
+    description: "With waitlist_mode or quantity_waitlist on: how many people are on the waitlist."
+  })
+})
+
+/** A product in the plain products list. */
+export const ProductSummary = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String.annotations({ description: "Title plus billing label." }),
+  title: Schema.String,
+  billing: Billing,
+  live: Schema.Boolean,
+  ownCheckout: Schema.Boolean
+})
+
+/** One sale line. */
+export const SaleRow = Schema.Struct({
+  id: Schema.String.annotations({ description: "purchase:<id>" }),
+  product_id: Schema.String,
+  product_title: Schema.String,
+  buyer_email: Schema.String,
+  buyer_name: nullableString,
+  amount: Schema.Number.annotations({ description: "Major currency units." }),
+  amount_cents: Schema.Int,
+  currency: Schema.String,
+  billing: Billing,
+  source: Schema.Literal("svc_checkout", "own_checkout"),
+  order_id: nullableString,
+  discount_code: nullableString,
+  utm_source: nullableString,
+  utm_medium: nullableString,
+  utm_campaign: nullableString,
+  utm_content: nullableString,
+  utm_term: nullableString,
+  fbclid: nullableString,
+  referrer: nullableString,
+  status: Schema.Literal("paid", "refunded", "free"),
+  created_at: iso
+})
+
+/** A person's access to one product. */
+export const AccessLine = Schema.Struct({
+  product_id: Schema.String,
+  product_title: Schema.String,
+  has_access: Schema.Boolean,
+  state: Schema.String.annotations({ description: "active, cancelled, ended, refunded or removed." }),
+  how: Schema.NullOr(Schema.String).annotations({ description: "bought, free, own_checkout or added." }),
+  paid_until: Schema.NullOr(iso),
+  access_ends_at: Schema.NullOr(iso)
+})
+
+/** One person with every product they have. */
+export const CustomerRow = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: nullableString,
+  created_at: iso,
+  has_access: Schema.Boolean,
+  products_with_access: Schema.Array(Schema.String),
+  products: Schema.Array(AccessLine),
+  tags: Schema.Array(Schema.String).annotations({ description: "The person's tag names, alphabetical." })
+})
+
+/** A page of a list: `next_cursor` goes to `starting_after` for the next page; null on the last. */
+export const PageOf = <A, I>(row: Schema.Schema<A, I>) =>
+  Schema.Struct({
+    ok: Schema.Literal(true),
+    data: Schema.Array(row),
+    has_more: Schema.Boolean,
+    next_cursor: Schema.NullOr(Schema.String)
+  })
+
+/** The query every paged list takes. */
+export const listQueryFields = {
+  limit: Schema.optional(Schema.String).annotations({ description: "1 to 100, default 25." }),
+  starting_after: Schema.optional(Schema.String).annotations({ description: "next_cursor of the previous page." }),
+  created_after: Schema.optional(Schema.String).annotations({ description: "ISO date or milliseconds." }),
+  created_before: Schema.optional(Schema.String).annotations({ description: "ISO date or milliseconds." })
+}
+
+/** Refuses query parameters and body fields the endpoint does not know. */
+export const strict = { parseOptions: { onExcessProperty: "error" as const } }

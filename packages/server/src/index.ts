@@ -1,0 +1,16 @@
+/**
+ * The composition root of svc, for running the whole service from your own process.
+ *
+ * - `Server`: the HTTP server with every face and the background workers (`Server.ServerLive`, `Server.runServer`).
+ * - `App`: the core with its ports on the database the environment names (`App.AppLive`).
+ * - `Storage`: every core port over one database (`Storage.storageLayer`).
+ * - `Settings`: what the server reads from its environment (`Settings.ServerConfig`).
+ * - `Tracing`: OpenTelemetry export over OTLP (`Tracing.otlpTracerLayer`), as `svc serve` sets it up.
+ * - `Cli`: the `svc` command line as a function (`Cli.runCommand`).
+ */
+export * as App from "./runtime.js"
+export * as Cli from "./cli/main.js"
+export * as Server from "./serve.js"
+export * as Settings from "./config.js"
+export * as Storage from "./storage.js"
+export * as Tracing from "./tracing.js"

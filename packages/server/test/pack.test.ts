@@ -1,0 +1,209 @@
+/**
+ * The four packages as a team gets them from the registry: packed with `npm pack` (from the dist/ this run's global
+ * set-up built), installed from the tarballs into a project outside the repository, and used there as published:
+ * the `svc` binary, the server it starts, and a TypeScript program embedding the core (no HTTP), type-checked
+ * against the installed declarations and run as JavaScript.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { freePort } from "../bench/processes.js"
+
+const root = resolve(import.meta.dirname, "../../..")
+const tsc = resolve(root, "node_modules/typescript/bin/tsc")
+const workspaces = ["core", "adapters", "client", "server"]
+const scratch = mkdtempSync(join(tmpdir(), "svc-pack-"))
+const project = join(scratch, "embedder")
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+// npm hands a script it runs (`npm test`) its settings as npm_* variables; the scratch project's npm must read
+// its own directory and the user's settings instead, as a team's would.
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const run = (file: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
+  new Promise<Run>((done) =>
+    execFile(
+      file,
+      [...args],
+      { cwd, env: { ...cleanEnv, ...env }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    )
+  )
+
+const succeeded = (what: string, result: Run) => {
+  expect(result.code, `${what}:\n${result.stdout}\n${result.stderr}`).toBe(0)
+  return result.stdout
+}
+
+// A program as a team embedding the core writes it: the core's services over the adapters' storage, on an
+// in-memory PGlite, in its own process; and the client checking a webhook delivery's signature.
+const embedProgram = `import { createHmac } from "node:crypto"
+import {
+  DatabaseConfig,
+  databaseLayer,
+  IdsLive,
+  LinkPreviewOffline,
+  migrations,
+  migrationsLayer,
+  RateLimiterMemory,
+  SecretsLive,
+  SqlReposLive
+} from "@svc/adapters"
+import { Webhooks } from "@svc/client"
+import { Accounts, ApiKeys, AuthSettings, CoreLive } from "@svc/core"
+import { Effect, Layer } from "effect"
+
+const storage = Layer.mergeAll(SqlReposLive, RateLimiterMemory, migrationsLayer(migrations)).pipe(
+  Layer.provideMerge(databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))),
+  Layer.merge(IdsLive),
+  Layer.merge(SecretsLive),
+  Layer.merge(LinkPreviewOffline)
+)
+const core = CoreLive.pipe(Layer.provideMerge(storage), Layer.provideMerge(AuthSettings.Default))
+
+const program = Effect.gen(function* () {
+  const { account } = yield* (yield* Accounts).create({
+    email: "team@example.com",
+    password: "a long password",
+    plan: "starter"
+  })
+  const keys = yield* ApiKeys
+  const { token } = yield* keys.create(account.id, { name: "embedded" })
+  const principal = yield* keys.authenticate(token)
+  const sameAccount: boolean = principal.accountId === account.id
+  return { email: account.email, plan: principal.plan, sameAccount }
+})
+
+const body = JSON.stringify({
+  id: "evt_embed",
+  type: "customer.created",
+  created_at: new Date().toISOString(),
+  store: { handle: "demo" },
+  data: { email: "ada@example.com" }
+})
+const timestamp = Date.now()
+const signature = createHmac("sha256", "whsec_embed").update(\`\${timestamp}.\${body}\`).digest("hex")
+const headers = {
+  "x-svc-signature": \`sha256=\${signature}\`,
+  "x-svc-timestamp": String(timestamp),
+  "x-svc-event": "customer.created",
+  "x-svc-event-id": "evt_embed"
+}
+const { event } = await Webhooks.verifyWebhook(body, headers, "whsec_embed")
+
+const embedded = await Effect.runPromise(Effect.provide(program, core))
+console.log(JSON.stringify({ ...embedded, webhook: event.id }))
+`
+
+const tsconfig = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    // The packages' declarations are checked too, with everything they import from their dependencies.
+    skipLibCheck: false,
+    types: ["node"],
+    outDir: "out"
+  },
+  include: ["embed.ts"]
+}
+
+describe("the packed packages, installed outside the repository", { timeout: 600_000 }, () => {
+  it("pack and install from their tarballs", async () => {
+    const tarballs = join(scratch, "tarballs")
+    mkdirSync(tarballs)
+    succeeded(
+      "npm pack",
+      await run(
+        "npm",
+        ["pack", "--pack-destination", tarballs, ...workspaces.flatMap((name) => ["--workspace", `packages/${name}`])],
+        root
+      )
+    )
+    const packed = readdirSync(tarballs).sort()
+    expect(packed).toEqual([
+      "svc-adapters-0.1.0.tgz",
+      "svc-client-0.1.0.tgz",
+      "svc-core-0.1.0.tgz",
+      "svc-server-0.1.0.tgz"
+    ])
+
+    mkdirSync(project)
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "embedder", version: "1.0.0", private: true, type: "module" }, null, 2)
+    )
+    // Node's types as the team's own dependency, at the Node line the packages support.
+    succeeded(
+      "npm install",
+      await run(
+        "npm",
+        ["install", "--no-audit", "--no-fund", ...packed.map((file) => join(tarballs, file)), "@types/node@20"],
+        project
+      )
+    )
+  })
+
+  it("run `svc --help` from the installed binary", async () => {
+    const help = succeeded("npx svc --help", await run("npx", ["svc", "--help"], project))
+    expect(help).toContain("svc — ")
+    expect(help).toContain("serve")
+  })
+
+  it("start `svc serve` from the installed package and answer /health", async () => {
+    const port = await freePort()
+    const child: ChildProcess = spawn(join(project, "node_modules/.bin/svc"), ["serve"], {
+      cwd: project,
+      env: { ...cleanEnv, DATABASE_URL: "", DATA_DIR: join(scratch, "data"), HOST: "127.0.0.1", PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+    try {
+      const deadline = Date.now() + 90_000
+      let status = 0
+      while (status !== 200) {
+        if (child.exitCode !== null) throw new Error(`svc serve exited early:\n${output}`)
+        if (Date.now() > deadline) throw new Error(`svc serve did not answer /health within 90 s:\n${output}`)
+        status = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (response) => response.status,
+          () => 0
+        )
+        if (status !== 200) await new Promise((wait) => setTimeout(wait, 250))
+      }
+      expect(output).toContain(`svc listening on http://127.0.0.1:${port}`)
+    } finally {
+      child.kill("SIGTERM")
+    }
+    expect(await exited).toBe(0)
+  })
+
+  it("embed the core (and check a webhook with the client) in a program type-checked against their declarations", async () => {
+    writeFileSync(join(project, "embed.ts"), embedProgram)
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+    succeeded("tsc", await run(process.execPath, [tsc, "-p", "tsconfig.json"], project))
+    const output = succeeded("node out/embed.js", await run(process.execPath, ["out/embed.js"], project))
+    expect(JSON.parse(output.trim())).toEqual({
+      email: "team@example.com",
+      plan: "starter",
+      sameAccount: true,
+      webhook: "evt_embed"
+    })
+  })
+})
