@@ -39,7 +39,8 @@ export const openDatabase = async (): Promise<Database> => {
     const pool = new Pool({ connectionString: process.env.REF_DATABASE_URL ?? "", max: 10 })
     return {
       query: async (text, values, name) =>
-        (await (name === undefined ? pool.query(text, [...values]) : pool.query({ name, text, values: [...values] }))).rows,
+        (await (name === undefined ? pool.query(text, [...values]) : pool.query({ name, text, values: [...values] })))
+          .rows,
       close: () => pool.end()
     }
   }

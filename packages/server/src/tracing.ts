@@ -1,7 +1,7 @@
 /**
  * Tracing, decided once at start-up from the standard OpenTelemetry environment: with an OTLP endpoint set, every
  * span (the HTTP server's, tool and store API calls, SQL, webhook deliveries, workers) goes out over OTLP/HTTP in
- * batches, flushed when the server stops; without one, the tracer is off and each span is Effect's no-op one. The
+ * batches, flushed when the server stops; without one, the tracer is off and no span is made (`withSpan` in core). The
  * code that makes spans is the same either way.
  */
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"

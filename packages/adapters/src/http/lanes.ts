@@ -45,7 +45,7 @@ const callerSpan = (request: IncomingMessage): Tracer.ExternalSpan | undefined =
 /**
  * Runs `answer`, as the whole of its fiber, in the HTTP server span the platform's router gives its requests
  * (same name and attributes), a child of the caller's span when the request carries one, so tool spans nest
- * under it. With the tracer off (no exporter) the span is Effect's no-op one.
+ * under it. With the tracer off (no exporter) no span is made, as core's `withSpan` does.
  */
 const inServerSpan = (
   request: IncomingMessage,
@@ -53,33 +53,36 @@ const inServerSpan = (
   route: string,
   answer: Effect.Effect<Reply>
 ): Effect.Effect<Reply> => {
-  const method = request.method ?? "GET"
-  const userAgent = request.headers["user-agent"]
-  return Effect.useSpan(
-    `http.server ${method}`,
-    {
-      kind: "server",
-      parent: callerSpan(request),
-      captureStackTrace: false,
-      attributes: {
-        "http.request.method": method,
-        "url.path": path,
-        "url.scheme": "http",
-        "http.route": route,
-        ...(userAgent === undefined ? {} : { "user_agent.original": userAgent })
-      }
-    },
-    (span) =>
-      // The fiber is the call's own and ends with the answer, so the span goes into its context for good:
-      // `withParentSpan` would also restore the context afterwards, several run-loop steps more on every call.
-      Effect.zipRight(
-        FiberRef.update(FiberRef.currentContext, Context.add(Tracer.ParentSpan, span)),
-        Effect.map(answer, (reply) => {
-          span.attribute("http.response.status_code", reply.status)
-          return reply
-        })
-      )
-  )
+  const traced = () => {
+    const method = request.method ?? "GET"
+    const userAgent = request.headers["user-agent"]
+    return Effect.useSpan(
+      `http.server ${method}`,
+      {
+        kind: "server",
+        parent: callerSpan(request),
+        captureStackTrace: false,
+        attributes: {
+          "http.request.method": method,
+          "url.path": path,
+          "url.scheme": "http",
+          "http.route": route,
+          ...(userAgent === undefined ? {} : { "user_agent.original": userAgent })
+        }
+      },
+      (span) =>
+        // The fiber is the call's own and ends with the answer, so the span goes into its context for good:
+        // `withParentSpan` would also restore the context afterwards, several run-loop steps more on every call.
+        Effect.zipRight(
+          FiberRef.update(FiberRef.currentContext, Context.add(Tracer.ParentSpan, span)),
+          Effect.map(answer, (reply) => {
+            span.attribute("http.response.status_code", reply.status)
+            return reply
+          })
+        )
+    )
+  }
+  return Effect.withFiberRuntime((fiber) => (fiber.getFiberRef(FiberRef.currentTracerEnabled) ? traced() : answer))
 }
 
 /**

@@ -14,6 +14,7 @@
  * The shared statement runs in a span of its own (`name`), linked to the span of every caller it answers: it
  * belongs to no one caller's trace.
  */
+import { withSpan } from "@svc/core"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -73,13 +74,13 @@ export const makeBatchedLookup = <Key, Row, E>(
     const runPart = (part: ReadonlyArray<Waiting<Key, Row, E>>) => {
       const statement = options.run(part.map((waiting) => waiting.key))
       const fiber = runFork(
-        Effect.withSpan(statement, options.name, {
+        withSpan(options.name, {
           captureStackTrace: false,
           attributes: { "db.batch.size": part.length },
           links: part.flatMap(({ span }) =>
             span === undefined ? [] : [{ _tag: "SpanLink" as const, span, attributes: {} }]
           )
-        })
+        })(statement)
       )
       fiber.addObserver((exit) => {
         if (Exit.isFailure(exit) && part.length > 1) {

@@ -10,6 +10,7 @@
  * only (no fragments, identifiers or helpers); dynamic SQL stays with `sql`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import { withSpan } from "@svc/core"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
@@ -53,7 +54,7 @@ export const transactionOf = (context: Context.Context<never>) =>
 
 /**
  * A `LeanSql` over an engine's autocommit connection. Each statement gets the `sql.execute` span `@effect/sql`
- * would have given it (a no-op span when the tracer is off).
+ * would have given it (none while the tracer is off).
  */
 export const makeLeanSql = (autocommit: Autocommit): LeanSql => {
   const run = (text: string, values: ReadonlyArray<LeanValue>) =>
@@ -64,11 +65,11 @@ export const makeLeanSql = (autocommit: Autocommit): LeanSql => {
     })
   return <Row extends object>(strings: TemplateStringsArray, ...values: ReadonlyArray<LeanValue>) => {
     const text = leanText(strings)
-    return Effect.withSpan(run(text, values) as Effect.Effect<ReadonlyArray<Row>, SqlError>, "sql.execute", {
+    return withSpan("sql.execute", {
       kind: "client",
       captureStackTrace: false,
       attributes: { "db.operation.name": "execute", "db.query.text": text }
-    })
+    })(run(text, values) as Effect.Effect<ReadonlyArray<Row>, SqlError>)
   }
 }
 

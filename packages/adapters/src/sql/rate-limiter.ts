@@ -1,6 +1,7 @@
 import { RateLimiter } from "@svc/core"
 import { Clock, Effect, Layer } from "effect"
 import { LeanSql } from "./lean.js"
+import { withSpan } from "@svc/core"
 
 /** `RateLimiter` in PostgreSQL: exact across any number of server instances sharing the database. */
 export const RateLimiterSql = Layer.effect(
@@ -16,7 +17,7 @@ export const RateLimiterSql = Layer.effect(
             SELECT svc_rate_limit_take(${key}, ${now}, ${limit}, ${windowMs}) AS wait`
           const wait = Number(rows[0]?.wait ?? 0)
           return { allowed: wait === 0, retryAfterMs: wait }
-        }).pipe(Effect.orDie, Effect.withSpan("RateLimiter.take", { captureStackTrace: false }))
+        }).pipe(Effect.orDie, withSpan("RateLimiter.take", { captureStackTrace: false }))
     }
   })
 )

@@ -5,6 +5,7 @@ import { Ids, Secrets, Transactor } from "../shared/ports.js"
 import { AccountsRepo, WorkspacesRepo } from "./ports.js"
 import { type Account, Email, type Plan } from "./schema.js"
 import { Store, Workspace } from "./workspace.js"
+import { withSpan } from "../shared/spans.js"
 
 /** What it takes to open an account. */
 export interface NewAccount {
@@ -89,7 +90,7 @@ export class Accounts extends Effect.Service<Accounts>()("svc/accounts/Accounts"
           })
         )
         return { account, workspace, store }
-      }).pipe(Effect.withSpan("Accounts.create"))
+      }).pipe(withSpan("Accounts.create"))
 
     /** Finds an account by email; fails `NotFound` when there is none. */
     const findByEmail = (email: string) =>
@@ -108,7 +109,7 @@ export class Accounts extends Effect.Service<Accounts>()("svc/accounts/Accounts"
         const account = yield* findByEmail(email)
         yield* accounts.setPlan(account.id, plan)
         return { ...account, plan }
-      }).pipe(Effect.withSpan("Accounts.setPlan"))
+      }).pipe(withSpan("Accounts.setPlan"))
 
     /** The account whose email and password match, if any. */
     const verifyPassword = (email: string, password: string) =>

@@ -7,6 +7,7 @@ import { type Access, fullAccess } from "./access.js"
 import { ApiKeysRepo } from "./ports.js"
 import { ApiKey, type Principal } from "./schema.js"
 import { displayPrefix, isWellFormedToken, tokenFromRandom } from "./token.js"
+import { withSpan } from "../shared/spans.js"
 
 /** What a new key is for. */
 export interface NewApiKey {
@@ -110,7 +111,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
         })
         yield* keys.insert(key, yield* secrets.sha256Hex(token))
         return { key, token }
-      }).pipe(Effect.withSpan("ApiKeys.create"))
+      }).pipe(withSpan("ApiKeys.create"))
 
     /** The account's keys, newest first, revoked ones included. */
     const list = (accountId: string) => keys.listByAccount(accountId)
@@ -154,7 +155,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           remember(hash, { principal, expiresAt: key.expiresAt?.getTime() ?? null, until: now + REMEMBER_FOR })
         }
         return principal
-      }).pipe(Effect.withSpan("ApiKeys.authenticate", { captureStackTrace: false }))
+      }).pipe(withSpan("ApiKeys.authenticate", { captureStackTrace: false }))
 
     /** Checks a personal access token and says who is calling. */
     const authenticate = (token: string): Effect.Effect<Principal, AuthExpired> => {

@@ -7,6 +7,7 @@ import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemsRepo, type StoredItem } from "../items/ports.js"
 import { BoardsRepo, type CanvasPlacement } from "./ports.js"
 import { Board } from "./schema.js"
+import { withSpan } from "../shared/spans.js"
 
 /** Where an item goes; a missing x/y places a new item on the next free grid cell and leaves a placed one where it is. */
 export interface PlacementInput {
@@ -64,7 +65,7 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
           )
         )
         return new Board({ id, title, itemCount: 0, createdAt: now, updatedAt: now })
-      }).pipe(Effect.withSpan("Boards.create"))
+      }).pipe(withSpan("Boards.create"))
 
     /** Gives a board a new title. */
     const rename = (workspaceId: string, input: { readonly boardId: string; readonly title: string }) =>
@@ -81,7 +82,7 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
             return toBoard({ ...board, title }, count, now)
           })
         )
-      }).pipe(Effect.withSpan("Boards.rename"))
+      }).pipe(withSpan("Boards.rename"))
 
     /** One board with a page of its items (most recently placed first) and the connections touching them. */
     const read = (workspaceId: string, boardId: string, page: PageRequest) =>
@@ -97,7 +98,7 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
           placed.rows.map((item) => item.id)
         )
         return { board: toBoard(found.value, count), items: placed.rows, connections, next: placed.next }
-      }).pipe(Effect.withSpan("Boards.read"))
+      }).pipe(withSpan("Boards.read"))
 
     /** Places existing items on a board (or moves those already on it); answers the board and those items. */
     const saveItems = (
@@ -169,7 +170,7 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
             }
           })
         )
-      }).pipe(Effect.withSpan("Boards.saveItems"))
+      }).pipe(withSpan("Boards.saveItems"))
 
     return { create, rename, read, saveItems, lockBoard } as const
   })

@@ -8,6 +8,7 @@ import { ItemsRepo } from "../items/ports.js"
 import type { ItemSummary } from "../items/schema.js"
 import { BoardsRepo, ConnectionsRepo } from "./ports.js"
 import { ItemConnection } from "./schema.js"
+import { withSpan } from "../shared/spans.js"
 
 /** The longest connection label, in characters. */
 export const LABEL_MAX_CHARACTERS = LIBRARY_LIMITS.connectionLabelCharacters
@@ -96,7 +97,7 @@ export class Connections extends Effect.Service<Connections>()("svc/boards/Conne
             return connection
           })
         )
-      }).pipe(Effect.withSpan("Connections.connect"))
+      }).pipe(withSpan("Connections.connect"))
 
     /** An item's connections in both directions, newest first, each with the item at the other end. */
     const listOf = (workspaceId: string, itemId: string, page: PageRequest) =>
@@ -117,7 +118,7 @@ export class Connections extends Effect.Service<Connections>()("svc/boards/Conne
             : []
         })
         return { item, rows, next: found.next }
-      }).pipe(Effect.withSpan("Connections.listOf"))
+      }).pipe(withSpan("Connections.listOf"))
 
     return { connect, listOf } as const
   })

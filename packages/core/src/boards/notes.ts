@@ -7,6 +7,7 @@ import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemsRepo } from "../items/ports.js"
 import { NOTE_MAX_CHARACTERS, Note, TITLE_MAX_CHARACTERS } from "../items/schema.js"
 import { applyEdits, applyUnifiedDiff, type TextEdit } from "./patch.js"
+import { withSpan } from "../shared/spans.js"
 
 /** The ways svc_patch_note can change a note: find/replace edits or a unified diff. */
 export type NotePatch =
@@ -65,7 +66,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           yield* makeEvent(workspaceId, "item.created", { item_id: note.id, type: "note", title }, now)
         )
         return note
-      }).pipe(Effect.withSpan("Notes.create", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.create", { captureStackTrace: false }))
 
     /** Reads one note with its body. */
     // A plain check, not Option.match: compiled with keepNames (tsx) every named arrow made per call costs a
@@ -112,7 +113,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           return yield* invalid("markdown", `appending would take the note past ${NOTE_MAX_CHARACTERS} characters`)
         }
         return result.value
-      }).pipe(Effect.withSpan("Notes.append", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.append", { captureStackTrace: false }))
 
     // Reads the note under a row lock, computes the new body and writes it, so concurrent edits never lose each other.
     const rewrite = (
@@ -158,7 +159,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
           onLeft: (reason) => Effect.fail(new Conflict({ message: `the patch does not apply: ${reason}` })),
           onRight: (markdown) => Effect.succeed({ markdown })
         })
-      }).pipe(Effect.withSpan("Notes.patch", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.patch", { captureStackTrace: false }))
 
     /** Replaces a note's whole body, and its title when given. */
     const replace = (
@@ -172,7 +173,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "replaced", () =>
           Effect.succeed(title === undefined ? { markdown: input.markdown } : { markdown: input.markdown, title })
         )
-      }).pipe(Effect.withSpan("Notes.replace", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.replace", { captureStackTrace: false }))
 
     /** Gives a note a new title. */
     const rename = (workspaceId: string, input: { readonly noteId: string; readonly title: string }) =>
@@ -182,7 +183,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
         return yield* rewrite(workspaceId, input.noteId, "renamed", (note) =>
           Effect.succeed({ markdown: note.markdown, title })
         )
-      }).pipe(Effect.withSpan("Notes.rename", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.rename", { captureStackTrace: false }))
 
     /** Sets the note of any item (what a person wrote about it); an empty note clears it. */
     const setItemNote = (workspaceId: string, input: { readonly itemId: string; readonly note: string }) =>
@@ -211,7 +212,7 @@ export class Notes extends Effect.Service<Notes>()("svc/boards/Notes", {
             return { ...item.value, note: input.note, updatedAt: now }
           })
         )
-      }).pipe(Effect.withSpan("Notes.setItemNote", { captureStackTrace: false }))
+      }).pipe(withSpan("Notes.setItemNote", { captureStackTrace: false }))
 
     return { create, get, append, patch, replace, rename, setItemNote } as const
   })

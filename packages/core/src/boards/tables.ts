@@ -7,6 +7,7 @@ import { ItemsRepo, type StoredItem } from "../items/ports.js"
 import { TablesRepo } from "./ports.js"
 import { type CellValue, type ColumnType, type StoredRow, Table, TableColumn, TableRow } from "./schema.js"
 import { checkColumnName, checkColumnSet, columnsOf, findColumn, toNamedCells, toStoredCells } from "./table-cells.js"
+import { withSpan } from "../shared/spans.js"
 
 /** A column as tools declare it. */
 export interface ColumnInput {
@@ -166,7 +167,7 @@ export class Tables extends Effect.Service<Tables>()("svc/boards/Tables", {
             return new Table({ id, title, columns, rowCount: count, createdAt: now, updatedAt: now })
           })
         )
-      }).pipe(Effect.withSpan("Tables.create"))
+      }).pipe(withSpan("Tables.create"))
 
     /** Adds rows at the end; answers the table and the new rows. */
     const addRows = (workspaceId: string, input: { readonly tableId: string; readonly rows: ReadonlyArray<Cells> }) =>
@@ -183,7 +184,7 @@ export class Tables extends Effect.Service<Tables>()("svc/boards/Tables", {
             return { table: toTable(item, columns, count, now), rows: stored.map((row) => toRow(columns, row)) }
           })
         )
-      }).pipe(Effect.withSpan("Tables.addRows"))
+      }).pipe(withSpan("Tables.addRows"))
 
     /** Changes cells of rows (a null cell empties it; cells left out stay) and deletes rows. */
     const updateRows = (
@@ -246,7 +247,7 @@ export class Tables extends Effect.Service<Tables>()("svc/boards/Tables", {
             }
           })
         )
-      }).pipe(Effect.withSpan("Tables.updateRows"))
+      }).pipe(withSpan("Tables.updateRows"))
 
     /** Renames the table and adds, renames, removes or reorders columns; answers the table as it now is. */
     const update = (workspaceId: string, input: { readonly tableId: string } & TableChange) =>
@@ -304,7 +305,7 @@ export class Tables extends Effect.Service<Tables>()("svc/boards/Tables", {
             return toTable({ ...item, title: title ?? item.title }, columns, count, now)
           })
         )
-      }).pipe(Effect.withSpan("Tables.update"))
+      }).pipe(withSpan("Tables.update"))
 
     /** The table with a page of rows in position order. */
     const read = (
@@ -325,7 +326,7 @@ export class Tables extends Effect.Service<Tables>()("svc/boards/Tables", {
           rows: kept.map((row) => toRow(columns, row)),
           nextCursor: rows.length > limit && last ? encodeRowCursor(last.position) : undefined
         }
-      }).pipe(Effect.withSpan("Tables.read"))
+      }).pipe(withSpan("Tables.read"))
 
     return { create, addRows, updateRows, update, read } as const
   })

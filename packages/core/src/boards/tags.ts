@@ -5,6 +5,7 @@ import { Ids, Transactor } from "../shared/ports.js"
 import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemsRepo } from "../items/ports.js"
 import { TagsRepo } from "./ports.js"
+import { withSpan } from "../shared/spans.js"
 
 /** A tag name as stored: trimmed, inner runs of spaces made one; `undefined` when blank or too long. */
 export const normaliseTagName = (name: string): string | undefined => {
@@ -123,7 +124,7 @@ export class Tags extends Effect.Service<Tags>()("svc/boards/Tags", {
               .map((item) => ({ item, tags: names.get(item.id) ?? [] }))
           })
         )
-      }).pipe(Effect.withSpan("Tags.updateItemTags"))
+      }).pipe(withSpan("Tags.updateItemTags"))
 
     /** The workspace's tags by name, with item counts. */
     const list = (

@@ -6,6 +6,7 @@ import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemsRepo, type StoredItem } from "../items/ports.js"
 import { ItemSummary } from "../items/schema.js"
 import { TrashRepo } from "./ports.js"
+import { withSpan } from "../shared/spans.js"
 
 const DAY_MS = 86_400_000
 /** How long a trashed item can be restored before the purge deletes it. */
@@ -73,7 +74,7 @@ export class Trash extends Effect.Service<Trash>()("svc/boards/Trash", {
             return { item: summaryOf(item, now), restorableUntil: expiresAt(now) }
           })
         )
-      }).pipe(Effect.withSpan("Trash.setTrashed"))
+      }).pipe(withSpan("Trash.setTrashed"))
 
     /**
      * Deletes, in batches of `PURGE_BATCH`, every item trashed more than 30 days ago, recording `item.purged`
@@ -96,7 +97,7 @@ export class Trash extends Effect.Service<Trash>()("svc/boards/Trash", {
         total += purged
         if (purged < PURGE_BATCH) return total
       }
-    }).pipe(Effect.withSpan("Trash.purgeExpired"))
+    }).pipe(withSpan("Trash.purgeExpired"))
 
     return { setTrashed, purgeExpired } as const
   })

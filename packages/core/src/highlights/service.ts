@@ -13,6 +13,7 @@ import { LIBRARY_LIMITS } from "../items/limits.js"
 import { SearchRepo } from "../items/search-ports.js"
 import { type ClipFilter, HighlightsRepo } from "./ports.js"
 import { makeClipWriter } from "./writer.js"
+import { withSpan } from "../shared/spans.js"
 
 /** A search or listing of highlights or captures as the tools take it. */
 export interface ClipSearchInput extends ClipFilter {
@@ -58,7 +59,7 @@ export class Highlights extends Effect.Service<Highlights>()("svc/highlights/Hig
             return yield* writer.addHighlight(workspaceId, itemId, passage, note?.trim() ?? "")
           })
         )
-      }).pipe(Effect.withSpan("Highlights.addHighlight"))
+      }).pipe(withSpan("Highlights.addHighlight"))
 
     // Shared shape of both searches: check the query and item, read the cursor, then search or list.
     const pageThrough = <A extends { readonly id: string; readonly rank: number; readonly createdAt: Date }>(
@@ -123,7 +124,7 @@ export class Highlights extends Effect.Service<Highlights>()("svc/highlights/Hig
         input,
         (query, filter, page) => repo.searchHighlights(workspaceId, query, filter, page),
         (filter, page) => repo.listHighlights(workspaceId, filter, page)
-      ).pipe(Effect.withSpan("Highlights.searchHighlights"))
+      ).pipe(withSpan("Highlights.searchHighlights"))
 
     /** Captures matching a query (best first), or newest first without one. */
     const searchCaptures = (workspaceId: string, input: ClipSearchInput) =>
@@ -132,7 +133,7 @@ export class Highlights extends Effect.Service<Highlights>()("svc/highlights/Hig
         input,
         (query, filter, page) => repo.searchCaptures(workspaceId, query, filter, page),
         (filter, page) => repo.listCaptures(workspaceId, filter, page)
-      ).pipe(Effect.withSpan("Highlights.searchCaptures"))
+      ).pipe(withSpan("Highlights.searchCaptures"))
 
     return { addHighlight, searchHighlights, searchCaptures } as const
   })

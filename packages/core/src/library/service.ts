@@ -11,6 +11,7 @@ import { LibraryRepo, type LibraryItem, LinkPreview, type LockedBoard, type NewL
 import type { MediaKind } from "./schema.js"
 import { postTitle, sourceFactsOf } from "./sources.js"
 import { extensionOf, parseWebAddress, titleFromAddress, type WebAddress } from "./urls.js"
+import { withSpan } from "../shared/spans.js"
 
 /** A link to save, as the tools take it. */
 export interface LinkInput {
@@ -251,7 +252,7 @@ export class LibrarySaves extends Effect.Service<LibrarySaves>()("svc/library/Li
             return { links, board: placed }
           })
         )
-      }).pipe(Effect.withSpan("LibrarySaves.saveLinks"))
+      }).pipe(withSpan("LibrarySaves.saveLinks"))
 
     /** Saves social posts or ads; the same post (same platform id, or same address) reuses its item. */
     const saveSources = (
@@ -335,7 +336,7 @@ export class LibrarySaves extends Effect.Service<LibrarySaves>()("svc/library/Li
             return { saved, board: placed }
           })
         )
-      }).pipe(Effect.withSpan("LibrarySaves.saveSources"))
+      }).pipe(withSpan("LibrarySaves.saveSources"))
 
     /** Adds an image, video or GIF by address as a media card; the same address reuses its card. */
     const addMedia = (workspaceId: string, input: MediaInput & { readonly boardId?: string | undefined }) =>
@@ -368,7 +369,7 @@ export class LibrarySaves extends Effect.Service<LibrarySaves>()("svc/library/Li
             return { card, outcome, board: placed }
           })
         )
-      }).pipe(Effect.withSpan("LibrarySaves.addMedia"))
+      }).pipe(withSpan("LibrarySaves.addMedia"))
 
     return { saveLinks, saveSources, addMedia } as const
   })

@@ -10,6 +10,7 @@ import { type ToolFailure, toolFailure } from "./failure.js"
 import { toolGroups } from "./groups.js"
 import { InsufficientScope, UnknownTool } from "./refusals.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
+import { withSpan } from "../shared/spans.js"
 
 /** A finished tool call: `{ ok: true, ... }` or a tool failure. */
 export type ToolAnswer = Readonly<Record<string, unknown>> | ToolFailure
@@ -27,7 +28,7 @@ const WORKSPACE_REMEMBER_AT_MOST = 10_000
 /** A served name as the tool server keeps it: its registry entry and the options of its span. */
 interface ServedTool {
   readonly listed: ListedTool
-  readonly span: { readonly attributes: { readonly tool: string } }
+  readonly span: { readonly captureStackTrace: false; readonly attributes: { readonly tool: string } }
 }
 
 interface RememberedWorkspace {
@@ -97,7 +98,10 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
 
     // Each served name with its span options, made once: a call looks its name up here and nowhere else.
     const served = new Map<string, ServedTool>(
-      registry.tools.map((listed) => [listed.entry.name, { listed, span: { attributes: { tool: listed.entry.name } } }])
+      registry.tools.map((listed) => [
+        listed.entry.name,
+        { listed, span: { captureStackTrace: false, attributes: { tool: listed.entry.name } } }
+      ])
     )
 
     /** Access and plan, then the tool itself; every outcome is an answer. */
@@ -125,7 +129,7 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       }
       return listed.tool.execute(args, principal, resolveWorkspace(principal)).pipe(
         Effect.catchAll((error): Effect.Effect<ToolFailure> => Effect.succeed(toolFailure(error))),
-        Effect.withSpan("ToolServer.call", span)
+        withSpan("ToolServer.call", span)
       )
     }
 

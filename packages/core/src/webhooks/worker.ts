@@ -11,6 +11,7 @@ import {
 } from "./policy.js"
 import { type AttemptRecord, type ClaimedDelivery, DeliveryQueue, type NextStep } from "./queue.js"
 import { signingSecrets } from "./secrets.js"
+import { withSpan } from "../shared/spans.js"
 
 /** How the delivery worker of one process runs. */
 export interface DeliveryWorkerOptions {
@@ -153,7 +154,7 @@ export const deliverClaimed = (delivery: ClaimedDelivery) =>
     }
     const endedAt = yield* Clock.currentTimeMillis
     yield* record(delivery, attempt, yield* nextStep(result, number, endedAt), new Date(endedAt))
-  }).pipe(Effect.withSpan("webhooks.deliver", { attributes: { delivery: delivery.id } }))
+  }).pipe(withSpan("webhooks.deliver", { attributes: { delivery: delivery.id } }))
 
 /** Claims up to `limit` due deliveries for this worker, with a fresh claim token and a lease of `leaseMs`. */
 export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "leaseMs" | "perWebhook">) =>
@@ -167,7 +168,7 @@ export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "le
       limit,
       perWebhookLimit: options.perWebhook
     })
-  }).pipe(Effect.withSpan("webhooks.claim", { attributes: { limit } }))
+  }).pipe(withSpan("webhooks.claim", { attributes: { limit } }))
 
 /**
  * Claims one batch of due deliveries (at most `concurrency`) and sends them, different webhooks at once,
@@ -266,7 +267,7 @@ export const purgeExpiredDeliveries = Effect.gen(function* () {
     if (batch.value.deliveries < DELIVERY_PURGE_BATCH && batch.value.events < DELIVERY_PURGE_BATCH) break
   }
   return { deliveries, events }
-}).pipe(Effect.withSpan("webhooks.purge"))
+}).pipe(withSpan("webhooks.purge"))
 
 /** A layer that runs `purgeExpiredDeliveries` now and then every `every` (default one hour) while alive. */
 export const WebhookPurgeLive = (every: Duration.DurationInput = Duration.hours(1)) =>

@@ -7,6 +7,7 @@ import { invalid, NotFound } from "../shared/errors.js"
 import { decodeCursor, encodeCursor } from "../shared/paging.js"
 import { decodeSearchCursor, encodeSearchCursor } from "../shared/ranked-paging.js"
 import { ChatsRepo } from "./ports.js"
+import { withSpan } from "../shared/spans.js"
 
 /** Full-text search over the workspace, media cards and chats. */
 export class WorkspaceSearch extends Effect.Service<WorkspaceSearch>()("svc/workspace/WorkspaceSearch", {
@@ -58,7 +59,7 @@ export class WorkspaceSearch extends Effect.Service<WorkspaceSearch>()("svc/work
           rows: page.rows,
           nextCursor: page.next ? encodeSearchCursor({ _tag: "Ranked", key: page.next }, key) : undefined
         }
-      }).pipe(Effect.withSpan("WorkspaceSearch.searchItems"))
+      }).pipe(withSpan("WorkspaceSearch.searchItems"))
 
     /** One media card with the boards it sits on. */
     const readMediaCard = (workspaceId: string, mediaId: string) =>
@@ -70,7 +71,7 @@ export class WorkspaceSearch extends Effect.Service<WorkspaceSearch>()("svc/work
           })
         }
         return mediaCardOf(found.value, yield* library.boardsOf(mediaId))
-      }).pipe(Effect.withSpan("WorkspaceSearch.readMediaCard"))
+      }).pipe(withSpan("WorkspaceSearch.readMediaCard"))
 
     /** The workspace's chats, most recently active first. */
     const listChats = (
@@ -92,7 +93,7 @@ export class WorkspaceSearch extends Effect.Service<WorkspaceSearch>()("svc/work
           { limit: input.limit ?? 25, after }
         )
         return { rows: page.rows, nextCursor: page.next ? encodeCursor(page.next) : undefined }
-      }).pipe(Effect.withSpan("WorkspaceSearch.listChats"))
+      }).pipe(withSpan("WorkspaceSearch.listChats"))
 
     return { searchItems, readMediaCard, listChats } as const
   })

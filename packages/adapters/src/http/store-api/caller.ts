@@ -1,5 +1,6 @@
 import { CurrentStoreCaller, type StoreCaller } from "@svc/core"
 import { Effect } from "effect"
+import { withSpan } from "@svc/core"
 
 /**
  * Runs a store API handler for the authenticated caller, in a span named for its endpoint (`StoreApi.<group>.<name>`).
@@ -7,4 +8,4 @@ import { Effect } from "effect"
  * the status.
  */
 export const withCaller = <A, E, R>(endpoint: string, use: (caller: StoreCaller) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(CurrentStoreCaller, use).pipe(Effect.withSpan(`StoreApi.${endpoint}`))
+  Effect.flatMap(CurrentStoreCaller, use).pipe(withSpan(`StoreApi.${endpoint}`))

@@ -14,6 +14,7 @@ import { Config, Effect, Either, ParseResult, Schema } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 import { problemsMessage } from "./responses.js"
+import { withSpan } from "@svc/core"
 
 /** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
 const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
@@ -55,7 +56,7 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
     const sender = yield* HttpSender
     const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
     return handlers
-      .handle("eventTypes", () => webhooks.eventTypes().pipe(Effect.withSpan("StoreApi.webhooks.eventTypes")))
+      .handle("eventTypes", () => webhooks.eventTypes().pipe(withSpan("StoreApi.webhooks.eventTypes")))
       .handle("list", () => withCaller("webhooks.list", webhooks.list))
       .handle("create", ({ payload }) =>
         withCaller("webhooks.create", (caller) => answer(webhooks.create(caller, payload, policy)))

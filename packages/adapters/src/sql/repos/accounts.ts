@@ -1,6 +1,7 @@
 import { type AccountWithSecret, AccountsRepo, type Plan } from "@svc/core"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface AccountRow {
   readonly id: string
@@ -32,7 +33,7 @@ export const AccountsRepoSql = Layer.effect(
             ON CONFLICT (email) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie,
-          Effect.withSpan("AccountsRepo.insert")
+          withSpan("AccountsRepo.insert")
         ),
       findById: (id) =>
         lean<AccountRow>`SELECT * FROM accounts WHERE id = ${id}`.pipe(

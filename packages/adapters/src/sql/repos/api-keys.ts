@@ -3,6 +3,7 @@ import { Access, ApiKey, ApiKeysRepo, trusted } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface KeyRow {
   readonly id: string
@@ -57,7 +58,7 @@ export const ApiKeysRepoSql = Layer.effect(
         sql<KeyRow>`SELECT ${sql.literal(columns)} FROM api_keys WHERE token_hash = ${tokenHash}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKey)),
           Effect.orDie,
-          Effect.withSpan("ApiKeysRepo.findByHash")
+          withSpan("ApiKeysRepo.findByHash")
         ),
       listByAccount: (accountId) =>
         sql<KeyRow>`SELECT ${sql.literal(columns)} FROM api_keys WHERE account_id = ${accountId}

@@ -3,6 +3,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core"
 import { Config, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface ClaimRow {
   readonly id: string
@@ -146,7 +147,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
                       w.previous_secret_until, w.failing_since, (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`.pipe(
             Effect.map((rows) => rows.map(toClaimed)),
             Effect.orDie,
-            Effect.withSpan("DeliveryQueue.claim", { captureStackTrace: false })
+            withSpan("DeliveryQueue.claim", { captureStackTrace: false })
           ),
 
         // One statement (the hot path of every delivery): the move and the attempt's row commit together,
@@ -174,7 +175,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
           return statement.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie,
-            Effect.withSpan("DeliveryQueue.finish", { captureStackTrace: false })
+            withSpan("DeliveryQueue.finish", { captureStackTrace: false })
           )
         },
 
@@ -234,7 +235,7 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
                 return Option.some({ deliveries: deliveries.length, events: events.length })
               })
             )
-            .pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.purgeBatch")),
+            .pipe(Effect.orDie, withSpan("DeliveryQueue.purgeBatch")),
 
         awaitWork
       }

@@ -10,6 +10,7 @@ import {
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface EventRow {
   readonly id: string
@@ -76,7 +77,7 @@ export const EventLogSql = Layer.effect(
             RETURNING 1
           )
           SELECT pg_notify(${DELIVERY_WAKE_CHANNEL}, 'queued') FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued`
-      }).pipe(Effect.orDie, Effect.withSpan("EventLog.append", { captureStackTrace: false }))
+      }).pipe(Effect.orDie, withSpan("EventLog.append", { captureStackTrace: false }))
 
     return {
       append,

@@ -11,6 +11,7 @@ import {
 import { Effect, Layer } from "effect"
 import { HEADLINE_OPTIONS } from "./search.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface HighlightSqlRow {
   readonly id: string
@@ -128,7 +129,7 @@ export const HighlightsRepoSql = Layer.effect(
           FROM page, q ORDER BY page.rank DESC, page.id DESC`.pipe(
           Effect.map((rows) => rankedPageOf(rows.map(toHighlight), page.limit)),
           Effect.orDie,
-          Effect.withSpan("HighlightsRepo.searchHighlights")
+          withSpan("HighlightsRepo.searchHighlights")
         ),
       listHighlights: (workspaceId, filter, page) =>
         sql<HighlightSqlRow>`
@@ -154,7 +155,7 @@ export const HighlightsRepoSql = Layer.effect(
           FROM page, q ORDER BY page.rank DESC, page.id DESC`.pipe(
           Effect.map((rows) => rankedPageOf(rows.map(toCapture), page.limit)),
           Effect.orDie,
-          Effect.withSpan("HighlightsRepo.searchCaptures")
+          withSpan("HighlightsRepo.searchCaptures")
         ),
       listCaptures: (workspaceId, filter, page) =>
         sql<CaptureSqlRow>`

@@ -13,6 +13,7 @@ import { Effect, Layer, Option } from "effect"
 import { inKeyOrder, keysParameter, makeBatchedLookup } from "../batched-lookup.js"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface ItemRow {
   readonly id: string
@@ -132,7 +133,7 @@ export const ItemsRepoSql = Layer.effect(
         findNoteRow({ workspace_id: workspaceId, id: noteId }).pipe(
           Effect.map(Option.map(toNote)),
           Effect.orDie,
-          Effect.withSpan("ItemsRepo.findNote", { captureStackTrace: false })
+          withSpan("ItemsRepo.findNote", { captureStackTrace: false })
         ),
       appendToNote: (workspaceId, noteId, text, separator, maxCharacters, at) =>
         Effect.gen(function* () {
@@ -176,7 +177,7 @@ export const ItemsRepoSql = Layer.effect(
                             ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toSummary), page.limit)),
           Effect.orDie,
-          Effect.withSpan("ItemsRepo.list", { captureStackTrace: false })
+          withSpan("ItemsRepo.list", { captureStackTrace: false })
         )
       },
       insertItem: (workspaceId, item) =>
@@ -193,7 +194,7 @@ export const ItemsRepoSql = Layer.effect(
                        WHERE id = ${itemId} AND workspace_id = ${workspaceId} FOR UPDATE`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
           Effect.orDie,
-          Effect.withSpan("ItemsRepo.lockItem", { captureStackTrace: false })
+          withSpan("ItemsRepo.lockItem", { captureStackTrace: false })
         ),
       findSummaries: (workspaceId, itemIds) =>
         itemIds.length === 0

@@ -3,6 +3,7 @@ import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } f
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface ItemRow {
   readonly id: string
@@ -68,7 +69,7 @@ export const LibraryRepoSql = Layer.effect(
           const found = existing[0]
           if (!found) return yield* Effect.dieMessage(`item ${item.sourceKey} neither saved nor found`)
           return { item: toItem(found), outcome: "unchanged" as const }
-        }).pipe(Effect.orDie, Effect.withSpan("LibraryRepo.save")),
+        }).pipe(Effect.orDie, withSpan("LibraryRepo.save")),
       lockBoard: (workspaceId, boardId) =>
         Effect.gen(function* () {
           const boards = yield* lean<{ readonly id: string; readonly title: string }>`
@@ -80,7 +81,7 @@ export const LibraryRepoSql = Layer.effect(
           const counted = yield* lean<{ readonly n: number }>`
             SELECT count(*)::int AS n FROM board_items WHERE board_id = ${boardId}`
           return Option.some({ id: board.id, title: board.title, itemCount: Number(counted[0]?.n ?? 0) })
-        }).pipe(Effect.orDie, Effect.withSpan("LibraryRepo.lockBoard")),
+        }).pipe(Effect.orDie, withSpan("LibraryRepo.lockBoard")),
       place: (boardId, placements, at) =>
         placements.length === 0
           ? Effect.succeed([])
@@ -92,7 +93,7 @@ export const LibraryRepoSql = Layer.effect(
               RETURNING item_id`.pipe(
               Effect.map((rows) => rows.map((row) => row.item_id)),
               Effect.orDie,
-              Effect.withSpan("LibraryRepo.place")
+              withSpan("LibraryRepo.place")
             ),
       find: (workspaceId, itemId, type) =>
         sql<ItemRow>`SELECT ${columns} FROM items

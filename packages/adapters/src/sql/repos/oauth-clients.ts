@@ -2,6 +2,7 @@ import { GrantType, OAuthClient, OAuthClientsRepo, TokenEndpointAuthMethod } fro
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface ClientRow {
   readonly id: string
@@ -54,7 +55,7 @@ export const OAuthClientsRepoSql = Layer.effect(
                        FROM oauth_clients WHERE id = ${clientId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toClient)),
           Effect.orDie,
-          Effect.withSpan("OAuthClientsRepo.find")
+          withSpan("OAuthClientsRepo.find")
         )
     }
   })

@@ -3,6 +3,7 @@ import { knownScopes, OAuthAudience, OAuthGrantsRepo, type StoredCode } from "@s
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface CodeRow {
   readonly client_id: string
@@ -100,7 +101,7 @@ export const OAuthGrantsRepoSql = Layer.effect(
           const seen =
             yield* sql<CodeRow>`SELECT ${sql.literal(codeColumns)} FROM oauth_codes WHERE code_hash = ${codeHash}`
           return Option.map(Option.fromNullable(seen[0]), (row) => ({ code: toCode(row), replayed: true }))
-        }).pipe(Effect.orDie, Effect.withSpan("OAuthGrantsRepo.consumeCode")),
+        }).pipe(Effect.orDie, withSpan("OAuthGrantsRepo.consumeCode")),
       insertGrant: (grant) =>
         lean`INSERT INTO oauth_grants (id, client_id, account_id, scopes, resource, audience, created_at)
             VALUES (${grant.id}, ${grant.clientId}, ${grant.accountId}, ${grant.scopes.join(" ")}, ${grant.resource},
@@ -123,7 +124,7 @@ export const OAuthGrantsRepoSql = Layer.effect(
           WHERE t.token_hash = ${tokenHash}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toToken)),
           Effect.orDie,
-          Effect.withSpan("OAuthGrantsRepo.findToken")
+          withSpan("OAuthGrantsRepo.findToken")
         ),
       rotateToken: (tokenHash, at) =>
         lean`UPDATE oauth_tokens SET rotated_at = ${at} WHERE token_hash = ${tokenHash} AND rotated_at IS NULL

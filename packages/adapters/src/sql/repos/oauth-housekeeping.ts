@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { OAuthHousekeepingRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 /** `OAuthHousekeepingRepo` over SQL: one bounded delete per table, all in one transaction. */
 export const OAuthHousekeepingRepoSql = Layer.effect(
@@ -34,7 +35,7 @@ export const OAuthHousekeepingRepoSql = Layer.effect(
               return Math.max(...counts.map((rows) => rows.length))
             })
           )
-          .pipe(Effect.orDie, Effect.withSpan("OAuthHousekeepingRepo.purgeExpired"))
+          .pipe(Effect.orDie, withSpan("OAuthHousekeepingRepo.purgeExpired"))
     }
   })
 )

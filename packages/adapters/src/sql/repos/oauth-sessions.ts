@@ -1,6 +1,7 @@
 import { BrowserSessionsRepo, knownScopes, OAuthAudience, PendingAuthorization } from "@svc/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface PendingRow {
   readonly id: string
@@ -54,7 +55,7 @@ export const BrowserSessionsRepoSql = Layer.effect(
             }))
           ),
           Effect.orDie,
-          Effect.withSpan("BrowserSessionsRepo.find")
+          withSpan("BrowserSessionsRepo.find")
         ),
       remove: (hash) => lean`DELETE FROM oauth_sessions WHERE id_hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
       rebindPending: (fromHash, toHash) =>

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type ItemHit, type ItemType, rankedPageOf, SearchRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 interface HitRow {
   readonly id: string
@@ -69,7 +70,7 @@ export const SearchRepoSql = Layer.effect(
             )
           ),
           Effect.orDie,
-          Effect.withSpan("SearchRepo.searchItems")
+          withSpan("SearchRepo.searchItems")
         )
       }
     }

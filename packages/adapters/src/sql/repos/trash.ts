@@ -1,6 +1,7 @@
 import { TrashRepo } from "@svc/core"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
+import { withSpan } from "@svc/core"
 
 /** `TrashRepo` over SQL: deleting an item cascades to its placements, connections, tags and rows. */
 export const TrashRepoSql = Layer.effect(
@@ -19,7 +20,7 @@ export const TrashRepoSql = Layer.effect(
             rows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, type: row.type, title: row.title }))
           ),
           Effect.orDie,
-          Effect.withSpan("TrashRepo.purgeBefore")
+          withSpan("TrashRepo.purgeBefore")
         )
     }
   })

@@ -8,6 +8,7 @@ import { redirectUriRegistered } from "./redirect-uris.js"
 import { OAuthClients } from "./registration.js"
 import { type OAuthAudience, type OAuthClient, type OAuthErrorCode, PendingAuthorization } from "./schema.js"
 import { defaultScopesOf, isSubset, knownScopes, scopesOfAudience } from "./scopes.js"
+import { withSpan } from "../../shared/spans.js"
 
 /** The resources this server protects, as the HTTP face knows their URLs. */
 export interface ProtectedResources {
@@ -154,7 +155,7 @@ export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("sv
           audience
         }
         return checked
-      }).pipe(Effect.withSpan("OAuthAuthorization.check"))
+      }).pipe(withSpan("OAuthAuthorization.check"))
 
     /** Stores a checked request for the browser session that made it. */
     const begin = (request: CheckedRequest, sessionHash: string) =>
@@ -225,7 +226,7 @@ export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("sv
           new Date(now)
         )
         return Option.some<AuthorizationAnswer>({ redirectUri: request.redirectUri, params: { code, ...state } })
-      }).pipe(Effect.withSpan("OAuthAuthorization.decide"))
+      }).pipe(withSpan("OAuthAuthorization.decide"))
 
     return { check, begin, pending, decide } as const
   })

@@ -1,4 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { withSpan } from "../../shared/spans.js"
 
 /** How long after they expire the authorization server's rows are deleted. */
 export const OAUTH_KEEP_AFTER_EXPIRY = {
@@ -41,7 +42,7 @@ export const purgeExpiredOAuth = Effect.gen(function* () {
     batches += 1
     if ((yield* repo.purgeExpired(cutoffs, OAUTH_PURGE_BATCH)) < OAUTH_PURGE_BATCH) return batches
   }
-}).pipe(Effect.withSpan("OAuth.purgeExpired"))
+}).pipe(withSpan("OAuth.purgeExpired"))
 
 /** A layer that runs `purgeExpiredOAuth` now and then every `every` (default one hour) while alive. */
 export const OAuthPurgeLive = (every: Duration.DurationInput = Duration.hours(1)) =>

@@ -8,6 +8,7 @@ import { OAuthClientsRepo } from "./ports.js"
 import { redirectUriProblem } from "./redirect-uris.js"
 import { formatScope, knownScopes } from "./scopes.js"
 import { type GrantType, OAuthClient, OAuthError, type TokenEndpointAuthMethod } from "./schema.js"
+import { withSpan } from "../../shared/spans.js"
 
 const AUTH_METHODS: ReadonlyArray<TokenEndpointAuthMethod> = ["none", "client_secret_basic", "client_secret_post"]
 const GRANT_TYPES: ReadonlyArray<GrantType> = ["authorization_code", "refresh_token"]
@@ -150,7 +151,7 @@ export class OAuthClients extends Effect.Service<OAuthClients>()("svc/auth/oauth
             ...echo
           }
         }
-      }).pipe(Effect.withSpan("OAuthClients.register"))
+      }).pipe(withSpan("OAuthClients.register"))
 
     /** The registered client with that id. */
     // Ids are ours and never hold text the database refuses; such an id is unknown without a lookup (which would fail).
@@ -173,7 +174,7 @@ export class OAuthClients extends Effect.Service<OAuthClients>()("svc/auth/oauth
         if (credentials.secret === undefined || credentials.method === "none") return yield* unknownClient
         const presented = yield* secrets.sha256Hex(credentials.secret)
         return constantTimeEqual(presented, secretHash) ? client : yield* unknownClient
-      }).pipe(Effect.withSpan("OAuthClients.authenticate"))
+      }).pipe(withSpan("OAuthClients.authenticate"))
 
     return { register, find, authenticate } as const
   })

@@ -8,6 +8,7 @@ import { newSecret, SESSION_PREFIX } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
 import { BrowserSessionsRepo } from "./ports.js"
 import type { BrowserSession } from "./schema.js"
+import { withSpan } from "../../shared/spans.js"
 
 /** A session and the cookie value that names it (the cookie is never stored, only its hash). */
 export interface SessionCookie {
@@ -75,7 +76,7 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("svc/auth
           yield* repo.remove(current.hash)
         }
         return { signedIn: next, account: account.value }
-      }).pipe(Effect.withSpan("BrowserSessions.signIn"))
+      }).pipe(withSpan("BrowserSessions.signIn"))
 
     /** Ends a session. */
     const signOut = (session: BrowserSession) => repo.remove(session.hash)

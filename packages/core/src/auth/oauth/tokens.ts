@@ -9,6 +9,7 @@ import { currentPolicy } from "./policy.js"
 import { OAuthGrantsRepo } from "./ports.js"
 import { type OAuthAudience, type OAuthClient, OAuthError, type OAuthScope } from "./schema.js"
 import { formatScope, isSubset, parseScope } from "./scopes.js"
+import { withSpan } from "../../shared/spans.js"
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
 export interface TokenAnswer {
@@ -147,7 +148,7 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
             if (outcome.grantId !== null) yield* grants.revokeGrant(outcome.grantId, new Date(now))
             return yield* invalidGrant("the code was already used; the tokens issued from it are revoked")
         }
-      }).pipe(Effect.withSpan("OAuthTokens.exchangeCode"))
+      }).pipe(withSpan("OAuthTokens.exchangeCode"))
 
     /**
      * `grant_type=refresh_token`: every use rotates the token. A rotated token still works within the
@@ -198,7 +199,7 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
           }
         }
         return yield* issue(client, token.grant.id, scopes, now)
-      }).pipe(Effect.withSpan("OAuthTokens.refresh"))
+      }).pipe(withSpan("OAuthTokens.refresh"))
 
     /** RFC 7009: revoking a refresh token ends its grant; an access token ends alone; unknown tokens are fine. */
     const revoke = (client: OAuthClient, token: string) =>
@@ -209,7 +210,7 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
         if (Option.isNone(found) || found.value.grant.clientId !== client.id) return
         if (found.value.kind === "refresh") yield* grants.revokeGrant(found.value.grant.id, new Date(now))
         else yield* grants.revokeToken(tokenHash, new Date(now))
-      }).pipe(Effect.withSpan("OAuthTokens.revoke"))
+      }).pipe(withSpan("OAuthTokens.revoke"))
 
     const rejected = new AuthExpired({
       message: "the access token is missing, expired or revoked; refresh it or sign in again"
@@ -247,7 +248,7 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
           rateLimitExempt: false
         }
         return principal
-      }).pipe(Effect.withSpan("OAuthTokens.authenticate"))
+      }).pipe(withSpan("OAuthTokens.authenticate"))
 
     /** The clients the account has connected (live grants), newest first. */
     const connections = (accountId: string) => grants.listConnections(accountId, undefined)
