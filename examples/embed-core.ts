@@ -5,30 +5,22 @@
  *   npx tsx examples/embed-core.ts
  */
 import { HttpLayerRouter } from "@effect/platform"
-import { DatabaseConfig, HttpSenderLive } from "@svc/adapters"
-import { HttpFaceSettings, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
-import {
-  Accounts,
-  ApiKeys,
-  AuthSettings,
-  boardTools,
-  CoreLive,
-  noteTools,
-  toolServerLive,
-  workspaceTools
-} from "@svc/core"
+// Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
+// subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
+import { Http, HttpSender, Sql } from "@svc/adapters"
+import { Accounts, Auth, Boards, CoreLive, toolServerLive, Workspace } from "@svc/core"
 import { Storage } from "@svc/server"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
-// The core over storage: PGlite in memory here; DatabaseConfig.Postgres({ url }) for a real database.
-// HttpSenderLive is the SSRF-safe sender webhook test sends (and deliveries) go out through.
+// The core over storage: PGlite in memory here; Sql.DatabaseConfig.Postgres({ url }) for a real database.
+// HttpSender.HttpSenderLive is the SSRF-safe sender webhook test sends (and deliveries) go out through.
 // You choose which areas' tools you serve: here the workspace, note and board tools (the svc server serves all).
-const storage = Storage.storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
-const core = toolServerLive([workspaceTools, noteTools, boardTools]).pipe(
+const storage = Storage.storageLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))
+const core = toolServerLive([Workspace.workspaceTools, Boards.noteTools, Boards.boardTools]).pipe(
   Layer.provideMerge(CoreLive),
   Layer.provideMerge(storage),
-  Layer.provideMerge(AuthSettings.Default),
-  Layer.provideMerge(HttpSenderLive)
+  Layer.provideMerge(Auth.AuthSettings.Default),
+  Layer.provideMerge(HttpSender.HttpSenderLive)
 )
 
 // One runtime holds the core; the web handler and your own code share it.
@@ -36,19 +28,19 @@ const runtime = ManagedRuntime.make(core)
 
 const { token } = await runtime.runPromise(
   Effect.gen(function* () {
-    const { account } = yield* (yield* Accounts).create({
+    const { account } = yield* (yield* Accounts.Accounts).create({
       email: "me@example.com",
       password: "a long password",
       plan: "starter"
     })
-    return yield* (yield* ApiKeys).create(account.id, { name: "embedded" })
+    return yield* (yield* Auth.ApiKeys).create(account.id, { name: "embedded" })
   })
 )
 
 const { handler, dispose } = HttpLayerRouter.toWebHandler(
-  ToolFacesLive.pipe(
-    Layer.provide(PublicUrl.layer("http://localhost")),
-    Layer.provide(HttpFaceSettings.Default),
+  Http.ToolFacesLive.pipe(
+    Layer.provide(Http.PublicUrl.layer("http://localhost")),
+    Layer.provide(Http.HttpFaceSettings.Default),
     Layer.provide(Layer.succeedContext(await runtime.runPromise(Effect.context<Layer.Layer.Success<typeof core>>())))
   ),
   { disableLogger: true }

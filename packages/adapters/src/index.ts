@@ -1,12 +1,12 @@
-export * from "./http-sender/index.js"
-export * from "./sql/database.js"
-export * from "./sql/errors.js"
-export { LeanSql, LeanSqlFromClient, type LeanValue } from "./sql/lean.js"
-export { migrations } from "./sql/migrations/index.js"
-export * from "./sql/layers.js"
-export * from "./sql/rate-limiter.js"
-export * from "./system/ids.js"
-export * from "./system/link-preview-offline.js"
-export * from "./system/rate-limiter-memory.js"
-export * from "./system/secrets.js"
-export * from "./system/webhook-secrets.js"
+/**
+ * The adapters of svc, one namespace per folder; each is also its own subpath (`@svc/adapters/sql`, …).
+ *
+ * - `Sql`: storage on PGlite or PostgreSQL (`Sql.databaseLayer`, `Sql.SqlReposLive`, `Sql.migrations`).
+ * - `System`: ports with no I/O beyond the process (`System.IdsLive`, `System.SecretsLive`, …).
+ * - `HttpSender`: the SSRF-safe outgoing HTTP sender (`HttpSender.HttpSenderLive`).
+ * - `Http`: the HTTP faces (MCP, REST tools, the store API, OAuth) on one router (`Http.ToolFacesLive`).
+ */
+export * as Http from "./http/index.js"
+export * as HttpSender from "./http-sender/index.js"
+export * as Sql from "./sql/index.js"
+export * as System from "./system/index.js"

@@ -1,6 +1,11 @@
-// The two leaf modules, not the core's index: a receiver should not load the whole service.
-import type { WebhookEnvelope } from "@svc/core/webhooks/envelope"
-import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@svc/core/webhooks/policy"
+// The webhook contract alone, not the core's index: a receiver should not load the whole service.
+import {
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  type WebhookEnvelope
+} from "@svc/core/webhook-contract"
 import { Clock, Effect, Either, Schema } from "effect"
 
 /** Why a delivery was not accepted. */

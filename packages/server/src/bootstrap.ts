@@ -1,4 +1,6 @@
-import { Accounts, ApiKeys, Secrets } from "@svc/core"
+import { Accounts } from "@svc/core/accounts"
+import { ApiKeys } from "@svc/core/auth"
+import { Secrets } from "@svc/core/shared"
 import { Console, Effect } from "effect"
 
 const DEMO_EMAIL = "owner@demo.svc.local"

@@ -1,5 +1,6 @@
-import { DatabaseConfig } from "@svc/adapters"
-import { AuthSettings, specTools, ToolRegistry } from "@svc/core"
+import { DatabaseConfig } from "@svc/adapters/sql"
+import { AuthSettings } from "@svc/core/auth"
+import { specTools, ToolRegistry } from "@svc/core/tools"
 import { Console, Effect, Layer } from "effect"
 import { ServedCoreLive } from "./runtime.js"
 import { storageLayer } from "./storage.js"

@@ -1,4 +1,4 @@
-import { DELIVERY_DEADLINE_MS } from "@svc/core"
+import { DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config } from "effect"
 
 const list = (name: string) =>

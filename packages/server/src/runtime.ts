@@ -1,17 +1,10 @@
-import { databaseConfig } from "@svc/adapters"
-import {
-  AuthSettings,
-  boardTools,
-  CoreLive,
-  highlightTools,
-  libraryTools,
-  noteTools,
-  searchTools,
-  tableTools,
-  tagTools,
-  toolServerLive,
-  workspaceTools
-} from "@svc/core"
+import { databaseConfig } from "@svc/adapters/sql"
+import { CoreLive, toolServerLive } from "@svc/core"
+import { AuthSettings } from "@svc/core/auth"
+import { boardTools, noteTools, tableTools, tagTools } from "@svc/core/boards"
+import { highlightTools } from "@svc/core/highlights"
+import { libraryTools } from "@svc/core/library"
+import { searchTools, workspaceTools } from "@svc/core/workspace"
 import { Effect, Layer } from "effect"
 import { ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"

@@ -1,7 +1,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import { HttpSenderLive } from "@svc/adapters"
+import { HttpSenderLive } from "@svc/adapters/http-sender"
 import {
   AuthUrl,
   HttpFaceSettings,
@@ -10,7 +10,9 @@ import {
   ToolFacesLive,
   ToolLanesLive
 } from "@svc/adapters/http"
-import { OAuthPurgeLive, TrashPurgeLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core"
+import { OAuthPurgeLive } from "@svc/core/auth"
+import { TrashPurgeLive } from "@svc/core/boards"
+import { WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"

@@ -2,15 +2,12 @@ import {
   DatabaseConfig,
   type DatabaseConfig as Database,
   databaseLayer,
-  IdsLive,
-  LinkPreviewOffline,
   migrations,
   migrationsLayer,
-  RateLimiterMemory,
   RateLimiterSql,
-  SecretsLive,
   SqlReposLive
-} from "@svc/adapters"
+} from "@svc/adapters/sql"
+import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@svc/adapters/system"
 import { Layer } from "effect"
 
 /**

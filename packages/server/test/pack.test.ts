@@ -45,21 +45,15 @@ const succeeded = (what: string, result: Run) => {
 }
 
 // A program as a team embedding the core writes it: the core's services over the adapters' storage, on an
-// in-memory PGlite, in its own process; and the client checking a webhook delivery's signature.
+// in-memory PGlite, in its own process; and the client checking a webhook delivery's signature. It imports the
+// packages' area subpaths (examples/embed-core.ts shows the root namespaces), so the installed exports are checked.
 const embedProgram = `import { createHmac } from "node:crypto"
-import {
-  DatabaseConfig,
-  databaseLayer,
-  IdsLive,
-  LinkPreviewOffline,
-  migrations,
-  migrationsLayer,
-  RateLimiterMemory,
-  SecretsLive,
-  SqlReposLive
-} from "@svc/adapters"
+import { DatabaseConfig, databaseLayer, migrations, migrationsLayer, SqlReposLive } from "@svc/adapters/sql"
+import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@svc/adapters/system"
 import { Webhooks } from "@svc/client"
-import { Accounts, ApiKeys, AuthSettings, CoreLive } from "@svc/core"
+import { CoreLive } from "@svc/core"
+import { Accounts } from "@svc/core/accounts"
+import { ApiKeys, AuthSettings } from "@svc/core/auth"
 import { Effect, Layer } from "effect"
 
 const storage = Layer.mergeAll(SqlReposLive, RateLimiterMemory, migrationsLayer(migrations)).pipe(

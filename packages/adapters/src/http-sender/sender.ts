@@ -1,8 +1,15 @@
 import { promises as dns } from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
-import { checkReceiverUrl, HttpSender, isLoopbackHost, isPublicAddress, refusalMessage, SendFailed } from "@svc/core"
-import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core"
+import {
+  checkReceiverUrl,
+  HttpSender,
+  isLoopbackHost,
+  isPublicAddress,
+  refusalMessage,
+  SendFailed
+} from "@svc/core/webhooks"
+import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core/webhooks"
 import { Config, Effect, Layer, type Scope } from "effect"
 import { makeReceiverConnections, pinnedLookup, type ReceiverConnections, type ResolvedAddress } from "./connections.js"
 

@@ -1,4 +1,6 @@
-import { type AuthExpired, Authenticator, type InsufficientScope, type Principal } from "@svc/core"
+import { Authenticator, type Principal } from "@svc/core/auth"
+import type { AuthExpired } from "@svc/core/shared"
+import type { InsufficientScope } from "@svc/core/tools"
 import { Effect } from "effect"
 import { PublicUrl, type PublicUrlShape } from "./config.js"
 import type { FaceRequest } from "./exchange.js"

@@ -5,7 +5,6 @@ import { OAuthRoutes } from "./oauth/index.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
 
-export { bearerChallenge, bearerTokenOf, makeToolGate, resourceMetadataUrl, type ToolGate } from "./auth.js"
 export {
   DEFAULT_MAX_BODY_BYTES,
   HttpFaceSettings,
@@ -14,23 +13,12 @@ export {
   PublicUrl,
   type PublicUrlShape
 } from "./config.js"
-export {
-  type FaceRequest,
-  nodeFaceRequest,
-  platformFaceRequest,
-  type Reply,
-  replyResponse,
-  writeReply
-} from "./exchange.js"
 export { lanedServerLayer } from "./laned-server.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
-export { type McpEndpoint, makeMcpEndpoint } from "./mcp/endpoint.js"
-export { McpRoutes } from "./mcp/routes.js"
 export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
-export { MetaRoutes, protectedResourceMetadata } from "./meta.js"
+export { McpRoutes } from "./mcp/routes.js"
+export { MetaRoutes } from "./meta.js"
 export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
-export { makeToolsOpenApi } from "./rest/openapi.js"
-export { makeRestToolEndpoint, type RestToolEndpoint } from "./rest/endpoint.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 

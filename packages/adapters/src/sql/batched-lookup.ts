@@ -14,7 +14,7 @@
  * The shared statement runs in a span of its own (`name`), linked to the span of every caller it answers: it
  * belongs to no one caller's trace.
  */
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

@@ -10,7 +10,7 @@
  * only (no fragments, identifiers or helpers); dynamic SQL stays with `sql`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"

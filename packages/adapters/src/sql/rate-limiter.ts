@@ -1,7 +1,7 @@
-import { RateLimiter } from "@svc/core"
+import { RateLimiter } from "@svc/core/limits"
 import { Clock, Effect, Layer } from "effect"
 import { LeanSql } from "./lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 /** `RateLimiter` in PostgreSQL: exact across any number of server instances sharing the database. */
 export const RateLimiterSql = Layer.effect(

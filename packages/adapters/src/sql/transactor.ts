@@ -4,7 +4,7 @@
  * a failed BEGIN or COMMIT) is a defect, so services see only the errors they declare.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Transactor } from "@svc/core"
+import { Transactor } from "@svc/core/shared"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Ids } from "@svc/core"
+import { Ids } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -1,4 +1,4 @@
-import { LinkPreview } from "@svc/core"
+import { LinkPreview } from "@svc/core/library"
 import { Effect, Layer } from "effect"
 
 /**

@@ -1,4 +1,4 @@
-import { RateLimiter } from "@svc/core"
+import { RateLimiter } from "@svc/core/limits"
 import { Clock, Effect, Layer } from "effect"
 
 /** `RateLimiter` in this process's memory: exact, for a single server on the embedded database. */

@@ -1,6 +1,6 @@
 import * as crypto from "node:crypto"
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto"
-import { Secrets } from "@svc/core"
+import { Secrets } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 
 // scrypt N=2^15, r=8, p=1: ~32 MiB and tens of milliseconds per hash, OWASP's floor for scrypt.

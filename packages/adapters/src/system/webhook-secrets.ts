@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { WebhookSecrets } from "@svc/core"
+import { WebhookSecrets } from "@svc/core/webhooks"
 import { Config, Effect, Layer, Option, Redacted, SynchronizedRef } from "effect"
 
 /** The row of `server_secrets` holding the generated sealing key when `SVC_SECRET_KEY` is not set. */

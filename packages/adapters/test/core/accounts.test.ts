@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Accounts, EventLog } from "@svc/core"
+import { Accounts } from "@svc/core/accounts"
+import { EventLog } from "@svc/core/events"
 import { Effect, Option } from "effect"
 import { engineName } from "../support/database.js"
 import { testCoreLayer } from "../support/core.js"

@@ -4,7 +4,8 @@
  * 5 seconds, and an expiry is honoured to the millisecond even on a remembered key.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Accounts, ApiKeys, ApiKeysRepo, Authenticator } from "@svc/core"
+import { Accounts } from "@svc/core/accounts"
+import { ApiKeys, ApiKeysRepo, Authenticator } from "@svc/core/auth"
 import { Clock, Effect, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Accounts, ApiKeys, Authenticator } from "@svc/core"
+import { Accounts } from "@svc/core/accounts"
+import { ApiKeys, Authenticator } from "@svc/core/auth"
 import { Effect, TestClock } from "effect"
 import { engineName } from "../support/database.js"
 import { signUp, testCoreLayer } from "../support/core.js"

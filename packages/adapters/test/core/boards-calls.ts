@@ -1,5 +1,6 @@
 /** Calls tools through the real ToolServer, for the library tests. */
-import { type Principal, type ToolAnswer, ToolServer } from "@svc/core"
+import type { Principal } from "@svc/core/auth"
+import { type ToolAnswer, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 
 /** A tool answer with its fields open for reading in tests. */

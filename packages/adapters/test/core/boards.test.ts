@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { EventLog } from "@svc/core"
+import { EventLog } from "@svc/core/events"
 import { Effect, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

@@ -5,7 +5,7 @@
  * each schema), and the same error for values that fail it.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { decodesFast, encodesFast, makeAnswerEncoder, makeInputDecoder, ToolRegistry } from "@svc/core"
+import { decodesFast, encodesFast, makeAnswerEncoder, makeInputDecoder, ToolRegistry } from "@svc/core/tools"
 import { Arbitrary, Effect, Either, FastCheck, ParseResult, Schema } from "effect"
 import { testCoreLayer } from "../support/core.js"
 

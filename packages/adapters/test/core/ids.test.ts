@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Ids } from "@svc/core"
+import { Ids } from "@svc/core/shared"
 import { Effect } from "effect"
 import { IdsLive } from "../../src/system/ids.js"
 

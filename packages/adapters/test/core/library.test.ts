@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { type Principal, type ToolAnswer, ToolServer } from "@svc/core"
+import type { Principal } from "@svc/core/auth"
+import { type ToolAnswer, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { EventLog, ItemsRepo, Note } from "@svc/core"
+import { EventLog } from "@svc/core/events"
+import { ItemsRepo, Note } from "@svc/core/items"
 import { Effect, Exit } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { applyUnifiedDiff, EventLog } from "@svc/core"
-import { Effect, Either, TestClock } from "effect"
+import { EventLog } from "@svc/core/events"
+import { Effect, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
 import { call, ok } from "./boards-calls.js"
@@ -125,11 +125,6 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`note edits on ${engineName}`,
         expect(garbage.message).toContain("no hunks")
       })
     )
-
-    it("inserts with a pure-addition hunk and tolerates trailing spaces", () => {
-      expect(applyUnifiedDiff("a\nb", "@@ -0,0 +1,1 @@\n+top\n")).toEqual(Either.right("top\na\nb"))
-      expect(applyUnifiedDiff("a  \nb", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n")).toEqual(Either.right("a  \nc"))
-    })
   })
 
   describe("replace, rename, item note", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { RateLimiter } from "@svc/core"
+import { RateLimiter } from "@svc/core/limits"
 import { Effect, Layer, TestClock } from "effect"
 import { migrations } from "../../src/sql/migrations/index.js"
 import { RateLimiterSql } from "../../src/sql/rate-limiter.js"

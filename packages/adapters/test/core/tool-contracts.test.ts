@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { specTools, ToolRegistry } from "@svc/core"
+import { specTools, ToolRegistry } from "@svc/core/tools"
 import { Effect } from "effect"
 import { testCoreLayer } from "../support/core.js"
 

@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { EventLog, Trash, TrashPurgeLive } from "@svc/core"
+import { Trash, TrashPurgeLive } from "@svc/core/boards"
+import { EventLog } from "@svc/core/events"
 import { Effect, Layer, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { type Access, readOnlyAccess, specTools, specToolsByName } from "@svc/core"
+import { type Access, readOnlyAccess } from "@svc/core/auth"
+import { specTools, specToolsByName } from "@svc/core/tools"
 import { Effect } from "effect"
 import { FACES, type Face, sendVia, TestApp } from "../support/app.js"
 import { errorOf, jsonOf, mcpPost, resultOf, rpc } from "./requests.js"

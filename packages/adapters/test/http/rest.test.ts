@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { describe, expect, layer } from "@effect/vitest"
-import { type Access, readOnlyAccess } from "@svc/core"
+import { type Access, readOnlyAccess } from "@svc/core/auth"
 import { Effect } from "effect"
 import { FACES, type Face, sendVia, TestApp } from "../support/app.js"
 import { DEFECT_DETAIL, dyingToolName, toolThatDies } from "../support/defect-tool.js"

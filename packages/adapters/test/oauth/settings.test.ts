@@ -3,7 +3,7 @@
  * listed and revoked, and the same CSRF rules as the consent page (same origin, single-use form token).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Part } from "@svc/core"
+import { Part } from "@svc/core/auth"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { Browser, formFields, mcpToolsList, TEST_PASSWORD } from "./support.js"

@@ -14,7 +14,7 @@ import {
   OAuthClients,
   OAuthTokens,
   purgeExpiredOAuth
-} from "@svc/core"
+} from "@svc/core/auth"
 import { Effect, Option, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

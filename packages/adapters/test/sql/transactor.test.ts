@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Transactor } from "@svc/core"
+import { Transactor } from "@svc/core/shared"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

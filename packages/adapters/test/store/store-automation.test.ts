@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { CustomAis, resolveStoreCaller, StoreCatalog, StoreSales, StoreSetup } from "@svc/core"
+import { CustomAis } from "@svc/core/custom-ai"
+import { resolveStoreCaller, StoreCatalog, StoreSales, StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

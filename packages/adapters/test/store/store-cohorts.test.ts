@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { ApiKeys, StoreCohorts, StoreTagging } from "@svc/core"
+import { ApiKeys } from "@svc/core/auth"
+import { StoreCohorts, StoreTagging } from "@svc/core/store"
 import { Effect, Exit } from "effect"
 import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"

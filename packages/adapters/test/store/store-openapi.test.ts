@@ -7,9 +7,9 @@ import {
   RefundFeedRow,
   RenewalPaymentRow,
   SaleFeedRow,
-  StoreBadRequest,
   StoreCohorts
-} from "@svc/core"
+} from "@svc/core/store"
+import { StoreBadRequest } from "@svc/core/store-api"
 import { Effect, Schema } from "effect"
 import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"

@@ -1,7 +1,10 @@
 /** The store API over the whole core on the test database, as a web handler, plus seller set-up helpers. */
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { SqlClient } from "@effect/sql"
-import { type Access, CustomAis, type Plan, StoreSetup } from "@svc/core"
+import type { Plan } from "@svc/core/accounts"
+import type { Access } from "@svc/core/auth"
+import { CustomAis } from "@svc/core/custom-ai"
+import { StoreSetup } from "@svc/core/store"
 import { Context, Effect, Layer } from "effect"
 import { StoreApiRoutes } from "../../src/http/store-api/index.js"
 import { signUp, testCoreLayer } from "../support/core.js"

@@ -6,17 +6,17 @@
 import { createServer } from "node:net"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type { Plan } from "@svc/core/accounts"
+import type { Access } from "@svc/core/auth"
 import {
-  type Access,
   makeToolRegistry,
-  type Plan,
   type SpecTool,
   specToolsByName,
   type Tool,
   ToolRegistry,
   type ToolRegistryShape,
   ToolServer
-} from "@svc/core"
+} from "@svc/core/tools"
 import { Context, Effect, Layer, type Scope } from "effect"
 import {
   DEFAULT_MAX_BODY_BYTES,

@@ -2,25 +2,14 @@
  * The whole core on a real test database (PGlite, or PostgreSQL with TEST_DATABASE_URL):
  * what the server runs, minus HTTP. Build it once per test file.
  */
-import {
-  Accounts,
-  type Access,
-  ApiKeys,
-  AuthSettings,
-  boardTools,
-  CoreLive,
-  HttpSender,
-  highlightTools,
-  libraryTools,
-  noteTools,
-  type Plan,
-  type Principal,
-  searchTools,
-  tableTools,
-  tagTools,
-  toolServerLive,
-  workspaceTools
-} from "@svc/core"
+import { CoreLive, toolServerLive } from "@svc/core"
+import { Accounts, type Plan } from "@svc/core/accounts"
+import { type Access, ApiKeys, AuthSettings, type Principal } from "@svc/core/auth"
+import { boardTools, noteTools, tableTools, tagTools } from "@svc/core/boards"
+import { highlightTools } from "@svc/core/highlights"
+import { libraryTools } from "@svc/core/library"
+import { HttpSender } from "@svc/core/webhooks"
+import { searchTools, workspaceTools } from "@svc/core/workspace"
 import { Effect, Layer } from "effect"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
 import { migrations } from "../../src/sql/migrations/index.js"

@@ -4,7 +4,7 @@
  * under a name of the service description core does not implement yet; storage, auth and the rate limiter stay real.
  * It exists only to show that a defect answers -32603 / 500 with a request id and never the cause.
  */
-import { defineTool, type SpecTool, type Tool } from "@svc/core"
+import { defineTool, type SpecTool, type Tool } from "@svc/core/tools"
 import { Effect } from "effect"
 import { TestApp } from "./app.js"
 

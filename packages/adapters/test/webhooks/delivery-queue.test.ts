@@ -9,7 +9,7 @@ import {
   purgeExpiredDeliveries,
   RETENTION_MS,
   runDeliveryWorker
-} from "@svc/core"
+} from "@svc/core/webhooks"
 import { Deferred, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { engineName } from "../support/database.js"
 import { attemptsOf, deliveryOf, deliveryTestLayer, emit, receiver, sentTo, setUpWebhook } from "./delivery-support.js"

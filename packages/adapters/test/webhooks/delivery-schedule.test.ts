@@ -10,7 +10,7 @@ import {
   RETRY_DELAYS_MS,
   RETRY_JITTER,
   WebhookSecrets
-} from "@svc/core"
+} from "@svc/core/webhooks"
 import { SqlClient } from "@effect/sql"
 import { Effect, Random, TestClock } from "effect"
 import { engineName } from "../support/database.js"

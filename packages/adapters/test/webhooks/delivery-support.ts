@@ -3,15 +3,9 @@
  * webhooks are rows with a secret sealed by the real `WebhookSecrets`, events go through the real `EventLog`.
  */
 import { SqlClient } from "@effect/sql"
-import {
-  EventLog,
-  HttpSender,
-  type OutgoingRequest,
-  SendFailed,
-  type SendOutcome,
-  Transactor,
-  WebhookSecrets
-} from "@svc/core"
+import { EventLog } from "@svc/core/events"
+import { Transactor } from "@svc/core/shared"
+import { HttpSender, type OutgoingRequest, SendFailed, type SendOutcome, WebhookSecrets } from "@svc/core/webhooks"
 import { Clock, Effect, Layer } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 

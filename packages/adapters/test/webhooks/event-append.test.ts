@@ -5,7 +5,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { envelopeBody, type EventRecord, EventLog } from "@svc/core"
+import { type EventRecord, EventLog } from "@svc/core/events"
+import { envelopeBody } from "@svc/core/webhooks"
 import { Effect } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

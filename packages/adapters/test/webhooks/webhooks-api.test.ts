@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { MAX_WEBHOOKS_PER_WORKSPACE, WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES } from "@svc/core"
+import { MAX_WEBHOOKS_PER_WORKSPACE, WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES } from "@svc/core/webhooks"
 import { Effect } from "effect"
 import { engineName } from "../support/database.js"
 import { createWebhook, query, request, WebhookTest, webhookOf } from "./support.js"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { DEFAULT_DELIVERY_WORKER, deliverDue } from "@svc/core"
+import { DEFAULT_DELIVERY_WORKER, deliverDue } from "@svc/core/webhooks"
 import { Effect } from "effect"
 import { engineName } from "../support/database.js"
 import { createWebhook, query, type Received, receiver, request, WebhookTest } from "./support.js"

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { WebhookSecrets } from "@svc/core"
+import { WebhookSecrets } from "@svc/core/webhooks"
 import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
 import { migrations } from "../../src/sql/migrations/index.js"
 import { WEBHOOK_KEY_NAME, WebhookSecretsLive } from "../../src/system/webhook-secrets.js"

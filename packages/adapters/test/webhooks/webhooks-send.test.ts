@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { WEBHOOK_EVENT_TYPES } from "@svc/core"
+import { WEBHOOK_EVENT_TYPES } from "@svc/core/webhooks"
 import { Effect } from "effect"
 import { engineName } from "../support/database.js"
 import {

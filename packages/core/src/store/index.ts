@@ -1,20 +1,70 @@
-export * from "./access.js"
-export * from "./api-rows.js"
-export * from "./caller.js"
-export * from "./catalog.js"
-export * from "./cohort.js"
-export * from "./cohorts.js"
-export * from "./customers.js"
-export * from "./errors.js"
-export * from "./feed-rows.js"
-export * from "./feeds.js"
-export * from "./paging.js"
-export * from "./ports.js"
-export * from "./product.js"
-export * from "./product-rules.js"
-export * from "./sale.js"
-export * from "./sales.js"
-export * from "./settings.js"
-export * from "./stock.js"
-export * from "./tags.js"
-export * from "./layer.js"
+/** The store: products, sales, customers, cohorts, feeds and tags, with their services, repositories and schemas. */
+export type { AccessHow, AccessState, Customer, ProductAccess } from "./access.js"
+export {
+  AccessLine,
+  ChecklistItemRow,
+  CustomerRow,
+  PageOf,
+  ProductAnswer,
+  ProductRow,
+  ProductSummary,
+  SaleRow
+} from "./api-rows.js"
+export { resolveStoreCaller, type StoreCaller } from "./caller.js"
+export { StoreCatalog } from "./catalog.js"
+export type { Cohort, CohortMember, CohortWithMembers } from "./cohort.js"
+export { type NewCohort, StoreCohorts } from "./cohorts.js"
+export { type AddCustomerAnswer, StoreCustomers } from "./customers.js"
+export { BadListRequest, StoreAccessDenied } from "./errors.js"
+export {
+  AccessHowLiteral,
+  CohortRow,
+  CohortSignupRow,
+  CustomerFeedRow,
+  FirstPaymentRow,
+  MembershipChangeRow,
+  MembershipPaymentRow,
+  RefundFeedRow,
+  RenewalPaymentRow,
+  SaleFeedRow
+} from "./feed-rows.js"
+export { StoreFeeds } from "./feeds.js"
+export { StoreLive } from "./layer.js"
+export type { StoreListQuery } from "./paging.js"
+export {
+  AccessRepo,
+  CohortsRepo,
+  type CreatedRange,
+  type FeedQuery,
+  ProductsRepo,
+  SalesRepo,
+  StoreFeedRepo,
+  StoreSettingsRepo,
+  type StoreTag,
+  StoreTagsRepo,
+  type WaitlistEntry,
+  WaitlistRepo
+} from "./ports.js"
+export type { ChecklistItem, StoreSettings } from "./product-rules.js"
+export {
+  Billing,
+  PaymentPlan,
+  type Product,
+  ProductChanges,
+  type ProductFieldName,
+  ProductFields,
+  ProductStatus,
+  SectionKey,
+  Sections
+} from "./product.js"
+export {
+  type Sale,
+  SaleEvent,
+  type SaleRejection,
+  type SaleRowStatus,
+  type SaleSource,
+  type SaleStatus
+} from "./sale.js"
+export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./sales.js"
+export { StoreSetup } from "./settings.js"
+export { StoreTagging } from "./tags.js"

@@ -1,4 +1,4 @@
-import { Accounts, Plan } from "@svc/core"
+import { Accounts, Plan } from "@svc/core/accounts"
 import { Effect, Schema } from "effect"
 import { type Output, report, UsageError } from "./output.js"
 

@@ -1,4 +1,4 @@
-import { type Access, ApiKeys, describeAccess, Level, Part } from "@svc/core"
+import { type Access, ApiKeys, describeAccess, Level, Part } from "@svc/core/auth"
 import { Effect, Schema } from "effect"
 import { accountByEmail } from "./accounts.js"
 import { type Output, report, UsageError } from "./output.js"

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util"
-import { DatabaseLive, DataDirectoryLocked, migrations, runMigrations } from "@svc/adapters"
+import { DatabaseLive, DataDirectoryLocked, migrations, runMigrations } from "@svc/adapters/sql"
 import { Cause, ConfigProvider, Effect, Exit, type Layer, Option } from "effect"
 import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"

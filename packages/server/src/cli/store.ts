@@ -1,4 +1,7 @@
-import { CustomAis, NotFound, StoreCohorts, StoreSetup, StoreTagging, WorkspacesRepo } from "@svc/core"
+import { WorkspacesRepo } from "@svc/core/accounts"
+import { CustomAis } from "@svc/core/custom-ai"
+import { NotFound } from "@svc/core/shared"
+import { StoreCohorts, StoreSetup, StoreTagging } from "@svc/core/store"
 import { Effect, Option } from "effect"
 import { accountByEmail } from "./accounts.js"
 import { type Output, report, UsageError } from "./output.js"

@@ -1,4 +1,5 @@
-import { type Principal, type ToolRefusal, ToolServer } from "@svc/core"
+import type { Principal } from "@svc/core/auth"
+import { type ToolRefusal, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import type { ToolGate } from "../auth.js"
 import { acceptsGzip } from "../accept-encoding.js"

@@ -1,4 +1,6 @@
-import type { AuthExpired, Authenticator, Principal, ToolServer } from "@svc/core"
+import type { Authenticator, Principal } from "@svc/core/auth"
+import type { AuthExpired } from "@svc/core/shared"
+import type { ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import { makeToolGate } from "../auth.js"
 import { type BodyError, parseJson } from "../body.js"

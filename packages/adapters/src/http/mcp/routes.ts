@@ -1,5 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import type { Authenticator, ToolServer } from "@svc/core"
+import type { Authenticator } from "@svc/core/auth"
+import type { ToolServer } from "@svc/core/tools"
 import { Effect, type Layer } from "effect"
 import type { HttpFaceSettings, PublicUrl } from "../config.js"
 import { platformFaceRequest, replyResponse } from "../exchange.js"

@@ -1,5 +1,5 @@
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
-import { TOOL_CALLS_PER_MINUTE } from "@svc/core"
+import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
 
 /** Who answers, as `initialize` and `server/discover` name it. */
 export const serverInfo = { name: "svc", version: "1.0.0" } as const satisfies Implementation

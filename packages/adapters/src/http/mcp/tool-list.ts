@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
-import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core"
+import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core/tools"
 import { type GzipAnswers, makeGzipAnswers } from "./gzip-answers.js"
 import { resultAnswer } from "./protocol.js"
 

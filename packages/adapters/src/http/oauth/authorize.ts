@@ -8,7 +8,7 @@ import {
   OAuthAuthorization,
   type PendingAuthorization,
   redirectHostOf
-} from "@svc/core"
+} from "@svc/core/auth"
 import { Effect, type Layer, Option } from "effect"
 import { PublicUrl } from "../config.js"
 import { answerDefects } from "../defects.js"

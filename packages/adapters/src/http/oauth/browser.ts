@@ -1,5 +1,6 @@
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { type BrowserSessions, currentPolicy, NUL_MESSAGE, nulParameter } from "@svc/core"
+import { type BrowserSessions, currentPolicy } from "@svc/core/auth"
+import { NUL_MESSAGE, nulParameter } from "@svc/core/shared"
 import { Data, Effect, Option } from "effect"
 import { readBodyText } from "../body.js"
 import type { PublicUrlShape } from "../config.js"

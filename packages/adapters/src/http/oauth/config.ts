@@ -1,4 +1,4 @@
-import type { ProtectedResources } from "@svc/core"
+import type { ProtectedResources } from "@svc/core/auth"
 import { Context, Effect, Layer, Option } from "effect"
 import { makePublicUrl, PublicUrl, type PublicUrlShape } from "../config.js"
 

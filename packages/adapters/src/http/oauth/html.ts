@@ -1,5 +1,5 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { OAuthScope } from "@svc/core"
+import type { OAuthScope } from "@svc/core/auth"
 import { noStore } from "./http-util.js"
 
 /** Text made safe for HTML content and attribute values. */

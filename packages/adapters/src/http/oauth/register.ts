@@ -1,6 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { OAuthClients, OAuthError } from "@svc/core"
+import { OAuthClients, OAuthError } from "@svc/core/auth"
 import { Effect, type Layer } from "effect"
 import { parseJson, readBodyText } from "../body.js"
 import { answerDefects } from "../defects.js"

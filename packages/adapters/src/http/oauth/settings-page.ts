@@ -1,4 +1,4 @@
-import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core"
+import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core/auth"
 import { hidden, html, page, scopeDescriptions } from "./html.js"
 
 const when = (date: Date | null): string => (date === null ? "—" : date.toISOString().slice(0, 16).replace("T", " "))

@@ -1,6 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core"
+import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
 import { Clock, Effect, type Layer, Option } from "effect"
 import type { PublicUrl } from "../config.js"
 import { answerDefects } from "../defects.js"

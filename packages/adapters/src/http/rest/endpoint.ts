@@ -1,11 +1,5 @@
-import {
-  type Authenticator,
-  type FailureStatus,
-  httpStatusOf,
-  type ToolAnswer,
-  type ToolFailure,
-  ToolServer
-} from "@svc/core"
+import type { Authenticator } from "@svc/core/auth"
+import { type FailureStatus, httpStatusOf, type ToolAnswer, type ToolFailure, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import { makeToolGate } from "../auth.js"
 import { declaresTooLarge, isJsonObject, parseJson } from "../body.js"

@@ -1,4 +1,4 @@
-import type { ListedTool, ToolDescriptor } from "@svc/core"
+import type { ListedTool, ToolDescriptor } from "@svc/core/tools"
 
 /** A tool as `GET /v1/tools` lists it: the catalog entry with both JSON Schemas. */
 export const toListedToolJson = (tool: ToolDescriptor) => ({

@@ -1,4 +1,5 @@
-import { type ListedTool, TOOL_CALLS_PER_MINUTE, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core"
+import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
+import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core/tools"
 import type { PublicUrlShape } from "../config.js"
 import { listedToolJsonSchema } from "./listing.js"
 

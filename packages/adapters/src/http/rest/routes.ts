@@ -1,5 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import { type Authenticator, ToolServer } from "@svc/core"
+import type { Authenticator } from "@svc/core/auth"
+import { ToolServer } from "@svc/core/tools"
 import { Effect, type Layer } from "effect"
 import { makeToolGate } from "../auth.js"
 import { jsonText } from "../body.js"

@@ -1,6 +1,7 @@
-import { CurrentStoreCaller, type StoreCaller } from "@svc/core"
+import type { StoreCaller } from "@svc/core/store"
+import { CurrentStoreCaller } from "@svc/core/store-api"
 import { Effect } from "effect"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 /**
  * Runs a store API handler for the authenticated caller, in a span named for its endpoint (`StoreApi.<group>.<name>`).

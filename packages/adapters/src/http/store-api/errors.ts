@@ -1,10 +1,7 @@
+import type { RateLimited } from "@svc/core/limits"
+import type { Conflict, InvalidInput, NotFound } from "@svc/core/shared"
+import type { BadListRequest, StoreAccessDenied } from "@svc/core/store"
 import {
-  type BadListRequest,
-  type Conflict,
-  type InvalidInput,
-  type NotFound,
-  type RateLimited,
-  type StoreAccessDenied,
   StoreBadRequest,
   StoreConflict,
   StoreForbidden,
@@ -12,7 +9,7 @@ import {
   StoreNotFound,
   StorePlanRequired,
   StoreRateLimited
-} from "@svc/core"
+} from "@svc/core/store-api"
 import { Effect } from "effect"
 
 type DomainFailure = InvalidInput | BadListRequest | NotFound | Conflict | StoreAccessDenied | RateLimited

@@ -1,5 +1,6 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreApi, StoreCatalog, StoreCohorts, StoreCustomers, StoreFeeds, StoreSales } from "@svc/core"
+import { StoreCatalog, StoreCohorts, StoreCustomers, StoreFeeds, StoreSales } from "@svc/core/store"
+import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"

@@ -1,7 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { StoreApi } from "@svc/core"
+import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { StoreHandlersLive } from "./handlers.js"
 import { StoreResponses } from "./responses.js"

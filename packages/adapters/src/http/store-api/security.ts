@@ -1,18 +1,16 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { WorkspacesRepo } from "@svc/core/accounts"
+import { Authenticator } from "@svc/core/auth"
+import { NUL_MESSAGE, nulParameter, unstorableInput } from "@svc/core/shared"
+import { resolveStoreCaller } from "@svc/core/store"
 import {
-  Authenticator,
-  NUL_MESSAGE,
-  nulParameter,
-  resolveStoreCaller,
   StoreAuth,
   StoreBadRequest,
   StoreForbidden,
   StoreInvalid,
   StorePlanRequired,
-  StoreUnauthorized,
-  unstorableInput,
-  WorkspacesRepo
-} from "@svc/core"
+  StoreUnauthorized
+} from "@svc/core/store-api"
 import { Effect, Layer, Redacted } from "effect"
 import { problemsMessage } from "./responses.js"
 

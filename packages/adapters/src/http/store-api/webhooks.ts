@@ -1,20 +1,13 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import {
-  FieldProblem,
-  HttpSender,
-  StoreApi,
-  StoreBadRequest,
-  StoreInvalid,
-  RollSecretBody,
-  TestWebhookBody,
-  Webhooks
-} from "@svc/core"
+import { FieldProblem } from "@svc/core/shared"
+import { StoreApi, StoreBadRequest, StoreInvalid } from "@svc/core/store-api"
+import { HttpSender, RollSecretBody, TestWebhookBody, Webhooks } from "@svc/core/webhooks"
 import { Config, Effect, Either, ParseResult, Schema } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 import { problemsMessage } from "./responses.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 /** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
 const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))

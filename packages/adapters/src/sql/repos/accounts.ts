@@ -1,7 +1,7 @@
-import { type AccountWithSecret, AccountsRepo, type Plan } from "@svc/core"
+import { type AccountWithSecret, AccountsRepo, type Plan } from "@svc/core/accounts"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface AccountRow {
   readonly id: string

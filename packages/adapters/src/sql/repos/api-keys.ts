@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Access, ApiKey, ApiKeysRepo, trusted } from "@svc/core"
+import { Access, ApiKey, ApiKeysRepo } from "@svc/core/auth"
+import { trusted } from "@svc/core/shared"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface KeyRow {
   readonly id: string

@@ -1,5 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { BoardsRepo, ItemConnection, type ItemType, PlacedItem, pageOf } from "@svc/core"
+import { BoardsRepo, ItemConnection, PlacedItem } from "@svc/core/boards"
+import type { ItemType } from "@svc/core/items"
+import { pageOf } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
 

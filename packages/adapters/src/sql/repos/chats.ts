@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ChatsRepo, pageOf } from "@svc/core"
+import { pageOf } from "@svc/core/shared"
+import { ChatsRepo } from "@svc/core/workspace"
 import { Effect, Layer } from "effect"
 
 interface ChatSqlRow {

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ConnectionsRepo, pageOf } from "@svc/core"
+import { ConnectionsRepo } from "@svc/core/boards"
+import { pageOf } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 import { type ConnectionRow, toConnection } from "./boards.js"
 import { LeanSql } from "../lean.js"

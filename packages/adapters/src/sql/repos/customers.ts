@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { AccessRepo, type AccessHow, type AccessState, type Customer, pageOf, type ProductAccess } from "@svc/core"
+import { pageOf } from "@svc/core/shared"
+import { AccessRepo, type AccessHow, type AccessState, type Customer, type ProductAccess } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 

@@ -1,16 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  DELIVERY_WAKE_CHANNEL,
-  envelopeAround,
-  type EventRecord,
-  EventLog,
-  isWebhookEventType,
-  pageOf
-} from "@svc/core"
+import { type EventRecord, EventLog } from "@svc/core/events"
+import { pageOf } from "@svc/core/shared"
+import { DELIVERY_WAKE_CHANNEL, envelopeAround, isWebhookEventType } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface EventRow {
   readonly id: string

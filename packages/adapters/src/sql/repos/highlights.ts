@@ -1,17 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  type CaptureRow,
-  type ClipFilter,
-  type HighlightRow,
-  HighlightsRepo,
-  type ItemType,
-  pageOf,
-  rankedPageOf
-} from "@svc/core"
+import { type CaptureRow, type ClipFilter, type HighlightRow, HighlightsRepo } from "@svc/core/highlights"
+import type { ItemType } from "@svc/core/items"
+import { pageOf, rankedPageOf } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 import { HEADLINE_OPTIONS } from "./search.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface HighlightSqlRow {
   readonly id: string

@@ -1,19 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  isWebhookEventType,
-  ItemSummary,
-  ItemsRepo,
-  type ItemType,
-  Note,
-  pageOf,
-  type StoredItem,
-  trusted
-} from "@svc/core"
+import { ItemSummary, ItemsRepo, type ItemType, Note, type StoredItem } from "@svc/core/items"
+import { pageOf, trusted } from "@svc/core/shared"
+import { isWebhookEventType } from "@svc/core/webhooks"
 import { Effect, Layer, Option } from "effect"
 import { inKeyOrder, keysParameter, makeBatchedLookup } from "../batched-lookup.js"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface ItemRow {
   readonly id: string

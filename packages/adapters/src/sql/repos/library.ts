@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } from "@svc/core"
+import { type LibraryItem, LibraryRepo, type SaveOutcome, type SavedItemType } from "@svc/core/library"
 import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface ItemRow {
   readonly id: string

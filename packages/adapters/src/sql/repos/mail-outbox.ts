@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Mailer } from "@svc/core"
+import { Mailer } from "@svc/core/mail"
 import { Clock, Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
 

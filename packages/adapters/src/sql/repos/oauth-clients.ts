@@ -1,8 +1,8 @@
-import { GrantType, OAuthClient, OAuthClientsRepo, TokenEndpointAuthMethod } from "@svc/core"
+import { GrantType, OAuthClient, OAuthClientsRepo, TokenEndpointAuthMethod } from "@svc/core/auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface ClientRow {
   readonly id: string

@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { knownScopes, OAuthAudience, OAuthGrantsRepo, type StoredCode } from "@svc/core"
+import { knownScopes, OAuthAudience, OAuthGrantsRepo, type StoredCode } from "@svc/core/auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface CodeRow {
   readonly client_id: string

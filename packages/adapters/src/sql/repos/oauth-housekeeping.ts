@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { OAuthHousekeepingRepo } from "@svc/core"
+import { OAuthHousekeepingRepo } from "@svc/core/auth"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 /** `OAuthHousekeepingRepo` over SQL: one bounded delete per table, all in one transaction. */
 export const OAuthHousekeepingRepoSql = Layer.effect(

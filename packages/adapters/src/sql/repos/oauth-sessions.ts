@@ -1,7 +1,7 @@
-import { BrowserSessionsRepo, knownScopes, OAuthAudience, PendingAuthorization } from "@svc/core"
+import { BrowserSessionsRepo, knownScopes, OAuthAudience, PendingAuthorization } from "@svc/core/auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface PendingRow {
   readonly id: string

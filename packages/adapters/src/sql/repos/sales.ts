@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type Billing, pageOf, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core"
+import { pageOf } from "@svc/core/shared"
+import { type Billing, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 

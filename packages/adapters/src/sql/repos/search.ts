@@ -1,8 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type ItemHit, type ItemType, rankedPageOf, SearchRepo } from "@svc/core"
+import { type ItemHit, type ItemType, SearchRepo } from "@svc/core/items"
+import { rankedPageOf } from "@svc/core/shared"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 interface HitRow {
   readonly id: string

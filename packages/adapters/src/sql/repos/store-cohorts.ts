@@ -6,7 +6,7 @@ import {
   type StoreTag,
   StoreTagsRepo,
   WaitlistRepo
-} from "@svc/core"
+} from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 

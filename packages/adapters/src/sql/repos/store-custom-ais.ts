@@ -1,4 +1,4 @@
-import { CustomAi, type CustomAiKind, CustomAisRepo } from "@svc/core"
+import { CustomAi, type CustomAiKind, CustomAisRepo } from "@svc/core/custom-ai"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 

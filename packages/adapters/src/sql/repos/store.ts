@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { EventRecord } from "@svc/core/events"
+import { pageOf } from "@svc/core/shared"
 import {
-  type EventRecord,
-  pageOf,
   type Product,
   type ProductFields,
   ProductsRepo,
@@ -9,7 +9,7 @@ import {
   StoreFeedRepo,
   type StoreSettings,
   StoreSettingsRepo
-} from "@svc/core"
+} from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { jsonColumn, jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"

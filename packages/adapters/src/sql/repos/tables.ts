@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type CellValue, type StoredRow, TablesRepo } from "@svc/core"
+import { type CellValue, type StoredRow, TablesRepo } from "@svc/core/boards"
 import { Effect, Layer } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"

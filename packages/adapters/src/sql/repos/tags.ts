@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Tag, TagsRepo } from "@svc/core"
+import { Tag, TagsRepo } from "@svc/core/boards"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
 

@@ -1,7 +1,7 @@
-import { TrashRepo } from "@svc/core"
+import { TrashRepo } from "@svc/core/boards"
 import { Effect, Layer } from "effect"
 import { LeanSql } from "../lean.js"
-import { withSpan } from "@svc/core"
+import { withSpan } from "@svc/core/shared"
 
 /** `TrashRepo` over SQL: deleting an item cascades to its placements, connections, tags and rows. */
 export const TrashRepoSql = Layer.effect(

@@ -1,14 +1,14 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import { pageOf } from "@svc/core/shared"
 import {
   type AttemptView,
   DELIVERY_WAKE_CHANNEL,
   type DeliveryState,
   type DisabledReason,
-  pageOf,
   type StoredEvent,
   type Webhook,
   WebhooksRepo
-} from "@svc/core"
+} from "@svc/core/webhooks"
 import { Effect, Layer, Option } from "effect"
 import { jsonColumn, jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"

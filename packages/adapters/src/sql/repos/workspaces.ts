@@ -1,4 +1,5 @@
-import { pageOf, Store, trusted, Workspace, WorkspacesRepo } from "@svc/core"
+import { Store, Workspace, WorkspacesRepo } from "@svc/core/accounts"
+import { pageOf, trusted } from "@svc/core/shared"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 

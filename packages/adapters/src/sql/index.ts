@@ -1,0 +1,19 @@
+/**
+ * Storage on PostgreSQL or the embedded PGlite: the database layer and its settings, the migrations, and every
+ * core repository over it (`SqlReposLive`, or `SqlPortsLive` with the system ports too).
+ */
+export {
+  DatabaseConfig,
+  DatabaseLive,
+  databaseConfig,
+  databaseLayer,
+  type MigrationOptions,
+  type Migrations,
+  migrationsLayer,
+  runMigrations
+} from "./database.js"
+export { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
+export { LeanSql, LeanSqlFromClient, type LeanValue } from "./lean.js"
+export { SqlPortsLive, SqlReposLive } from "./layers.js"
+export { migrations } from "./migrations/index.js"
+export { RateLimiterSql } from "./rate-limiter.js"

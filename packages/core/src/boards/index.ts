@@ -1,0 +1,27 @@
+/** Boards, notes, tables, tags, connections and the trash: services, repositories, schemas and toolsets. */
+export { boardTools } from "./board-tools.js"
+export { Boards, type PlacementInput } from "./boards.js"
+export { Connections } from "./connections.js"
+export { noteTools } from "./note-tools.js"
+export { type NotePatch, Notes } from "./notes.js"
+export { BoardsRepo, type CanvasPlacement, ConnectionsRepo, TablesRepo, TagsRepo, TrashRepo } from "./ports.js"
+export {
+  Board,
+  Cells,
+  CellValue,
+  ColumnType,
+  ItemConnection,
+  type ItemState,
+  PlacedItem,
+  type StoredRow,
+  Table,
+  TableColumn,
+  TableRow,
+  Tag,
+  TitleField
+} from "./schema.js"
+export { tableTools } from "./table-tools.js"
+export { type ColumnInput, type TableChange, Tables } from "./tables.js"
+export { tagTools } from "./tag-tools.js"
+export { Tags } from "./tags.js"
+export { Trash, TrashPurgeLive } from "./trash.js"

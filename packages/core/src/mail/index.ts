@@ -1,0 +1,2 @@
+/** Outgoing mail: the `Mailer` port. */
+export { Mailer, type MailMessage } from "./ports.js"

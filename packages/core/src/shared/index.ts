@@ -1,0 +1,19 @@
+/** What every area shares: domain errors, paging, the `Ids`/`Secrets`/`Transactor` ports, spans and text checks. */
+export {
+  AuthExpired,
+  Conflict,
+  type DomainError,
+  FieldProblem,
+  Forbidden,
+  InvalidInput,
+  MissingWorkspace,
+  NotFound,
+  Unreachable
+} from "./errors.js"
+export { Cursor, Limit, type Page, type PageKey, pageOf, type PageRequest } from "./paging.js"
+export { Ids, Secrets, Transactor } from "./ports.js"
+export { type RankedPage, rankedPageOf, type RankKey, type SearchPosition } from "./ranked-paging.js"
+export { withSpan } from "./spans.js"
+export { NUL_MESSAGE, nulParameter, unstorableInput } from "./storable-text.js"
+export { DateInput, Timestamp } from "./time.js"
+export { trusted } from "./trusted.js"

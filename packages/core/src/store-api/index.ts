@@ -1,0 +1,14 @@
+/** The store API's `HttpApi` contract (`StoreApi`), its errors and its bearer security. */
+export { StoreApi } from "./api.js"
+export {
+  StoreBadRequest,
+  StoreConflict,
+  StoreForbidden,
+  StoreInternal,
+  StoreInvalid,
+  StoreNotFound,
+  StorePlanRequired,
+  StoreRateLimited,
+  StoreUnauthorized
+} from "./errors.js"
+export { CurrentStoreCaller, StoreAuth } from "./security.js"

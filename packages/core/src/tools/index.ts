@@ -1,0 +1,31 @@
+/**
+ * Tools and the tool server: `defineTool`, the registry, the `ToolServer` service, failures and the spec's tool names.
+ * `makeInputDecoder`/`makeAnswerEncoder` are the compiled schema walks every tool decodes and encodes with, public so
+ * that their sameness with Effect Schema is checked over every real tool's schemas (adapters' compiled-schemas test).
+ */
+export { encodesFast, makeAnswerEncoder } from "./answer-encoder.js"
+export { FailureStatus, httpStatusOf, ToolFailure, toolFailureJsonSchema } from "./failure.js"
+export { type ToolGroup, toolGroups } from "./groups.js"
+export { decodesFast, makeInputDecoder } from "./input-decoder.js"
+export { InsufficientScope, UnknownTool } from "./refusals.js"
+export {
+  type ListedTool,
+  makeToolRegistry,
+  type ToolDescriptor,
+  type ToolEntry,
+  ToolRegistry,
+  type ToolRegistryShape,
+  type Toolset
+} from "./registry.js"
+export { type ToolAnswer, type ToolRefusal, ToolServer } from "./server.js"
+export { type SpecTool, specTools, specToolsByName } from "./spec-names.js"
+export {
+  defineTool,
+  type ResolveWorkspace,
+  type Tool,
+  type ToolAlias,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolSpec,
+  WorkspaceIdField
+} from "./tool.js"

@@ -1,0 +1,58 @@
+/** Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy. */
+export { type AddressRefusal, checkReceiverUrl, isLoopbackHost, isPublicAddress, refusalMessage } from "./address.js"
+export { RollSecretBody, TestWebhookBody, WebhooksApiGroup } from "./api.js"
+export type { AttemptOutcome, AttemptResult, LoggedAttempt, SignedSend } from "./attempt.js"
+export { envelopeAround, envelopeBody, type WebhookEnvelope } from "./envelope.js"
+export { isWebhookEventType, WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
+export {
+  DELIVERY_DEADLINE_MS,
+  DELIVERY_WAKE_CHANNEL,
+  DISABLE_AFTER_FAILING_MS,
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  MAX_ATTEMPTS,
+  MAX_WEBHOOKS_PER_WORKSPACE,
+  RETENTION_MS,
+  RETRY_DELAYS_MS,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER
+} from "./policy.js"
+export { HttpSender, type OutgoingRequest, SendFailed, SendFailureReason, type SendOutcome } from "./ports.js"
+export {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type ClaimRequest,
+  DeliveryQueue,
+  type DeliveryTrigger,
+  type DisabledWebhook,
+  type NextStep,
+  type PurgedBatch
+} from "./queue.js"
+export { WebhooksRepo } from "./repo.js"
+export {
+  AttemptRow,
+  type AttemptView,
+  type DeliveryState,
+  type DisabledReason,
+  EventEnvelope,
+  EventTypeGroups,
+  type StoredEvent,
+  type Webhook,
+  type WebhookChanges,
+  WebhookRow,
+  WebhookWithSecret
+} from "./schema.js"
+export { type SealedSecrets, WebhookSecrets } from "./secrets.js"
+export { type NewWebhook, type ReceiverPolicy, type WebhookPatch, Webhooks } from "./service.js"
+export {
+  claimDue,
+  DEFAULT_DELIVERY_WORKER,
+  deliverClaimed,
+  deliverDue,
+  type DeliveryWorkerOptions,
+  purgeExpiredDeliveries,
+  RETRY_JITTER,
+  runDeliveryWorker,
+  WebhookPurgeLive,
+  WebhookWorkerLive
+} from "./worker.js"
