@@ -13,6 +13,7 @@ const engineFree = [
   "packages/server/test/pack.test.ts",
   "packages/server/test/examples.test.ts",
   "packages/server/test/tracing-config.test.ts",
+  "packages/adapters/test/core/fork-ready.test.ts",
   "packages/adapters/test/core/ids.test.ts",
   "packages/adapters/test/http/gzip-answers.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",

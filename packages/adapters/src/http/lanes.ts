@@ -8,6 +8,7 @@ import { declaresTooLarge, readNodeBodyThen } from "./body.js"
 import { HttpFaceSettings, type PublicUrl } from "./config.js"
 import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exchange.js"
 import { makeMcpEndpoint } from "./mcp/endpoint.js"
+import { forkReady } from "../fork-ready.js"
 import { makeRestToolEndpoint } from "./rest/endpoint.js"
 
 /**
@@ -104,7 +105,9 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       // context (every core service) for that on each call would be waste.
       const runtime = yield* Effect.runtime<never>()
       const runFork = Runtime.runFork(
-        Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
+        forkReady(
+          Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
+        )
       )
 
       // The body is read before the endpoint's fiber starts, with plain stream callbacks, so the fiber runs from

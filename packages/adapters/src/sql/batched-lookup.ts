@@ -24,6 +24,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
+import { forkReady } from "../fork-ready.js"
 import { transactionOf } from "./lean.js"
 
 /** Default of {@link BatchedLookupOptions.maxKeys}. */
@@ -67,7 +68,7 @@ export const makeBatchedLookup = <Key, Row, E>(
   options: BatchedLookupOptions<Key, Row, E>
 ): Effect.Effect<BatchedLookup<Key, Row, E>> =>
   Effect.map(Effect.runtime<never>(), (runtime) => {
-    const runFork = Runtime.runFork(runtime)
+    const runFork = Runtime.runFork(forkReady(runtime))
     const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS)
     let gathered: Array<Waiting<Key, Row, E>> = []
 

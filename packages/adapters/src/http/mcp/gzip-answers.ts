@@ -3,9 +3,10 @@
  *
  * The answer is one gzip member made by `zlib`, compressed once per (result, id) off the event loop and kept for
  * the most recent ids. Clients number their requests, and a fresh client's `tools/list` nearly always carries the
- * same small id, so repeats cost a map lookup. A new id costs a whole compression, so it is zlib's fastest level:
- * on a 166 KB list ~1.2 ms for 33 KB, where the default level took ~6.8 ms for 24 KB (one core, busy machine). Two other shapes were turned down: splicing a per-request head onto a
- * cached deflate needs a CRC-32 combined by hand (`zlib.crc32` is Node ≥ 20.15), and sending the head as a second
+ * same small id, so repeats cost a map lookup and answer at once. A new id costs a whole compression at zlib's
+ * default level (~6.8 ms for 24 KB on a 166 KB list, off the event loop; the fastest level took ~1.2 ms but sent
+ * 33 KB, and the bytes sent on every repeat cost more than the one compression). Two other shapes were turned
+ * down: splicing a per-request head onto a cached deflate needs a CRC-32 combined by hand (`zlib.crc32` is Node ≥ 20.15), and sending the head as a second
  * gzip member is valid RFC 1952 that curl (`--compressed` fails with error 23) and httpx (the Python MCP SDK's
  * client, which keeps the first member only) do not decode.
  */
@@ -18,10 +19,16 @@ const KEPT_IDS = 16
 /** The gzip of `answer(id)` for a result whose answer differs only in its id; see the module comment. */
 export type GzipAnswers = (id: string | number) => Effect.Effect<Uint8Array>
 
+interface Kept {
+  readonly made: Promise<Uint8Array>
+  /** The compressed answer once `made` has settled: a repeat then answers without waiting a turn. */
+  bytes?: Uint8Array
+}
+
 /** Compresses `answer(id)` at most once per id among the {@link KEPT_IDS} most recently asked for. */
 export const makeGzipAnswers = (answer: (id: string | number) => Uint8Array): GzipAnswers => {
-  const kept = new Map<string, Promise<Uint8Array>>()
-  const compressed = (key: string, id: string | number): Promise<Uint8Array> => {
+  const kept = new Map<string, Kept>()
+  const entryFor = (key: string, id: string | number): Kept => {
     const found = kept.get(key)
     if (found !== undefined) {
       // Re-inserted so the map's order stays least recently used first.
@@ -29,19 +36,29 @@ export const makeGzipAnswers = (answer: (id: string | number) => Uint8Array): Gz
       kept.set(key, found)
       return found
     }
-    const made = new Promise<Uint8Array>((resolve, reject) =>
-      gzip(answer(id), { level: constants.Z_BEST_SPEED }, (error, bytes) =>
-        error === null ? resolve(bytes) : reject(error)
+    const entry: Kept = {
+      made: new Promise<Uint8Array>((resolve, reject) =>
+        gzip(answer(id), { level: constants.Z_DEFAULT_COMPRESSION }, (error, bytes) => {
+          if (error !== null) {
+            reject(error)
+            return
+          }
+          entry.bytes = bytes
+          resolve(bytes)
+        })
       )
-    )
-    made.catch(() => kept.delete(key))
-    kept.set(key, made)
+    }
+    entry.made.catch(() => kept.delete(key))
+    kept.set(key, entry)
     if (kept.size > KEPT_IDS) {
       const oldest = kept.keys().next()
       if (oldest.done !== true) kept.delete(oldest.value)
     }
-    return made
+    return entry
   }
   // The id's JSON text is the key: 1 and "1" are different ids with different answers.
-  return (id) => Effect.promise(() => compressed(JSON.stringify(id), id))
+  return (id) => {
+    const entry = entryFor(JSON.stringify(id), id)
+    return entry.bytes !== undefined ? Effect.succeed(entry.bytes) : Effect.promise(() => entry.made)
+  }
 }
