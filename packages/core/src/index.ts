@@ -19,4 +19,4 @@ export * as Tools from "./tools/index.js"
 export * as Webhooks from "./webhooks/index.js"
 export * as Workspace from "./workspace/index.js"
 // Flat, not in a namespace: the two layers that compose every area belong to none of them.
-export { CoreLive, toolServerLive } from "./layer.js"
+export { CoreLive, everyToolset, toolServerLive } from "./layer.js"

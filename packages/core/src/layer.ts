@@ -3,20 +3,28 @@ import { Accounts } from "./accounts/service.js"
 import { Authenticator } from "./auth/authenticator.js"
 import { OAuthLive } from "./auth/oauth/layer.js"
 import { ApiKeys } from "./auth/service.js"
+import { boardTools } from "./boards/board-tools.js"
 import { Boards } from "./boards/boards.js"
 import { Connections } from "./boards/connections.js"
+import { noteTools } from "./boards/note-tools.js"
 import { Notes } from "./boards/notes.js"
+import { tableTools } from "./boards/table-tools.js"
 import { Tables } from "./boards/tables.js"
+import { tagTools } from "./boards/tag-tools.js"
 import { Tags } from "./boards/tags.js"
 import { Trash } from "./boards/trash.js"
 import { Highlights } from "./highlights/service.js"
+import { highlightTools } from "./highlights/tools.js"
 import { LibrarySaves } from "./library/service.js"
+import { libraryTools } from "./library/tools.js"
 import { StoreLive } from "./store/layer.js"
 import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
 import { Webhooks } from "./webhooks/service.js"
 import { WorkspaceSearch } from "./workspace/search.js"
+import { searchTools } from "./workspace/search-tools.js"
 import { Workspaces } from "./workspace/service.js"
+import { workspaceTools } from "./workspace/tools.js"
 
 const areas = Layer.mergeAll(
   Accounts.Default,
@@ -48,3 +56,19 @@ export const CoreLive = Authenticator.Default.pipe(Layer.provideMerge(OAuthLive)
  */
 export const toolServerLive = <const Sets extends ReadonlyArray<Toolset<unknown>>>(toolsets: Sets) =>
   ToolServer.Default.pipe(Layer.provideMerge(ToolRegistry.layer(toolsets)))
+
+/**
+ * Every area's toolset that exists, for a server that serves them all (`svc` does). `tools/list` orders tools as the
+ * service description does, whatever the order here; a server that serves fewer passes its own list to
+ * `toolServerLive`.
+ */
+export const everyToolset = [
+  workspaceTools,
+  searchTools,
+  highlightTools,
+  noteTools,
+  libraryTools,
+  boardTools,
+  tableTools,
+  tagTools
+] as const

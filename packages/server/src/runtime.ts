@@ -1,10 +1,6 @@
 import { databaseConfig } from "@svc/adapters/sql"
-import { CoreLive, toolServerLive } from "@svc/core"
+import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
-import { boardTools, noteTools, tableTools, tagTools } from "@svc/core/boards"
-import { highlightTools } from "@svc/core/highlights"
-import { libraryTools } from "@svc/core/library"
-import { searchTools, workspaceTools } from "@svc/core/workspace"
 import { Effect, Layer } from "effect"
 import { ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
@@ -15,17 +11,8 @@ export const AuthSettingsLive = Layer.effect(
   Effect.map(ServerConfig, (config) => ({ rateLimitExemptKeyIds: new Set(config.rateLimitExemptKeyIds) }))
 )
 
-/** The tools `svc` serves: every area's. `tools/list` orders them as the service description does. */
-export const servedToolsets = [
-  workspaceTools,
-  searchTools,
-  highlightTools,
-  noteTools,
-  libraryTools,
-  boardTools,
-  tableTools,
-  tagTools
-] as const
+/** The tools `svc` serves: every area's (a server that serves fewer lists its own toolsets here). */
+export const servedToolsets = everyToolset
 
 /** Every core service and the tool server, over the ports the caller provides. */
 export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideMerge(CoreLive))

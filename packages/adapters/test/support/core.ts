@@ -2,14 +2,10 @@
  * The whole core on a real test database (PGlite, or PostgreSQL with TEST_DATABASE_URL):
  * what the server runs, minus HTTP. Build it once per test file.
  */
-import { CoreLive, toolServerLive } from "@svc/core"
+import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { Accounts, type Plan } from "@svc/core/accounts"
 import { type Access, ApiKeys, AuthSettings, type Principal } from "@svc/core/auth"
-import { boardTools, noteTools, tableTools, tagTools } from "@svc/core/boards"
-import { highlightTools } from "@svc/core/highlights"
-import { libraryTools } from "@svc/core/library"
 import { HttpSender } from "@svc/core/webhooks"
-import { searchTools, workspaceTools } from "@svc/core/workspace"
 import { Effect, Layer } from "effect"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
 import { migrations } from "../../src/sql/migrations/index.js"
@@ -26,18 +22,6 @@ export const testSenderLayer = Layer.scoped(
     userAgent: "svc-webhooks-test"
   })
 )
-
-/** Every area's tools, as the svc server serves them. */
-export const everyToolset = [
-  workspaceTools,
-  searchTools,
-  highlightTools,
-  noteTools,
-  libraryTools,
-  boardTools,
-  tableTools,
-  tagTools
-] as const
 
 /** Core services with the tool server over every area's tools, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
 export const testCoreLayer = () =>
