@@ -4,12 +4,12 @@
  * the `svc` binary, the server it starts, and a TypeScript program embedding the core (no HTTP), type-checked
  * against the installed declarations and run as JavaScript.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { freePort } from "../bench/processes.js"
+import { startServer } from "./support/server-process.js"
 
 const root = resolve(import.meta.dirname, "../../..")
 const tsc = resolve(root, "node_modules/typescript/bin/tsc")
@@ -155,37 +155,20 @@ describe("the packed packages, installed outside the repository", { timeout: 600
   })
 
   it("start `svc serve` from the installed package and answer /health", async () => {
-    const port = await freePort()
-    const child: ChildProcess = spawn(join(project, "node_modules/.bin/svc"), ["serve"], {
-      cwd: project,
-      env: { ...cleanEnv, DATABASE_URL: "", DATA_DIR: join(scratch, "data"), HOST: "127.0.0.1", PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
-    try {
-      const deadline = Date.now() + 90_000
-      let status = 0
-      while (status !== 200) {
-        if (child.exitCode !== null) throw new Error(`svc serve exited early:\n${output}`)
-        if (Date.now() > deadline) throw new Error(`svc serve did not answer /health within 90 s:\n${output}`)
-        status = await fetch(`http://127.0.0.1:${port}/health`).then(
-          (response) => response.status,
-          () => 0
-        )
-        if (status !== 200) await new Promise((wait) => setTimeout(wait, 250))
+    const server = await startServer(
+      { DATA_DIR: join(scratch, "data") },
+      {
+        command: join(project, "node_modules/.bin/svc"),
+        args: ["serve"],
+        cwd: project,
+        baseEnv: cleanEnv,
+        timeoutMs: 90_000
       }
-      expect(output).toContain(`svc listening on http://127.0.0.1:${port}`)
-    } finally {
-      child.kill("SIGTERM")
-    }
-    expect(await exited).toBe(0)
+    )
+    const output = server.output()
+    const code = await server.stop()
+    expect(output).toContain(`svc listening on ${server.baseUrl}`)
+    expect(code).toBe(0)
   })
 
   it("embed the core (and check a webhook with the client) in a program type-checked against their declarations", async () => {

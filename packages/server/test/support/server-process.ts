@@ -14,11 +14,27 @@ export interface RunningServer {
   readonly process: ChildProcess
 }
 
+/** Which `svc` to start: this repository's by default, or another (an installed package's binary). */
+export interface Launch {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly cwd?: string
+  /** The environment the server's own variables are added to. */
+  readonly baseEnv?: NodeJS.ProcessEnv
+  readonly timeoutMs?: number
+}
+
+const repositorySvc: Launch = { command: process.execPath, args: [bin, "serve"] }
+
 /** Starts `svc serve` with the given environment and waits until `/health` answers. */
-export const startServer = async (env: Record<string, string>): Promise<RunningServer> => {
+export const startServer = async (
+  env: Record<string, string>,
+  launch: Launch = repositorySvc
+): Promise<RunningServer> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [bin, "serve"], {
-    env: { ...process.env, DATABASE_URL: "", HOST: "127.0.0.1", PORT: String(port), ...env },
+  const child = spawn(launch.command, [...launch.args], {
+    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    env: { ...(launch.baseEnv ?? process.env), DATABASE_URL: "", HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -30,7 +46,8 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
   })
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   const baseUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 60_000
+  const timeoutMs = launch.timeoutMs ?? 60_000
+  const deadline = Date.now() + timeoutMs
   for (;;) {
     if (child.exitCode !== null) throw new Error(`svc serve exited early:\n${output}`)
     try {
@@ -41,7 +58,7 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL")
-      throw new Error(`svc serve did not answer /health within 60 s:\n${output}`)
+      throw new Error(`svc serve did not answer /health within ${timeoutMs / 1000} s:\n${output}`)
     }
     await new Promise((r) => setTimeout(r, 200))
   }
