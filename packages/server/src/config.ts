@@ -1,3 +1,4 @@
+import { DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
 import { DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config } from "effect"
 
@@ -42,7 +43,18 @@ export const ServerConfig = Config.all({
   /** Webhook sends in flight at once in this process. */
   webhookConcurrency: positive("SVC_WEBHOOK_CONCURRENCY", 16),
   /** Sends to one webhook in flight at once, across instances. */
-  webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4)
+  webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4),
+  /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
+  httpTimeouts: Config.all({
+    headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),
+    requestMs: positive("SVC_HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.requestMs),
+    bodyIdleMs: positive("SVC_HTTP_BODY_IDLE_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.bodyIdleMs)
+  }).pipe(
+    Config.validate({
+      message: "SVC_HTTP_HEADERS_TIMEOUT_MS cannot be longer than SVC_HTTP_REQUEST_TIMEOUT_MS",
+      validation: (timeouts) => timeoutsProblem(timeouts) === undefined
+    })
+  )
 })
 
 export type ServerConfig = Config.Config.Success<typeof ServerConfig>

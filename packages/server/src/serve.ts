@@ -14,6 +14,7 @@ import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
 import { WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
+import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
@@ -81,14 +82,15 @@ export const ServerLive = Layer.unwrapEffect(
     const faces = ToolFacesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
     const lanes = ToolLanesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
     const http = Layer.merge(
-      lanedServerLayer({ host: config.host, port: config.port }).pipe(Layer.provide(lanes)),
+      lanedServerLayer({ host: config.host, port: config.port }, config.httpTimeouts).pipe(Layer.provide(lanes)),
       NodeHttpServer.layerContext
     )
     // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
     const server = HttpLayerRouter.serve(faces, { disableLogger: true }).pipe(
       Layer.provide(http),
-      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done.
-      Layer.provide(Layer.merge(StartupLive, WorkersLive).pipe(Layer.provide(ServedAppLive)))
+      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done
+      // (and, on an embedded directory, the admin socket is open by then).
+      Layer.provide(Layer.mergeAll(StartupLive, WorkersLive, AdminSocketLive).pipe(Layer.provide(ServedAppLive)))
     )
     // The one place tracing is decided: OTLP export when an endpoint is configured, else the tracer off.
     return withTracing(server, tracing)

@@ -51,7 +51,7 @@ const answers: Record<string, (r: Received) => ReturnType<Parameters<typeof star
 }
 
 describe(`webhook delivery from svc serve on ${engineName}`, { timeout: 120_000 }, () => {
-  it("signs on the raw bytes, sends the headers, and logs 500s, 11 s hangs (timeout), redirects (not followed) and 410s", async () => {
+  it("signs on the raw bytes, sends the headers, and logs 500s, 11 s hangs (timeout), redirects (not followed) and 410s (retried)", async () => {
     const seller = await setUpSeller(env)
     receiver = await startReceiver((request) => (answers[request.path] ?? (() => ({ status: 404 })))(request))
     const rx = receiver
@@ -89,7 +89,10 @@ describe(`webhook delivery from svc serve on ${engineName}`, { timeout: 120_000 
     // A resend goes out again with the same bytes, signed anew with its own timestamp.
     const [logged] = await deliveryLog(call, hooks.ok.id)
     expect(logged).toMatchObject({ outcome: "delivered", response_code: 200, response: "thanks", status: "done" })
-    expect((await call("POST", `/deliveries/${String(logged?.delivery_id)}/resend`)).status).toBe(200)
+    // Resent by the id the log row shows (the attempt's), which names its delivery.
+    const resend = await call<{ delivery: { id: string } }>("POST", `/deliveries/${String(logged?.id)}/resend`)
+    expect(resend.status).toBe(200)
+    expect(resend.body.delivery.id).toBe(logged?.delivery_id)
     await waitFor("the resend", () => rx.on("/ok").length === 2)
     const resent = rx.on("/ok")[1] as Received
     expect(resent.body.equals(delivered.body)).toBe(true)
@@ -112,13 +115,16 @@ describe(`webhook delivery from svc serve on ${engineName}`, { timeout: 120_000 
     expect(redirected).toMatchObject({ outcome: "redirect", response_code: 302, location: "/elsewhere" })
     expect(rx.on("/elsewhere")).toEqual([])
 
-    await waitFor("the 410 to turn the webhook off", async () => {
-      const hook = await call<{ webhook: { enabled: boolean } }>("GET", `/webhooks/${hooks.gone.id}`)
-      return !hook.body.webhook.enabled
+    // A 410 is a failed attempt like a 500: retried on the schedule; the webhook stays on (only three days of
+    // failures turn it off).
+    await waitFor("the 410 in the log", async () => (await deliveryLog(call, hooks.gone.id)).length === 1)
+    expect((await deliveryLog(call, hooks.gone.id))[0]).toMatchObject({
+      outcome: "gone",
+      response_code: 410,
+      status: "pending"
     })
     const gone = await call<{ webhook: Record<string, unknown> }>("GET", `/webhooks/${hooks.gone.id}`)
-    expect(gone.body.webhook).toMatchObject({ enabled: false, disabled_reason: "gone" })
-    expect((await deliveryLog(call, hooks.gone.id))[0]).toMatchObject({ outcome: "gone", status: "failed" })
+    expect(gone.body.webhook).toMatchObject({ enabled: true, disabled_reason: null, failing_since: expect.any(String) })
 
     // The hanging receiver answers after 11 s, past the 10 s deadline.
     expect(rx.on("/hang")).toHaveLength(1)

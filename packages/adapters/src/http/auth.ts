@@ -1,4 +1,4 @@
-import { Authenticator, type Principal } from "@svc/core/auth"
+import { Authenticator, type Principal, type ScopeNotGranted } from "@svc/core/auth"
 import type { AuthExpired } from "@svc/core/shared"
 import type { InsufficientScope } from "@svc/core/tools"
 import { Effect } from "effect"
@@ -25,8 +25,11 @@ export const bearerChallenge = (url: PublicUrlShape): string =>
 
 /** Bearer checks and their challenges, the same for MCP and REST. What a tool call may do is the `ToolServer`'s. */
 export interface ToolGate {
-  /** The caller of a request, from its bearer token (audience `tools`). */
-  readonly authenticate: (request: FaceRequest) => Effect.Effect<Principal, AuthExpired>
+  /**
+   * The caller of a request, from its bearer token (face `tools`). An OAuth token whose scopes reach only the store
+   * API fails with `ScopeNotGranted`, which the faces answer with 403 and `scopeRefusedChallenge`.
+   */
+  readonly authenticate: (request: FaceRequest) => Effect.Effect<Principal, AuthExpired | ScopeNotGranted>
   /** The `WWW-Authenticate` header value for a 401. */
   readonly challenge: string
   /** The 401 challenge for this request: with `error="invalid_token"` when it carried a token (RFC 6750 §3.1). */
@@ -36,7 +39,13 @@ export interface ToolGate {
    * `scope="read write"`), so the client can ask the user for more.
    */
   readonly scopeChallenge: (refused: InsufficientScope) => string
+  /** The 403 challenge for a token whose scopes do not reach the tools at all (`scope="read write"`). */
+  readonly scopeRefusedChallenge: (refused: ScopeNotGranted) => string
 }
+
+/** An RFC 6750 `insufficient_scope` challenge; the description is quoted, so its own quotes are dropped. */
+export const insufficientScopeChallenge = (realm: string, scope: string, description: string, metadata: string) =>
+  `Bearer realm="${realm}", error="insufficient_scope", scope="${scope}", error_description="${description.replace(/["\\]/g, "")}", resource_metadata="${metadata}"`
 
 /** Builds the `ToolGate` from the core's `Authenticator`. */
 export const makeToolGate: Effect.Effect<ToolGate, never, Authenticator | PublicUrl> = Effect.gen(function* () {
@@ -50,6 +59,18 @@ export const makeToolGate: Effect.Effect<ToolGate, never, Authenticator | Public
         ? bearerChallenge(url)
         : `Bearer realm="mcp", error="invalid_token", error_description="the token is expired, revoked or not for this resource", resource_metadata="${resourceMetadataUrl(url)}"`,
     scopeChallenge: (refused) =>
-      `Bearer realm="mcp", error="insufficient_scope", scope="read write", error_description="${refused.tool} needs the write scope", resource_metadata="${resourceMetadataUrl(url)}"`
+      insufficientScopeChallenge(
+        "mcp",
+        "read write",
+        `${refused.tool} needs the write scope`,
+        resourceMetadataUrl(url)
+      ),
+    scopeRefusedChallenge: (refused) =>
+      insufficientScopeChallenge(
+        "mcp",
+        refused.needed,
+        `the token's scope ${refused.granted} reaches only the store API`,
+        resourceMetadataUrl(url)
+      )
   }
 })

@@ -12,6 +12,8 @@ export interface FaceRequest {
   readonly method: string
   /** A header by its lower-case name; repeated headers come joined with `, ` as Node joins them. */
   readonly header: (name: string) => string | undefined
+  /** A query parameter by name (the first one when repeated); `undefined` when absent. */
+  readonly query: (name: string) => string | undefined
   /** The body as UTF-8 text, failing past `maxBytes` (counted on the bytes received, not `Content-Length`). */
   readonly readBody: (maxBytes: number) => Effect.Effect<string, BodyError>
 }
@@ -27,10 +29,25 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
+/**
+ * The query parameters of a request target (a path or a whole URL), parsed on the first look only: most tool
+ * calls carry no query, and those pay one `indexOf`.
+ */
+const queryOf = (target: string): ((name: string) => string | undefined) => {
+  const start = target.indexOf("?")
+  if (start === -1) return () => undefined
+  let parsed: URLSearchParams | undefined
+  return (name) => {
+    parsed ??= new URLSearchParams(target.slice(start + 1))
+    return parsed.get(name) ?? undefined
+  }
+}
+
 /** A platform request seen as a {@link FaceRequest}. */
 export const platformFaceRequest = (request: HttpServerRequest): FaceRequest => ({
   method: request.method,
   header: (name) => request.headers[name],
+  query: queryOf(request.url),
   readBody: (maxBytes) => readBodyText(request, maxBytes)
 })
 
@@ -44,6 +61,7 @@ export const nodeFaceRequest = (request: IncomingMessage, body?: Either.Either<s
     const value = request.headers[name]
     return typeof value === "string" || value === undefined ? value : value.join(", ")
   },
+  query: queryOf(request.url ?? ""),
   readBody: body === undefined ? (maxBytes) => readNodeBodyText(request, maxBytes) : () => body
 })
 

@@ -15,6 +15,7 @@ export {
 } from "./config.js"
 export { lanedServerLayer } from "./laned-server.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"
 export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
 export { McpRoutes } from "./mcp/routes.js"
 export { MetaRoutes } from "./meta.js"

@@ -4,6 +4,7 @@ import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { ToolLanes } from "./lanes.js"
+import { DEFAULT_HTTP_TIMEOUTS, guardBodyIdle, type HttpTimeouts, serverTimeoutOptions } from "./timeouts.js"
 
 const notServing = (_request: IncomingMessage, response: ServerResponse): void => {
   response.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
@@ -14,17 +15,23 @@ const notServing = (_request: IncomingMessage, response: ServerResponse): void =
  * The HTTP server: `node:http` with the tool lane (`ToolLanes`) in front of the platform's router. Tool calls
  * go straight to their endpoint; every other request goes to whatever app is served through the platform's
  * `HttpServer` (the router of every face). Listening and closing are the platform's own (`NodeHttpServer.make`).
+ * Both share one `node:http` server, so `timeouts` (header, whole-request and body-idle deadlines) hold for every
+ * face alike.
  */
-export const lanedServerLayer = (listen: {
-  readonly host: string
-  readonly port: number
-}): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, ToolLanes> =>
+export const lanedServerLayer = (
+  listen: {
+    readonly host: string
+    readonly port: number
+  },
+  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS
+): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, ToolLanes> =>
   Layer.scoped(
     HttpServer.HttpServer,
     Effect.gen(function* () {
       const lane = yield* ToolLanes
       let platform = notServing
-      const server = createServer((request, response) => {
+      const server = createServer(serverTimeoutOptions(timeouts), (request, response) => {
+        guardBodyIdle(request, response, timeouts.bodyIdleMs)
         if (!lane(request, response)) platform(request, response)
       })
       const listening = yield* NodeHttpServer.make(() => server, listen)

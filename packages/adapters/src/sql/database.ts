@@ -85,19 +85,28 @@ const tryCreateLock = (file: string): boolean => {
   }
 }
 
-const claimDataDir = (dataDir: string): { readonly heldBy: number } | undefined => {
+// Whether the process named by a lock is still the one holding it: alive, and not this process unless this process
+// took the lock itself (a restarted container's pid 1 finds its own pid in the lock its predecessor left).
+const holds = (file: string, holder: number): boolean =>
+  isAlive(holder) && (holder !== process.pid || heldLocks.has(file))
+
+type Claim =
+  | { readonly _tag: "Claimed"; readonly staleHolder: number | undefined }
+  | { readonly _tag: "Refused"; readonly heldBy: number }
+
+const claimDataDir = (dataDir: string): Claim => {
   fs.mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, LOCK_FILE)
+  let staleHolder: number | undefined
   for (let attempt = 0; attempt < 5; attempt++) {
     if (tryCreateLock(file)) {
       heldLocks.add(file)
-      return undefined
+      return { _tag: "Claimed", staleHolder }
     }
     const holder = readHolder(file)
-    if (holder !== undefined && isAlive(holder) && (holder !== process.pid || heldLocks.has(file))) {
-      return { heldBy: holder }
-    }
+    if (holder !== undefined && holds(file, holder)) return { _tag: "Refused", heldBy: holder }
     // Left behind by a process that is gone: take it over.
+    staleHolder = holder
     fs.rmSync(file, { force: true })
   }
   throw new Error(`could not create ${file}`)
@@ -107,6 +116,53 @@ const releaseDataDir = (dataDir: string): void => {
   const file = path.join(dataDir, LOCK_FILE)
   if (!heldLocks.delete(file)) return
   if (readHolder(file) === process.pid) fs.rmSync(file, { force: true })
+}
+
+/** Who holds an embedded data directory: nobody, a live process, or a process that is gone (a stale lock). */
+export type DataDirHolder = Data.TaggedEnum<{
+  Free: {}
+  Held: { readonly pid: number }
+  Stale: { readonly pid: number }
+}>
+
+/** Constructors and matchers of {@link DataDirHolder}. */
+export const DataDirHolder = Data.taggedEnum<DataDirHolder>()
+
+/** The one line said when a lock left by a killed process is removed. */
+export const staleLockMessage = (pid: number): string => `removed a stale lock left by pid ${pid} (no longer running)`
+
+/**
+ * Reads `<dataDir>/svc.lock` without taking it: whether a live process (the server) holds the directory. Only a
+ * look: the answer can change right after, so a writer still goes through {@link lockDataDir}.
+ */
+export const dataDirHolder = (dataDir: string): Effect.Effect<DataDirHolder, DataDirectoryUnavailable> => {
+  const dir = path.resolve(dataDir)
+  return Effect.try({
+    try: () => {
+      const file = path.join(dir, LOCK_FILE)
+      const holder = readHolder(file)
+      if (holder === undefined) return DataDirHolder.Free()
+      return holds(file, holder) ? DataDirHolder.Held({ pid: holder }) : DataDirHolder.Stale({ pid: holder })
+    },
+    catch: (cause) => new DataDirectoryUnavailable({ dataDir: dir, cause })
+  })
+}
+
+/**
+ * Removes `<dataDir>/svc.lock` if it still names `pid` and that process is gone; answers whether it did. Another
+ * process may take the lock over at the same moment: it then names a live pid and stays.
+ */
+export const removeStaleLock = (dataDir: string, pid: number): Effect.Effect<boolean, DataDirectoryUnavailable> => {
+  const dir = path.resolve(dataDir)
+  return Effect.try({
+    try: () => {
+      const file = path.join(dir, LOCK_FILE)
+      if (readHolder(file) !== pid || holds(file, pid)) return false
+      fs.rmSync(file, { force: true })
+      return true
+    },
+    catch: (cause) => new DataDirectoryUnavailable({ dataDir: dir, cause })
+  })
 }
 
 /** Claims `<dataDir>/svc.lock` for this process until the scope closes; refuses while another live process holds it. */
@@ -119,10 +175,12 @@ export const lockDataDir = (
       try: () => claimDataDir(dir),
       catch: (cause) => new DataDirectoryUnavailable({ dataDir: dir, cause })
     }).pipe(
-      Effect.flatMap((refused) =>
-        refused === undefined
-          ? Effect.void
-          : Effect.fail(new DataDirectoryLocked({ dataDir: dir, pid: refused.heldBy }))
+      Effect.flatMap((claim) =>
+        claim._tag === "Refused"
+          ? Effect.fail(new DataDirectoryLocked({ dataDir: dir, pid: claim.heldBy }))
+          : claim.staleHolder === undefined
+            ? Effect.void
+            : Effect.logWarning(staleLockMessage(claim.staleHolder))
       )
     ),
     () =>

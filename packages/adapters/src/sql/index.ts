@@ -5,12 +5,16 @@
 export {
   DatabaseConfig,
   DatabaseLive,
+  DataDirHolder,
   databaseConfig,
   databaseLayer,
+  dataDirHolder,
   type MigrationOptions,
   type Migrations,
   migrationsLayer,
-  runMigrations
+  removeStaleLock,
+  runMigrations,
+  staleLockMessage
 } from "./database.js"
 export { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 export { LeanSql, LeanSqlFromClient, type LeanValue } from "./lean.js"

@@ -54,7 +54,8 @@ layer(TestApp.layer, { timeout: "90 seconds", excludeTestServices: true })((it) 
         ]) {
           expect(byName.has(name), name).toBe(true)
         }
-        expect(byName.get("svc_save_links_to_board")?.annotations).toMatchObject({
+        // All four hints are spelled out; saving links reaches the page-preview service, so it is open-world.
+        expect(byName.get("svc_save_links_to_board")?.annotations).toEqual({
           readOnlyHint: false,
           destructiveHint: false,
           idempotentHint: true,

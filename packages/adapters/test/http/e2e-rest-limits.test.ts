@@ -109,7 +109,9 @@ layer(TestApp.layer, { timeout: "60 seconds", excludeTestServices: true })((it) 
         const limitedRest = yield* Effect.promise(viaRest)
         expect(limitedRest.status).toBe(429)
         expect(Number(limitedRest.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
-        expect(yield* Effect.promise(() => jsonOf(limitedRest))).toMatchObject({ ok: false, error: "rate_limited" })
+        // The REST failure shape, like every other REST refusal; `rate-limited` is this answer's own status.
+        const limitedBody = yield* Effect.promise(() => jsonOf(limitedRest))
+        expect(limitedBody).toEqual({ ok: false, status: "rate-limited", message: expect.any(String) })
 
         // Listing is not a tool call, and another key has a minute of its own.
         expect((yield* Effect.promise(() => app.handler(mcpPost(app.url, rpc("tools/list"), { token })))).status).toBe(

@@ -101,8 +101,14 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
               )
               expect(create).toMatchObject({
                 inputSchema: { type: "object", required: ["markdown"] },
-                annotations: { readOnlyHint: false, destructiveHint: false },
-                _meta: { "svc/group": "Boards & documents", "svc/write": true }
+                // All four hints are spelled out, whatever the specification's defaults.
+                _meta: { "svc/toolset": "boards" }
+              })
+              expect(create?.annotations).toEqual({
+                readOnlyHint: false,
+                destructiveHint: false,
+                idempotentHint: false,
+                openWorldHint: false
               })
               const alias = tools.find((tool) => tool.name === "svc_create_sticky_note")
               expect(alias?._meta).toMatchObject({ "svc/deprecated": true, "svc/aliasOf": "svc_create_note" })
@@ -218,8 +224,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           expect(result).toMatchObject({
             supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
             capabilities: { tools: { listChanged: false } },
-            serverInfo: { name: "svc", version: "1.0.0" },
-            resultType: "complete"
+            _meta: { "io.modelcontextprotocol/serverInfo": { name: "svc", version: "1.0.0" } },
+            resultType: "complete",
+            cacheScope: "private",
+            ttlMs: 300_000
           })
           expect(typeof result.instructions).toBe("string")
         })
@@ -243,13 +251,13 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
         })
       )
 
-      it.effect("refuses a _meta version it does not serve with -32004 and HTTP 400", () =>
+      it.effect("refuses a _meta version it does not serve with -32022 and HTTP 400", () =>
         withCaller(async (call) => {
           const response = await call(
             rpc("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2027-01-01" } })
           )
           expect(response.status).toBe(400)
-          expect(await errorOf(response)).toMatchObject({ code: -32004, data: { requested: "2027-01-01" } })
+          expect(await errorOf(response)).toMatchObject({ code: -32022, data: { requested: "2027-01-01" } })
         })
       )
 
@@ -257,7 +265,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
         withCaller(async (call) => {
           const mismatch = await call(rpc("tools/list", { _meta: stateless }), { "mcp-protocol-version": "2025-06-18" })
           expect(mismatch.status).toBe(400)
-          expect((await jsonOf(mismatch)).error).toMatchObject({ code: -32600 })
+          expect((await jsonOf(mismatch)).error).toMatchObject({ code: -32020 })
           expect((await errorOf(await call(rpc("ping", { _meta: stateless })))).code).toBe(-32601)
         })
       )

@@ -126,7 +126,7 @@ layer(app, { excludeTestServices: true, timeout: "60 seconds" })((it) => {
           const response = await send(mcpPost(base, ping, { token, headers: { "mcp-protocol-version": "1999-01-01" } }))
           expect(response.status).toBe(400)
           const error = await errorOf(response)
-          expect(error.code).toBe(-32004)
+          expect(error.code).toBe(-32022)
           expect(error.data).toMatchObject({
             requested: "1999-01-01",
             supported: expect.arrayContaining(["2025-11-25", "2026-07-28"])

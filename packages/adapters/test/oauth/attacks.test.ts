@@ -272,10 +272,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
-    it.effect("the store API takes the store token and refuses a tool-server token", () =>
+    it.effect("the store API takes the store token and refuses a token named for the tool server", () =>
       Effect.gen(function* () {
         const store = yield* codeFor({ resource: "/store-app/v1", scope: "store" })
-        const tools = yield* codeFor()
+        const tools = yield* codeFor({ resource: "/mcp" })
         yield* Effect.promise(async () => {
           const storeTokens = await exchange(
             store.app.url,

@@ -1,19 +1,19 @@
 /**
  * Debian's Chromium driven by `playwright-core` (never a downloaded browser). `.ci/run` installs the
- * `chromium` package when it is missing; a machine without it fails these tests with that instruction.
+ * `chromium` package when it is missing; a machine without it skips these tests (see external-tool.ts).
  */
-import { execFileSync } from "node:child_process"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { chromiumTool, type ExternalTool } from "../support/external-tool.js"
+
+/** Debian's Chromium on this machine, or what to install to get it. */
+export const chromiumOnMachine: ExternalTool = chromiumTool()
 
 const chromiumPath = (): string => {
-  try {
-    return execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim()
-  } catch {
-    throw new Error("chromium is not installed: run `apt-get install -y chromium` (Debian's package), as .ci/run does")
-  }
+  if (chromiumOnMachine.available) return chromiumOnMachine.path
+  throw new Error(`chromium is not installed: ${chromiumOnMachine.install}`)
 }
 
 /** A headless Chromium, closed with the scope. */

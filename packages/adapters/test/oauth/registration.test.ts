@@ -54,7 +54,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
             expect(store).toMatchObject({
               resource: `${app.url}/store-app/v1`,
               authorization_servers: [app.url],
-              scopes_supported: ["store"]
+              scopes_supported: ["store", "read", "write"]
             })
           })
         })

@@ -110,6 +110,57 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
+    it.effect("create a key with default toolsets: it is served those groups unless a request names others", () =>
+      Effect.gen(function* () {
+        const { app, browser, page } = yield* signedIn
+        expect(page).toContain('name="toolset" value="custom_ai"')
+        yield* Effect.promise(async () => {
+          const unknown = await browser.post(`${app.url}/settings/keys`, {
+            ...formFields(page, "/settings/keys"),
+            name: "Odd",
+            access: "full",
+            toolset: ["workspace", "nope"]
+          })
+          expect(unknown.response.status).toBe(422)
+          expect(unknown.text).toContain("unknown toolset")
+          const created = await browser.post(`${app.url}/settings/keys`, {
+            ...formFields(unknown.text, "/settings/keys"),
+            name: "Narrow",
+            access: "full",
+            toolset: ["highlights", "workspace"]
+          })
+          expect(created.response.status).toBe(201)
+          expect(created.text).toContain("Toolsets: Workspace, Highlights &#38; captures.")
+          const token = /svc_pat_[0-9A-Za-z]{36}/.exec(created.text)?.[0] ?? ""
+          const { registry } = app
+          const listed = (await (await mcpToolsList(app.url, token)).json()) as {
+            result: { tools: Array<{ name: string }> }
+          }
+          expect(listed.result.tools.map((tool) => tool.name)).toEqual(
+            registry.tools
+              .filter((tool) => tool.entry.group === "Workspace" || tool.entry.group === "Highlights & captures")
+              .map((tool) => tool.entry.name)
+          )
+          // A request narrows them further.
+          const narrowed = await fetch(`${app.url}/v1/tools?toolsets=highlights`, {
+            headers: { authorization: `Bearer ${token}` }
+          })
+          expect(
+            ((await narrowed.json()) as { tools: Array<{ group: string }> }).tools.map((tool) => tool.group)
+          ).toEqual(["Highlights & captures", "Highlights & captures"])
+          // The keys table shows each key's toolsets; one made with none ticked is served every group.
+          const again = await browser.get(`${app.url}/settings`)
+          expect(again.text).toContain("<td>Workspace, Highlights &#38; captures</td>")
+          const every = await browser.post(`${app.url}/settings/keys`, {
+            ...formFields(again.text, "/settings/keys"),
+            name: "Every",
+            access: "full"
+          })
+          expect(every.text).toContain("Toolsets: All.")
+        })
+      })
+    )
+
     it.effect("a custom key needs at least one part, and sign-out ends the session", () =>
       Effect.gen(function* () {
         const { app, browser, page } = yield* signedIn

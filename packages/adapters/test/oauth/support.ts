@@ -90,7 +90,12 @@ export class Browser {
     return { response, text: await response.text() }
   }
 
-  async post(url: string, fields: Record<string, string>, origin: string | null = this.origin) {
+  /** Posts a form; a field given a list is sent once per value, as a browser sends ticked checkboxes. */
+  async post(url: string, fields: Record<string, string | ReadonlyArray<string>>, origin: string | null = this.origin) {
+    const body = new URLSearchParams()
+    for (const [name, value] of Object.entries(fields)) {
+      for (const one of typeof value === "string" ? [value] : value) body.append(name, one)
+    }
     const response = await fetch(url, {
       method: "POST",
       redirect: "manual",
@@ -99,7 +104,7 @@ export class Browser {
         ...(origin === null ? {} : { origin }),
         ...this.cookieHeader()
       },
-      body: new URLSearchParams(fields).toString()
+      body: body.toString()
     })
     this.remember(response)
     return { response, text: await response.text() }

@@ -9,11 +9,13 @@ import { describe, expect, layer } from "@effect/vitest"
 import {
   Authenticator,
   BrowserSessions,
+  fullAccess,
   defaultOAuthPolicy,
   OAuthAuthorization,
   OAuthClients,
   OAuthTokens,
-  purgeExpiredOAuth
+  purgeExpiredOAuth,
+  readOnlyAccess
 } from "@svc/core/auth"
 import { Effect, Option, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
@@ -24,8 +26,7 @@ const resources = {
   audiences: new Map([
     [`${BASE}/mcp`, "tools" as const],
     [`${BASE}/store-app/v1`, "store" as const]
-  ]),
-  defaultResource: `${BASE}/mcp`
+  ])
 }
 const REDIRECT = "http://127.0.0.1:9000/cb"
 
@@ -166,13 +167,93 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`OAuth tokens on ${engineName}
     it.effect("is bound to its audience: a tool-server token is refused by the store API and the other way round", () =>
       Effect.gen(function* () {
         const authenticator = yield* Authenticator
-        const tools = yield* exchange(yield* approvedGrant())
+        const tools = yield* exchange(yield* approvedGrant({ resource: `${BASE}/mcp` }))
         expect((yield* Effect.flip(authenticator.authenticate(tools.access_token, "store")))._tag).toBe("AuthExpired")
         const store = yield* exchange(yield* approvedGrant({ resource: `${BASE}/store-app/v1`, scope: "store" }))
         expect(store.scope).toBe("store")
         expect((yield* Effect.flip(authenticator.authenticate(store.access_token, "tools")))._tag).toBe("AuthExpired")
         const principal = yield* authenticator.authenticate(store.access_token, "store")
         expect(principal.access).toEqual({ kind: "custom", parts: { store: "edit" } })
+      })
+    )
+
+    it.effect.each([
+      ["store", undefined, { kind: "custom", parts: { store: "edit" } }],
+      ["read", readOnlyAccess, { kind: "custom", parts: { store: "read" } }],
+      ["write", fullAccess, { kind: "custom", parts: { store: "edit" } }],
+      ["read write", fullAccess, { kind: "custom", parts: { store: "edit" } }],
+      ["read store", readOnlyAccess, { kind: "custom", parts: { store: "edit" } }]
+    ] as const)("without a resource, scope %s decides what it does on each face", ([scope, tools, store]) =>
+      Effect.gen(function* () {
+        const authenticator = yield* Authenticator
+        const issued = yield* exchange(yield* approvedGrant({ scope }))
+        expect(issued.scope).toBe(scope)
+        const atTools = yield* Effect.either(authenticator.authenticate(issued.access_token, "tools"))
+        if (tools === undefined) {
+          expect(atTools._tag === "Left" && atTools.left._tag).toBe("ScopeNotGranted")
+          expect(atTools._tag === "Left" && atTools.left.message).toContain("reaches only the store API")
+        } else {
+          expect(atTools._tag === "Right" && atTools.right.access).toEqual(tools)
+        }
+        expect((yield* authenticator.authenticate(issued.access_token, "store")).access).toEqual(store)
+      })
+    )
+
+    it.effect("without scope or resource, a grant is for read write on every face", () =>
+      Effect.gen(function* () {
+        const issued = yield* exchange(yield* approvedGrant())
+        expect(issued.scope).toBe("read write")
+        const authenticator = yield* Authenticator
+        expect((yield* authenticator.authenticate(issued.access_token, "tools")).access).toEqual(fullAccess)
+        expect((yield* authenticator.authenticate(issued.access_token, "store")).access.kind).toBe("custom")
+      })
+    )
+
+    it.effect("a grant made without a resource cannot be narrowed to one at the token endpoint", () =>
+      Effect.gen(function* () {
+        const grant = yield* approvedGrant({ scope: "store" })
+        const refused = yield* Effect.flip(
+          grant.tokens.exchangeCode(grant.client, {
+            code: grant.code,
+            redirectUri: REDIRECT,
+            codeVerifier: grant.verifier,
+            resource: `${BASE}/store-app/v1`
+          })
+        )
+        expect(refused.error).toBe("invalid_target")
+        expect(refused.description).toContain("named no resource")
+      })
+    )
+
+    it.effect("a refresh keeps the grant's audience and may narrow its scope, never widen it", () =>
+      Effect.gen(function* () {
+        const grant = yield* approvedGrant({ scope: "store read write" })
+        const issued = yield* exchange(grant)
+        const refresh = (scope: string | undefined, resource?: string) =>
+          grant.tokens.refresh(grant.client, { refreshToken: issued.refresh_token ?? "", scope, resource })
+        expect((yield* Effect.flip(refresh("store", `${BASE}/mcp`))).error).toBe("invalid_target")
+        const narrowed = yield* refresh("store")
+        expect(narrowed.scope).toBe("store")
+        const authenticator = yield* Authenticator
+        expect((yield* Effect.flip(authenticator.authenticate(narrowed.access_token, "tools")))._tag).toBe(
+          "ScopeNotGranted"
+        )
+        const widened = yield* Effect.flip(
+          grant.tokens.refresh(grant.client, {
+            refreshToken: narrowed.refresh_token ?? "",
+            scope: "read write",
+            resource: undefined
+          })
+        )
+        expect(widened.error).toBe("invalid_scope")
+      })
+    )
+
+    it.effect("a named resource keeps its own scopes: store is refused for the tool server", () =>
+      Effect.gen(function* () {
+        const refused = yield* Effect.flip(approvedGrant({ scope: "store", resource: `${BASE}/mcp` }))
+        expect(refused._tag).toBe("AuthorizeRedirectError")
+        expect(refused._tag === "AuthorizeRedirectError" && refused.error).toBe("invalid_scope")
       })
     )
 

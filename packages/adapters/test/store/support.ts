@@ -6,6 +6,7 @@ import type { Access } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { Context, Effect, Layer } from "effect"
+import { PublicUrl } from "../../src/http/config.js"
 import { StoreApiRoutes } from "../../src/http/store-api/index.js"
 import { signUp, testCoreLayer } from "../support/core.js"
 
@@ -47,9 +48,16 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
       const core = yield* Layer.build(testCoreLayer())
       const web = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          HttpLayerRouter.toWebHandler(StoreApiRoutes.pipe(Layer.provide(Layer.succeedContext(core))), {
-            disableLogger: true
-          })
+          HttpLayerRouter.toWebHandler(
+            StoreApiRoutes.pipe(
+              Layer.provide(Layer.succeedContext(core)),
+              // The store API names its public address in OAuth challenges.
+              Layer.provide(PublicUrl.layer("http://store.test"))
+            ),
+            {
+              disableLogger: true
+            }
+          )
         ),
         (w) => Effect.promise(() => w.dispose())
       )

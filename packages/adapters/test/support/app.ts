@@ -7,7 +7,7 @@ import { createServer } from "node:net"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { Plan } from "@svc/core/accounts"
-import type { Access } from "@svc/core/auth"
+import type { Access, Part } from "@svc/core/auth"
 import {
   makeToolRegistry,
   type SpecTool,
@@ -59,7 +59,12 @@ export interface TestAppShape {
   /** The names of the test-only tools they serve, in the order `extraTools` gave them. */
   readonly extraToolNames: ReadonlyArray<string>
   /** Opens an account with an API key (full access unless `access` says otherwise). */
-  readonly signUp: (options?: { readonly plan?: Plan; readonly access?: Access }) => Effect.Effect<TestUser>
+  readonly signUp: (options?: {
+    readonly plan?: Plan
+    readonly access?: Access
+    /** The key's default toolsets (every group when left out). */
+    readonly toolsets?: ReadonlyArray<Part>
+  }) => Effect.Effect<TestUser>
   /** Another web handler over the same core (same storage, keys and rate limiter) with other options, closed with the scope. */
   readonly makeHandler: (options: FacesOptions) => Effect.Effect<WebHandler, never, Scope.Scope>
 }

@@ -4,7 +4,7 @@
  */
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { Accounts, type Plan } from "@svc/core/accounts"
-import { type Access, ApiKeys, AuthSettings, type Principal } from "@svc/core/auth"
+import { type Access, ApiKeys, AuthSettings, type Part, type Principal } from "@svc/core/auth"
 import { HttpSender } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
@@ -36,7 +36,9 @@ export const testCoreLayer = () =>
 let counter = 0
 
 /** Opens a fresh account (unique email) with an API key, and answers the principal its token gives. */
-export const signUp = (options: { readonly plan?: Plan; readonly access?: Access } = {}) =>
+export const signUp = (
+  options: { readonly plan?: Plan; readonly access?: Access; readonly toolsets?: ReadonlyArray<Part> } = {}
+) =>
   Effect.gen(function* () {
     counter += 1
     const email = `user${counter}-${Date.now()}@example.com`
@@ -46,7 +48,7 @@ export const signUp = (options: { readonly plan?: Plan; readonly access?: Access
       plan: options.plan ?? "starter"
     })
     const keys = yield* ApiKeys
-    const { key, token } = yield* keys.create(account.id, { access: options.access })
+    const { key, token } = yield* keys.create(account.id, { access: options.access, toolsets: options.toolsets })
     const principal: Principal = yield* keys.authenticate(token)
     return { account, workspace, store, key, token, principal }
   })

@@ -254,21 +254,62 @@ layer(deliveryTestLayer(), { timeout: "120 seconds" })(`webhook delivery schedul
       }).pipe(noJitter)
     )
 
-    it.effect("410 Gone fails the delivery and turns the webhook off at once", () =>
+    it.effect(
+      "410 Gone is a failure like any other: retried on the schedule, off only after three days, owner emailed",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(T0)
+          const hook = yield* setUpWebhook()
+          receiver.answer = () => ({ status: 410, body: "no such hook" })
+          const first = yield* emit(hook.workspaceId)
+          expect(yield* deliverDue({ ...worker, concurrency: 1 })).toBe(1)
+          // Still on, the delivery waits for its first retry, and the failing clock runs.
+          const after410 = yield* deliveryOf(hook.id, first)
+          expect(after410).toMatchObject({ status: "pending", attempts: 1 })
+          expect(after410?.next_attempt_at).toEqual(new Date(T0 + (RETRY_DELAYS_MS[0] ?? 0)))
+          expect(yield* webhookState(hook.id)).toMatchObject({
+            enabled: true,
+            disabled_reason: null,
+            failing_since: new Date(T0)
+          })
+          const [attempt] = yield* attemptsOf(after410?.id ?? "")
+          expect(attempt).toMatchObject({ outcome: "gone", response_code: 410 })
+          expect(yield* mailsOf(hook.workspaceId, "webhook.disabled")).toHaveLength(0)
+
+          // The retries follow the schedule; just before three days the webhook is still on.
+          yield* TestClock.setTime(T0 + DISABLE_AFTER_FAILING_MS - MINUTE)
+          yield* drain
+          expect((yield* webhookState(hook.id))?.enabled).toBe(true)
+          expect(sentTo(hook.url).length).toBeGreaterThan(1)
+
+          // Three days of nothing but 410s: off with reason failing, and the owner is told once.
+          yield* TestClock.setTime(T0 + DISABLE_AFTER_FAILING_MS)
+          yield* emit(hook.workspaceId)
+          yield* drain
+          expect(yield* webhookState(hook.id)).toMatchObject({ enabled: false, disabled_reason: "failing" })
+          const mails = yield* mailsOf(hook.workspaceId, "webhook.disabled")
+          expect(mails).toHaveLength(1)
+          expect(mails[0]?.recipient).toBe(hook.email)
+        }).pipe(noJitter)
+    )
+
+    it.effect("a 410 between successes does not turn a webhook off", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)
         const hook = yield* setUpWebhook()
-        receiver.answer = () => ({ status: 410, body: "no such hook" })
-        const first = yield* emit(hook.workspaceId)
-        expect(yield* deliverDue({ ...worker, concurrency: 1 })).toBe(1)
-        expect(yield* deliveryOf(hook.id, first)).toMatchObject({ status: "failed", attempts: 1 })
-        expect(yield* webhookState(hook.id)).toMatchObject({ enabled: false, disabled_reason: "gone" })
-        const [attempt] = yield* attemptsOf((yield* deliveryOf(hook.id, first))?.id ?? "")
-        expect(attempt).toMatchObject({ outcome: "gone", response_code: 410 })
-        yield* TestClock.adjust(DAY)
-        expect(yield* deliverDue(worker)).toBe(0)
-        expect(sentTo(hook.url)).toHaveLength(1)
-      })
+        receiver.answer = () => ({ status: 410 })
+        const gone = yield* emit(hook.workspaceId)
+        yield* drain
+        receiver.answer = () => ({ status: 200 })
+        yield* TestClock.adjust(RETRY_DELAYS_MS[0] ?? 0)
+        yield* drain
+        expect(yield* deliveryOf(hook.id, gone)).toMatchObject({ status: "done", attempts: 2 })
+        expect(yield* webhookState(hook.id)).toMatchObject({
+          enabled: true,
+          disabled_reason: null,
+          failing_since: null
+        })
+      }).pipe(noJitter)
     )
   })
 

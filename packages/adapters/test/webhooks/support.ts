@@ -11,6 +11,7 @@ import type { Access } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { PublicUrl } from "../../src/http/config.js"
 import { StoreApiRoutes } from "../../src/http/store-api/index.js"
 import { signUp, testCoreLayer } from "../support/core.js"
 
@@ -52,6 +53,8 @@ export class WebhookTest extends Context.Tag("test/WebhookTest")<WebhookTest, We
             HttpLayerRouter.toWebHandler(
               StoreApiRoutes.pipe(
                 Layer.provide(Layer.succeedContext(core)),
+                // The store API names its public address in OAuth challenges.
+                Layer.provide(PublicUrl.layer("http://store.test")),
                 Layer.provide(
                   Layer.setConfigProvider(
                     ConfigProvider.fromMap(new Map([["SVC_WEBHOOKS_ALLOW_LOOPBACK", String(allowLoopback)]])).pipe(

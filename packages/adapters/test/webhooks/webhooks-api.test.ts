@@ -160,6 +160,46 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
       })
     )
 
+    it.effect("stores and shows a receiver URL as the URL parser reads it: the address that is called", () =>
+      Effect.gen(function* () {
+        const t = yield* WebhookTest
+        const s = yield* t.seller()
+        const normalised = {
+          // A backslash is a slash to the URL parser: this calls hooks.example.com, not 127.0.0.1.
+          "https://hooks.example.com\\@127.0.0.1/h": "https://hooks.example.com/@127.0.0.1/h",
+          "  HTTPS://Hooks.Example.COM:443/a/../b?x=1#frag  ": "https://hooks.example.com/b?x=1",
+          "https://bücher.example/in": "https://xn--bcher-kva.example/in",
+          "https://hooks.example.com": "https://hooks.example.com/"
+        }
+        for (const [given, called] of Object.entries(normalised)) {
+          const created = yield* createWebhook(t.callStrict, s.token, { url: given, events: ["*"] })
+          expect(created.url, given).toBe(called)
+          const [stored] = yield* query(
+            t,
+            (sql) => sql<{ url: string }>`SELECT url FROM webhooks WHERE id = ${created.id}`
+          )
+          expect(stored?.url, given).toBe(called)
+          expect(webhookOf(yield* request(t.call, s.token, "GET", `/webhooks/${created.id}`)).url).toBe(called)
+          yield* request(t.call, s.token, "DELETE", `/webhooks/${created.id}`)
+        }
+        const hook = yield* createWebhook(t.call, s.token, { url, events: ["*"] })
+        const patched = yield* request(t.call, s.token, "PATCH", `/webhooks/${hook.id}`, {
+          url: "https://Hooks.Example.com\\v2#x"
+        })
+        expect(webhookOf(patched).url).toBe("https://hooks.example.com/v2")
+        // A row stored as typed by an earlier version is shown as it is called.
+        yield* query(
+          t,
+          (sql) => sql`UPDATE webhooks SET url = ${"https://Hooks.Example.com\\old"} WHERE id = ${hook.id}`
+        )
+        const listed = (yield* request(t.call, s.token, "GET", "/webhooks")).body.webhooks as ReadonlyArray<{
+          id: string
+          url: string
+        }>
+        expect(listed.find((w) => w.id === hook.id)?.url).toBe("https://hooks.example.com/old")
+      })
+    )
+
     it.effect(`holds ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks per workspace, even when creates race`, () =>
       Effect.gen(function* () {
         const t = yield* WebhookTest

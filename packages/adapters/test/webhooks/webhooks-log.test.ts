@@ -106,7 +106,10 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           `${path}?limit=2&starting_after=${first.body.next_cursor}`
         )
         expect((second.body.data as ReadonlyArray<{ attempt: number }>).map((r) => r.attempt)).toEqual([1])
-        expect(second.body).toMatchObject({ has_more: false, next_cursor: null })
+        // The last page still points after its last row, so a poller can keep the cursor and continue later.
+        expect(second.body).toMatchObject({ has_more: false, next_cursor: expect.any(String) })
+        const later = yield* request(t.call, s.token, "GET", `${path}?starting_after=${second.body.next_cursor}`)
+        expect(later.body).toEqual({ ok: true, data: [], has_more: false, next_cursor: second.body.next_cursor })
         const ranged = yield* request(t.call, s.token, "GET", `${path}?created_after=${base + 90_000}`)
         expect((ranged.body.data as ReadonlyArray<{ attempt: number }>).map((r) => r.attempt)).toEqual([3, 2])
 
@@ -174,6 +177,42 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             status: "done"
           })
         ])
+      })
+    )
+
+    it.effect("resends by the id a delivery log row shows, on every row of the log", () =>
+      Effect.gen(function* () {
+        const t = yield* WebhookTest
+        const s = yield* t.seller()
+        const webhook = yield* createWebhook(t.call, s.token, { url, events: ["purchase.created"] })
+        yield* sale(t, s.token, yield* s.productId(), "shown@example.com")
+        const [delivery] = yield* deliveriesOf(t, webhook.id)
+        const id = delivery?.id ?? ""
+        const base = Date.now() - 3_600_000
+        for (const n of [1, 2]) {
+          yield* query(
+            t,
+            (sql) => sql`INSERT INTO webhook_attempts (id, delivery_id, webhook_id, attempt, trigger, outcome,
+                                         response_code, latency_ms, response, location, error, attempted_at)
+                         VALUES (${`att_shown${n}_${id}`}, ${id}, ${webhook.id}, ${n}, 'scheduled', 'http_error',
+                                 500, 40, 'boom', NULL, 'HTTP 500', ${new Date(base + n * 60_000)})`
+          )
+        }
+        yield* query(t, (sql) => sql`UPDATE webhook_deliveries SET status = 'failed', attempts = 8 WHERE id = ${id}`)
+        const log = yield* request(t.call, s.token, "GET", `/webhooks/${webhook.id}/deliveries`)
+        const rows = log.body.data as ReadonlyArray<{ id: string; delivery_id: string }>
+        expect(rows).toHaveLength(2)
+        for (const row of rows) {
+          const resent = yield* request(t.call, s.token, "POST", `/deliveries/${row.id}/resend`)
+          expect(resent.status, row.id).toBe(200)
+          expect(resent.body).toMatchObject({ ok: true, delivery: { id, webhook_id: webhook.id, status: "pending" } })
+        }
+        expect((yield* deliveriesOf(t, webhook.id))[0]).toMatchObject({ status: "pending", trigger: "resend" })
+        // Another workspace cannot resend it by either id.
+        const other = yield* t.seller()
+        for (const shown of [id, rows[0]?.id ?? ""]) {
+          expect((yield* request(t.call, other.token, "POST", `/deliveries/${shown}/resend`)).status).toBe(404)
+        }
       })
     )
 

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { AuthExpired } from "../shared/errors.js"
 import { ACCESS_TOKEN_PREFIX } from "./oauth/crypto.js"
+import type { ScopeNotGranted } from "./oauth/refusals.js"
 import { OAuthTokens } from "./oauth/tokens.js"
 import type { Principal } from "./schema.js"
 import { ApiKeys } from "./service.js"
@@ -18,7 +19,7 @@ export class AuthSettings extends Context.Tag("svc/auth/AuthSettings")<
   static readonly Default = Layer.succeed(AuthSettings, { rateLimitExemptKeyIds: new Set<string>() })
 }
 
-/** Which face a token is presented to; a token is only good for its own audience. */
+/** Which face a token is presented to: an OAuth token reaches the faces its resource and scopes allow. */
 export type Audience = "tools" | "store"
 
 /** Turns the bearer token of a request into a `Principal`, whatever kind of token it is. */
@@ -31,8 +32,14 @@ export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Aut
       message: "send Authorization: Bearer <token> with an OAuth access token or an API key (svc_pat_…)"
     })
     return {
-      /** Checks a bearer token (without the `Bearer ` word) for a face. */
-      authenticate: (token: string | undefined, audience: Audience): Effect.Effect<Principal, AuthExpired> => {
+      /**
+       * Checks a bearer token (without the `Bearer ` word) for a face. API keys carry their own access; an OAuth
+       * token whose scopes reach nothing on the face fails with `ScopeNotGranted` (only a `store` token at the tools).
+       */
+      authenticate: (
+        token: string | undefined,
+        audience: Audience
+      ): Effect.Effect<Principal, AuthExpired | ScopeNotGranted> => {
         if (token === undefined || token.length === 0) return Effect.fail(missing)
         if (token.startsWith(TOKEN_PREFIX)) {
           return keys

@@ -12,6 +12,7 @@ export {
 export { OAuthHousekeepingRepo, OAuthPurgeLive, purgeExpiredOAuth } from "./oauth/housekeeping.js"
 export { OAuthLive } from "./oauth/layer.js"
 export { currentPolicy, OAuthPolicy } from "./oauth/policy.js"
+export { ScopeNotGranted } from "./oauth/refusals.js"
 export { BrowserSessionsRepo, OAuthClientsRepo, OAuthGrantsRepo } from "./oauth/ports.js"
 export { redirectHostOf } from "./oauth/redirect-uris.js"
 export { type ClientCredentials, OAuthClients } from "./oauth/registration.js"
@@ -24,15 +25,17 @@ export {
   type OAuthConnection,
   OAuthError,
   OAuthErrorCode,
+  type OAuthFace,
   type OAuthGrant,
   type OAuthPolicyShape,
   OAuthScope,
   PendingAuthorization,
+  NO_RESOURCE,
   type StoredCode,
   type StoredToken,
   TokenEndpointAuthMethod
 } from "./oauth/schema.js"
-export { knownScopes } from "./oauth/scopes.js"
+export { accessAt, audienceReaches, knownScopes, scopesOfAudience, TOOL_SCOPES } from "./oauth/scopes.js"
 export { BrowserSessions, type SessionCookie, type SignInRefusal } from "./oauth/sessions.js"
 export { type CodeExchange, OAuthTokens, type RefreshRequest, type TokenAnswer } from "./oauth/tokens.js"
 export { ApiKeysRepo } from "./ports.js"

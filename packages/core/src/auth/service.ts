@@ -3,7 +3,7 @@ import { AccountsRepo, WorkspacesRepo } from "../accounts/ports.js"
 import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
 import { unstorableText } from "../shared/storable-text.js"
 import { Ids, Secrets } from "../shared/ports.js"
-import { type Access, fullAccess } from "./access.js"
+import { type Access, fullAccess, type Part } from "./access.js"
 import { ApiKeysRepo } from "./ports.js"
 import { ApiKey, type Principal } from "./schema.js"
 import { displayPrefix, isWellFormedToken, tokenFromRandom } from "./token.js"
@@ -16,6 +16,8 @@ export interface NewApiKey {
   /** The store (by handle) whose workspace the key is bound to; default: the owner's main one. */
   readonly storeHandle?: string | undefined
   readonly expiresInDays?: number | undefined
+  /** The toolsets the key is served when a request names none (checked names, see `parseDefaultToolsets`); default: every group. */
+  readonly toolsets?: ReadonlyArray<Part> | null | undefined
 }
 
 // `last_used_at` is advisory: writing it on every call would turn each read into a write.
@@ -104,6 +106,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           name,
           prefix: displayPrefix(token),
           access: input.access ?? fullAccess,
+          toolsets:
+            input.toolsets === undefined || input.toolsets === null || input.toolsets.length === 0
+              ? null
+              : input.toolsets,
           createdAt: new Date(now),
           lastUsedAt: null,
           expiresAt: input.expiresInDays === undefined ? null : new Date(now + input.expiresInDays * 86_400_000),
@@ -146,6 +152,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
           accountId: key.accountId,
           plan: account.value.plan,
           access: key.access,
+          ...(key.toolsets === null ? {} : { toolsets: key.toolsets }),
           credential: { kind: "api_key", id: key.id },
           workspaceId: key.workspaceId,
           reach: "bound",

@@ -11,7 +11,7 @@ import { Trash } from "./trash.js"
 
 const Coordinate = (axis: string) =>
   Schema.Number.pipe(Schema.finite(), Schema.between(-1_000_000, 1_000_000)).annotations({
-    description: `${axis} position on the board in canvas units, -1000000 to 1000000. Give x and y together, or neither.`
+    description: `${axis} position in canvas units, -1000000 to 1000000; x and y together or neither.`
   })
 
 const Placement = Schema.Struct({
@@ -19,13 +19,12 @@ const Placement = Schema.Struct({
   x: Schema.optional(Coordinate("Horizontal")),
   y: Schema.optional(Coordinate("Vertical"))
 }).annotations({
-  description:
-    "An item to place. Without x/y a new item goes to the next free cell of a grid and an item already on the board stays where it is."
+  description: "An item to place; without x/y a new one takes the next free grid cell, one already on the board stays."
 })
 
 const RestoreField = Schema.optional(
   Schema.Boolean.annotations({
-    description: `true to take the item back out of the trash instead (within ${LIBRARY_LIMITS.trashDays} days of trashing it). Default false.`
+    description: `true to restore it from the trash instead (within ${LIBRARY_LIMITS.trashDays} days). Default false.`
   })
 )
 
@@ -50,7 +49,7 @@ export const boardTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read a board: its title and item count, a page of its items (most recently placed first) with their x/y positions, and the connections between items on the board that touch the items of this page. Free. Read a note on it with svc_get_note_markdown, a table with svc_read_table.",
+        "Read a board: title, item count, a page of items (latest placed first) with x/y, and the connections touching them. Free. Read a note on it with svc_get_note_markdown, a table with svc_read_table.",
       input: { boardId: BoardIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
       output: {
         board: Board,
@@ -80,7 +79,7 @@ export const boardTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List an item's connections in both directions, newest first: each with its label, direction (outgoing or incoming), board, and the item at the other end. Connections to trashed items are left out. Free. Make one with svc_connect_items.",
+        "List an item's connections both ways, newest first, each with label, direction, board and the item at the other end (trashed ones left out). Free. Make one with svc_connect_items.",
       input: { itemId: ItemIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
       output: {
         item: ItemSummary,
@@ -133,7 +132,7 @@ export const boardTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Connect two items with a directed, optionally labelled connection (from → to) and return it. Free. With boardId the connection is drawn on that board and both items must be on it; without, it is workspace-wide. Connecting the same pair on the same board again only changes the label. Read them with svc_get_connections.",
+        "Connect two items (from → to), optionally labelled, and return the connection. Free. With boardId, drawn on that board (both items on it); else workspace-wide. The same pair again only changes the label. Read: svc_get_connections.",
       input: {
         fromItemId: idFieldOf("The item the connection starts at"),
         toItemId: idFieldOf("The item the connection points to; not the same as fromItemId"),
@@ -172,7 +171,7 @@ export const boardTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Move a board to the trash and return it with restorableUntil. Free. A trashed board is hidden from lists, reads and search; the items on it stay in the library. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
+      description: `Move a board to the trash and return it with restorableUntil. Free. Hidden from lists, reads and search (its items stay); restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
       input: { boardId: BoardIdField, restore: RestoreField },
       output: trashOutput,
       handler: (input, { workspace }) =>
@@ -192,7 +191,7 @@ export const boardTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Move any item (note, link, table, board, post, media…) to the trash and return it with restorableUntil. Free. A trashed item is hidden from lists, boards, connections and search. It can be restored for ${LIBRARY_LIMITS.trashDays} days by calling this tool again with restore: true, then it is deleted for good. svc_list_workspace_items with inTrash: true lists the trash.`,
+      description: `Move any item (note, link, table, board, post…) to the trash and return it with restorableUntil. Free. Hidden from lists, boards, connections and search; restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
       input: { itemId: ItemIdField, restore: RestoreField },
       output: trashOutput,
       handler: (input, { workspace }) =>
@@ -208,7 +207,7 @@ export const boardTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Place existing items (notes, links, tables, other boards…) on a board, optionally at x/y, and return the board with those items as placed. Free. An item already on the board moves when x/y are given and stays otherwise. Up to ${LIBRARY_LIMITS.urlsPerCall} items per call; a board holds at most ${LIBRARY_LIMITS.boardItems}. Read it back with svc_read_board.`,
+      description: `Place existing items (notes, links, tables, boards…) on a board, optionally at x/y, and return the board with them as placed. Free. An item already there moves only when x/y are given. A board holds at most ${LIBRARY_LIMITS.boardItems} items. Read: svc_read_board.`,
       input: {
         boardId: BoardIdField,
         items: Schema.Array(Placement)
@@ -231,5 +230,5 @@ export const boardTools = Effect.gen(function* () {
 })
 
 function idFieldOf(what: string) {
-  return ItemIdField.annotations({ description: `${what}: an item id of any kind (note_…, board_…, table_…, link_…).` })
+  return ItemIdField.annotations({ description: `${what}: an item id of any kind (note_…, link_…, …).` })
 }

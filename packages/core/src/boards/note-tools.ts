@@ -11,7 +11,7 @@ const PATCH_MAX_EDITS = LIBRARY_LIMITS.patchEdits
 const Edit = Schema.Struct({
   find: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
     description:
-      "The exact passage to replace, copied from the note (spaces and line breaks count). It must occur exactly once unless replaceAll is true; include surrounding words to make it unique."
+      "The exact passage to replace, copied from the note (spaces and line breaks count); it must occur once unless replaceAll, so include surrounding words."
   }),
   replace: Schema.String.pipe(Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
     description: "The text to put in its place; empty to delete the passage."
@@ -41,11 +41,11 @@ export const noteTools = Effect.gen(function* () {
       input: {
         title: Schema.optional(
           Schema.String.pipe(Schema.maxLength(TITLE_MAX_CHARACTERS)).annotations({
-            description: `Note title, up to ${TITLE_MAX_CHARACTERS} characters. Leave out to use the body's first line.`
+            description: "Note title; leave out to use the body's first line."
           })
         ),
         markdown: Markdown.annotations({
-          description: `The note body in Markdown, up to ${NOTE_MAX_CHARACTERS} characters.`
+          description: "The note body in Markdown."
         })
       },
       output: { note: Note },
@@ -91,7 +91,7 @@ export const noteTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Apply a precise edit to a note and return the note as it now is: either find/replace edits (each passage must occur exactly once, applied in order, all or nothing) or a unified diff against the current body. Free. A patch that does not apply changes nothing and answers conflict with the reason (passage not found, found several times, hunk mismatch); read the note with svc_get_note_markdown and retry. Use svc_update_note to replace the whole body.",
+        "Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict; reread with svc_get_note_markdown and retry. Whole body: svc_update_note.",
       input: {
         noteId: NoteIdField,
         edits: Schema.optional(
@@ -104,7 +104,7 @@ export const noteTools = Effect.gen(function* () {
         diff: Schema.optional(
           Schema.String.pipe(Schema.minLength(1), Schema.maxLength(NOTE_MAX_CHARACTERS)).annotations({
             description:
-              "A unified diff of the note body (hunks starting '@@ -12,3 +12,4 @@', lines starting with a space, - or +; --- and +++ headers optional). Hunks are found at their line numbers, else where their context matches once. Give edits or diff, not both."
+              "Unified diff of the note body (hunks '@@ -12,3 +12,4 @@', lines starting with space, - or +; ---/+++ headers optional), placed by line number, else where the context matches once. Edits or diff, not both."
           })
         )
       },
@@ -134,7 +134,7 @@ export const noteTools = Effect.gen(function* () {
       input: {
         noteId: NoteIdField,
         markdown: Markdown.annotations({
-          description: `The new body in Markdown, up to ${NOTE_MAX_CHARACTERS} characters; it replaces the old one entirely.`
+          description: "The new body in Markdown; it replaces the old one entirely."
         }),
         title: Schema.optional(titleInput("New note"))
       },
@@ -167,11 +167,11 @@ export const noteTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Set the note of any item (a link, board, table, note, post…): a short text of what the item is about or why it was kept. Replaces the previous item note; an empty note clears it. Returns the item with its note. Free.",
+        "Set the note of any item (link, board, table, note, post…): what it is about or why it was kept. Replaces the previous note; empty clears it. Returns the item with its note. Free.",
       input: {
         itemId: ItemIdField,
         note: Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.itemNoteCharacters)).annotations({
-          description: `The note, plain text or Markdown, up to ${LIBRARY_LIMITS.itemNoteCharacters} characters; empty clears it.`
+          description: "The note, plain text or Markdown; empty clears it."
         })
       },
       output: { item: NotedItem },

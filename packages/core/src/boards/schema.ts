@@ -66,8 +66,7 @@ export class Tag extends Schema.Class<Tag>("Tag")(
 
 /** Kinds of table column; cells are checked against them. */
 export const ColumnType = Schema.Literal("text", "number", "boolean", "date", "url").annotations({
-  description:
-    "Column kind: text (any string), number, boolean (true/false), date (YYYY-MM-DD or ISO 8601) or url (http/https). Default text."
+  description: "Column kind; a date is YYYY-MM-DD or ISO 8601, a url http(s). Default text."
 })
 export type ColumnType = typeof ColumnType.Type
 
@@ -83,13 +82,13 @@ export class TableColumn extends Schema.Class<TableColumn>("TableColumn")(
 
 /** A cell value: a string, a number, true/false, or null for empty. */
 export const CellValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null).annotations({
-  description: `A cell: string (text, date, url columns, up to ${LIBRARY_LIMITS.cellCharacters} characters), number, true/false, or null for empty.`
+  description: `A cell: string (text, date, url; up to ${LIBRARY_LIMITS.cellCharacters} characters), number, boolean, or null for empty.`
 })
 export type CellValue = typeof CellValue.Type
 
 /** Cells keyed by column name. */
 export const Cells = Schema.Record({ key: Schema.String, value: CellValue }).annotations({
-  description: "Cells keyed by column name (names match without regard to case); a column left out stays empty."
+  description: "Cells keyed by column name (case ignored); a column left out stays empty."
 })
 
 /** A table: a titled item with typed columns and ordered rows. */

@@ -8,7 +8,7 @@ import { Tables } from "./tables.js"
 import { NextCursorField, TableIdField, titleInput } from "./tool-fields.js"
 
 const ColumnName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(COLUMN_NAME_MAX_CHARACTERS)).annotations({
-  description: `Column name, 1 to ${COLUMN_NAME_MAX_CHARACTERS} characters; unique in the table regardless of case.`
+  description: "Column name, unique in the table (case ignored)."
 })
 
 const ColumnRef = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
@@ -16,13 +16,13 @@ const ColumnRef = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 })
 
 const NewColumn = Schema.Struct({ name: ColumnName, type: Schema.optional(ColumnType) }).annotations({
-  description: "A column to create: its name and kind."
+  description: "A new column."
 })
 
 const Rows = Schema.Array(Cells)
   .pipe(Schema.maxItems(LIBRARY_LIMITS.rowsPerCall))
   .annotations({
-    description: `Rows, each an object of cells keyed by column name, e.g. {"Name": "Ada", "Age": 36}; up to ${LIBRARY_LIMITS.rowsPerCall} per call.`
+    description: `Rows of cells keyed by column name, e.g. {"Name": "Ada", "Age": 36}; up to ${LIBRARY_LIMITS.rowsPerCall} per call.`
   })
 
 const RowIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
@@ -40,7 +40,7 @@ export const tableTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read a table: its title, columns (name and kind) and row count, and a page of rows in order, each with its id and cells keyed by column name (empty cells left out). Free. Change rows with svc_update_table_rows, columns with svc_update_table.",
+        "Read a table: title, columns (name and kind), row count, and a page of rows in order with ids and cells by column name (empty ones left out). Free. Change rows with svc_update_table_rows, columns with svc_update_table.",
       input: { tableId: TableIdField, limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
       output: {
         table: Table,
@@ -89,7 +89,7 @@ export const tableTools = Effect.gen(function* () {
       input: {
         tableId: TableIdField,
         rows: Rows.pipe(Schema.minItems(1)).annotations({
-          description: `Rows to add, 1 to ${LIBRARY_LIMITS.rowsPerCall}, each an object of cells keyed by column name, e.g. {"Name": "Ada"}.`
+          description: `Rows to add, 1 to ${LIBRARY_LIMITS.rowsPerCall}, of cells keyed by column name, e.g. {"Name": "Ada"}.`
         })
       },
       output: {
@@ -108,7 +108,7 @@ export const tableTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Change cells of rows (cells left out stay, null empties a cell) and/or delete rows by id, all at once; return the table and the changed rows. Free. Destructive: overwritten cells and deleted rows are gone. Up to ${LIBRARY_LIMITS.rowsPerCall} rows per call; row ids come from svc_read_table.`,
+      description: `Change cells of rows (cells left out stay, null empties one) and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to ${LIBRARY_LIMITS.rowsPerCall} rows per call; row ids come from svc_read_table.`,
       input: {
         tableId: TableIdField,
         rows: Schema.optional(
@@ -144,7 +144,7 @@ export const tableTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "Change a table's title and columns: rename, remove, add and reorder columns (applied in that order) and return the table as it now is. Free. Destructive: removing a column deletes its cells. Existing cells keep their column through renames.",
+        "Change a table's title and columns: rename, remove, add and reorder (in that order); returns the table as it now is. Free. Destructive: removing a column deletes its cells.",
       input: {
         tableId: TableIdField,
         title: Schema.optional(titleInput("New table")),
@@ -169,8 +169,7 @@ export const tableTools = Effect.gen(function* () {
         ),
         columnOrder: Schema.optional(
           Schema.Array(ColumnRef).pipe(Schema.maxItems(LIBRARY_LIMITS.tableColumns)).annotations({
-            description:
-              "The new order: these columns first, in this order; columns left out follow in their old order."
+            description: "New order: these columns first; the rest follow in their old order."
           })
         )
       },

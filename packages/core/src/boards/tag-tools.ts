@@ -10,7 +10,7 @@ const TagNames = (what: string) =>
   Schema.optional(
     Schema.Array(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(LIBRARY_LIMITS.tagCharacters)).annotations({
-        description: `A tag name, 1 to ${LIBRARY_LIMITS.tagCharacters} characters; case is ignored when matching.`
+        description: `A tag name, 1 to ${LIBRARY_LIMITS.tagCharacters} characters (case ignored).`
       })
     )
       .pipe(Schema.maxItems(LIBRARY_LIMITS.tagsPerCall))
@@ -47,7 +47,7 @@ export const tagTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Add and remove tags on one or more items by name and return each item with all its tags. Free. Names match without regard to case; unknown names in add are created; removing a tag an item lacks is fine. Up to ${LIBRARY_LIMITS.urlsPerCall} items and ${LIBRARY_LIMITS.tagsPerCall} names per call. List tags with svc_list_tags.`,
+      description: `Add and remove tags on items by name (case ignored; new names are created) and return each item with all its tags. Free. Up to ${LIBRARY_LIMITS.urlsPerCall} items and ${LIBRARY_LIMITS.tagsPerCall} names per call. List tags with svc_list_tags.`,
       input: {
         itemIds: Schema.Array(ItemIdField)
           .pipe(Schema.minItems(1), Schema.maxItems(LIBRARY_LIMITS.urlsPerCall))

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Platform } from "../items/schema.js"
 import { Cursor, Limit } from "../shared/paging.js"
-import { DateInput, Timestamp } from "../shared/time.js"
+import { dateFilter, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
 import { ItemType } from "../items/schema.js"
 import { searchQueryField } from "../items/search-query.js"
@@ -13,23 +13,15 @@ const NextCursor = Schema.optional(
   })
 )
 
-const dateFilter = (description: string) =>
-  DateInput.annotations({
-    description,
-    jsonSchema: { type: "string", format: "date-time", description }
-  })
-
 const filters = {
-  query: Schema.optional(searchQueryField(" Leave out (or send an empty string) to list newest first.")),
+  query: Schema.optional(searchQueryField(" Omit or empty: newest first.")),
   itemId: Schema.optional(
     Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-      description: "Only those saved from this item (link_…, post_…, …)."
+      description: "Only from this item (link_…, post_…)."
     })
   ),
-  createdAfter: Schema.optional(
-    dateFilter("Only those saved at or after this time, ISO 8601 (e.g. 2026-11-01 or 2026-11-01T09:00:00Z).")
-  ),
-  createdBefore: Schema.optional(dateFilter("Only those saved before this time, ISO 8601.")),
+  createdAfter: Schema.optional(dateFilter("Saved at or after this ISO 8601 date or time, e.g. 2026-11-01.")),
+  createdBefore: Schema.optional(dateFilter("Saved before this ISO 8601 date or time.")),
   limit: Schema.optional(Limit),
   cursor: Schema.optional(Cursor)
 }
@@ -78,7 +70,7 @@ export const highlightTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search the highlights (passages saved from links and other items) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Highlights of trashed items are left out. Free. Save highlights with the highlights field of svc_save_links_to_board.",
+        "Search highlights (passages saved from items) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. svc_save_links_to_board saves highlights.",
       input: filters,
       output: {
         highlights: Schema.Array(Highlight).annotations({
@@ -100,7 +92,7 @@ export const highlightTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search the captures (text saved with links, social posts and ads) by words, best first with a snippet, or list them newest first when query is left out; filter by item and date. Captures of trashed items are left out. Free. Captures are made by svc_save_posts_to_library, svc_save_posts_to_board, svc_save_ads_to_board and svc_save_links_to_board (with text).",
+        "Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. The svc_save_… tools make captures.",
       input: filters,
       output: {
         captures: Schema.Array(Capture).annotations({

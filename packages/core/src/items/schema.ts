@@ -6,7 +6,7 @@ import { Timestamp } from "../shared/time.js"
 
 /** Kinds of things a workspace holds. */
 export const ItemType = Schema.Literal("note", "link", "board", "table", "media", "post", "ad").annotations({
-  description: "Kind of item: note, link, board, table, media, post or ad."
+  description: "Kind of item."
 })
 export type ItemType = typeof ItemType.Type
 
@@ -22,8 +22,7 @@ export const Platform = Schema.Literal(
   "facebook",
   "other"
 ).annotations({
-  description:
-    "Platform: x, linkedin, instagram, tiktok, youtube, substack, threads, facebook, or other (any other site)."
+  description: "Platform; other for any other site."
 })
 export type Platform = typeof Platform.Type
 

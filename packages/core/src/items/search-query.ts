@@ -5,6 +5,6 @@ import { LIBRARY_LIMITS } from "./limits.js"
 export const searchQueryField = (more = "") => {
   const bounded = Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.queryCharacters))
   return (more === "" ? bounded.pipe(Schema.minLength(1)) : bounded).annotations({
-    description: `Words to find, up to ${LIBRARY_LIMITS.queryCharacters} characters, in web-search syntax: plain words must all appear (any form: "launching" finds "launch"), "quoted phrase" for words in that order, or between alternatives, -word to exclude.${more}`
+    description: `Words to find (web-search syntax): all plain words, any form; "a phrase"; a or b; -word excludes.${more}`
   })
 }

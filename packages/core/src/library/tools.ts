@@ -25,19 +25,19 @@ const str = (item: LibraryItem, name: string): string | null => {
 }
 
 const Note = Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.itemNoteCharacters)).annotations({
-  description: `The item note: what you think of it, up to ${LIBRARY_LIMITS.itemNoteCharacters} characters. Kept only if the item has no note yet.`
+  description: "Your note on the item; kept only if it has none yet."
 })
 
 const textField = (what: string) =>
   SavedText.annotations({
-    description: `${what}, up to ${LIBRARY_LIMITS.savedTextCharacters} characters. Saved as a capture (svc_search_captures) and searchable with svc_search_workspace_items.`
+    description: `${what}; saved as a capture (svc_search_captures).`
   })
 
 const boardIdField = (required: boolean, what = "the items") =>
   BoardId.annotations({
     description: required
-      ? `Board id (board_…) to place ${what} on; from svc_create_board or svc_list_workspace_items with type board.`
-      : `Board id (board_…) to also place ${what} on. Leave out to save to the library only.`
+      ? `Board id (board_…) to place ${what} on, from svc_create_board or svc_list_workspace_items.`
+      : `Board id (board_…) to also place ${what} on; omit to save to the library only.`
   })
 
 const PlacementOrNull = Schema.NullOr(SavedOnBoard).annotations({
@@ -46,36 +46,34 @@ const PlacementOrNull = Schema.NullOr(SavedOnBoard).annotations({
 
 const LinkEntry = Schema.Struct({
   url: WebUrl.annotations({
-    description: `Absolute http(s) address of the page, up to ${LIBRARY_LIMITS.urlCharacters} characters.`
+    description: "Absolute http(s) address of the page."
   }),
   title: Schema.optional(
-    ItemTitle.annotations({ description: "Title to use instead of the one made from the page or address." })
+    ItemTitle.annotations({ description: "Title instead of the one made from the page or address." })
   ),
   note: Schema.optional(Note),
-  text: Schema.optional(textField("Text of the page you already have (an excerpt or the whole article)")),
+  text: Schema.optional(textField("Text of the page you have (excerpt or whole)")),
   highlights: Schema.optional(
     Schema.Array(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(LIBRARY_LIMITS.highlightCharacters)).annotations({
-        description: `One passage, up to ${LIBRARY_LIMITS.highlightCharacters} characters.`
+        description: "One passage."
       })
     ).annotations({
-      description: `Passages of the page to save as highlights (svc_search_highlights), at most ${LIBRARY_LIMITS.highlightsPerLink}. A passage already saved from this link is not saved twice.`
+      description: `Passages to save as highlights (svc_search_highlights), at most ${LIBRARY_LIMITS.highlightsPerLink}; a passage saved before is not saved twice.`
     })
   )
-}).annotations({ description: "A link with optional title, note, page text and highlights." })
+}).annotations({ description: "A link with optional title, note, text and highlights." })
 
 const sourceFields = {
   url: Schema.optional(
     WebUrl.annotations({
       description:
-        "Address of the post or ad. Platform, id and author are read from it when it shows them (x.com/…/status/…, instagram.com/p/…, tiktok.com/@…/video/…, youtube.com/watch?v=…, linkedin.com/…activity…, facebook.com/ads/library/?id=…)."
+        "Address of the post or ad; platform, id and author are read from x.com, instagram, tiktok, youtube, linkedin and facebook ad library links."
     })
   ),
   platform: Schema.optional(Platform),
   text: Schema.optional(textField("Text of the post or ad, as shown")),
-  title: Schema.optional(
-    ItemTitle.annotations({ description: "Item title. Leave out to make one from the author and the text." })
-  ),
+  title: Schema.optional(ItemTitle.annotations({ description: "Item title; omit to make one from author and text." })),
   note: Schema.optional(Note)
 }
 
@@ -83,7 +81,7 @@ const PostEntry = Schema.Struct({
   ...sourceFields,
   postId: Schema.optional(
     Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-      description: "The post's id on its platform (as the research tools return it). Needs platform."
+      description: "The post's id on its platform, as research tools return it; needs platform."
     })
   ),
   author: Schema.optional(
@@ -91,13 +89,13 @@ const PostEntry = Schema.Struct({
       description: "Who posted it, e.g. @handle or a name."
     })
   )
-}).annotations({ description: "A social post: give url, or platform and postId; author and text are kept as given." })
+}).annotations({ description: "A social post: url, or platform and postId." })
 
 const AdEntry = Schema.Struct({
   ...sourceFields,
   adId: Schema.optional(
     Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-      description: "The ad's id on its platform or ad library (as svc_search_ads returns it). Needs platform."
+      description: "The ad's id, as svc_search_ads returns it; needs platform."
     })
   ),
   brand: Schema.optional(
@@ -105,12 +103,12 @@ const AdEntry = Schema.Struct({
       description: "The brand or page running the ad."
     })
   )
-}).annotations({ description: "An ad: give url, or platform and adId; brand and text are kept as given." })
+}).annotations({ description: "An ad: url, or platform and adId." })
 
 const Posts = Schema.Array(PostEntry)
   .pipe(Schema.minItems(1), Schema.maxItems(MAX))
   .annotations({
-    description: `Posts to save, 1 to ${MAX}. The same post saved again (same platform and id, or same address) reuses its item.`
+    description: `Posts to save, 1 to ${MAX}; a post saved before (same platform and id, or address) reuses its item.`
   })
 
 const reusedOf = (outcome: SaveOutcome) => outcome !== "created"
@@ -144,18 +142,18 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
-      description: `Save web links as link items of the workspace, optionally on a board, and return each link (id, title, url, preview) and the board placement. Free. Titles come from the page-preview service; this server's default does not fetch pages and makes the title from the address (preview: "offline"). A URL already saved in the workspace reuses its item (reused: true). Give text to keep the page's words (a capture) and highlights to keep passages. At most ${MAX} links per call. Find them later with svc_search_workspace_items.`,
+      description: `Save web links as link items, optionally on a board; returns each link (id, title, url, preview) and the placement. Free. Titles come from a page preview ("offline": made from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.`,
       input: {
         urls: Schema.optional(
           Schema.Array(WebUrl.annotations({ description: "Absolute http(s) address of a page." }))
             .pipe(Schema.maxItems(MAX))
-            .annotations({ description: `Addresses to save, with nothing else; up to ${MAX} with links.` })
+            .annotations({ description: `Bare addresses to save; up to ${MAX} with links.` })
         ),
         links: Schema.optional(
           Schema.Array(LinkEntry)
             .pipe(Schema.maxItems(MAX))
             .annotations({
-              description: `Links with a title, note, text or highlights; up to ${MAX} together with urls. Give urls or links (or both).`
+              description: `Links with title, note, text or highlights; up to ${MAX} with urls. Give urls, links or both.`
             })
         ),
         boardId: Schema.optional(boardIdField(false))
@@ -195,7 +193,7 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Save social posts to a board (and so to the library) and return each saved post (id, platform, author, text) and the board placement. Free. Give each post by url, or by platform and postId as the research tools return them; author and text are kept as given, and the text is also saved as a capture. The same post saved again reuses its item. At most ${MAX} per call. To save without a board use svc_save_posts_to_library.`,
+      description: `Save social posts to a board (and the library); returns each post (id, platform, author, text) and the placement. Free. Give a post by url, or platform and postId; the text is also kept as a capture. Without a board: svc_save_posts_to_library.`,
       input: { posts: Posts, boardId: boardIdField(true) },
       output: {
         posts: Schema.Array(SavedPost).annotations({ description: "The saved posts, in the order given." }),
@@ -217,7 +215,7 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Save social posts to the workspace library and return each saved post (id, platform, author, text). Free. Give each post by url, or by platform and postId as the research tools return them; author and text are kept as given, and the text is also saved as a capture (svc_search_captures). The same post saved again reuses its item. At most ${MAX} per call. Put them on a board with svc_save_posts_to_board.`,
+      description: `Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture (svc_search_captures). On a board: svc_save_posts_to_board.`,
       input: { posts: Posts },
       output: { posts: Schema.Array(SavedPost).annotations({ description: "The saved posts, in the order given." }) },
       handler: (input, { workspace }) =>
@@ -234,12 +232,12 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Save ads to the workspace, optionally on a board, and return each saved ad (id, platform, brand as author, text) and the board placement. Free. Give each ad by url, or by platform and adId as svc_search_ads returns them; brand and text are kept as given, and the text is also saved as a capture. The same ad saved again reuses its item. At most ${MAX} per call.`,
+      description: `Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId (from svc_search_ads); the text is also kept as a capture.`,
       input: {
         ads: Schema.Array(AdEntry)
           .pipe(Schema.minItems(1), Schema.maxItems(MAX))
           .annotations({
-            description: `Ads to save, 1 to ${MAX}. The same ad saved again (same platform and id, or same address) reuses its item.`
+            description: `Ads to save, 1 to ${MAX}; an ad saved before (same platform and id, or address) reuses its item.`
           }),
         boardId: Schema.optional(boardIdField(false))
       },
@@ -267,19 +265,19 @@ export const libraryTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Add an image, video or GIF by its address as a media card, optionally on a board, and return the card (id, kind, url, title, note, boards) and the placement. Free. The kind is read from the file extension unless given. The same address added again reuses its card. Read it later with svc_read_media_card.",
+        "Add an image, video or GIF by address as a media card, optionally on a board; returns the card (id, kind, url, title, note, boards) and the placement. Free. The same address reuses its card. Read: svc_read_media_card.",
       input: {
         url: WebUrl.annotations({
-          description: `Absolute http(s) address of the image or video file, up to ${LIBRARY_LIMITS.urlCharacters} characters.`
+          description: "Absolute http(s) address of the image or video file."
         }),
         kind: Schema.optional(
           MediaKind.annotations({
             description:
-              "image, video or gif. Leave out when the address ends in a known extension (.jpg .jpeg .png .webp .avif .heic .svg .gif .mp4 .mov .webm .m4v)."
+              "Media kind; omit when the address ends in .jpg .jpeg .png .webp .avif .heic .svg .gif .mp4 .mov .webm or .m4v."
           })
         ),
         title: Schema.optional(
-          ItemTitle.annotations({ description: "Card title. Leave out to make one from the address." })
+          ItemTitle.annotations({ description: "Card title; omit to make one from the address." })
         ),
         note: Schema.optional(Note),
         boardId: Schema.optional(boardIdField(false, "the card"))

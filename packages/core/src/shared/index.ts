@@ -10,10 +10,11 @@ export {
   NotFound,
   Unreachable
 } from "./errors.js"
+export { EXCERPT_LENGTH, excerpt, PROBLEM_MESSAGE_LENGTH, shortProblemMessage } from "./excerpt.js"
 export { Cursor, Limit, type Page, type PageKey, pageOf, type PageRequest } from "./paging.js"
 export { Ids, Secrets, Transactor } from "./ports.js"
 export { type RankedPage, rankedPageOf, type RankKey, type SearchPosition } from "./ranked-paging.js"
 export { withSpan } from "./spans.js"
 export { NUL_MESSAGE, nulParameter, unstorableInput } from "./storable-text.js"
-export { DateInput, Timestamp } from "./time.js"
+export { DateInput, dateFilter, Timestamp } from "./time.js"
 export { trusted } from "./trusted.js"

@@ -21,12 +21,12 @@ export interface PageRequest {
 
 /** The `limit` field every list tool takes. */
 export const Limit = Schema.Int.pipe(Schema.between(1, 100)).annotations({
-  description: "How many rows to return, 1 to 100. Default 25."
+  description: "Page size, 1 to 100; default 25."
 })
 
 /** The `cursor` field every list tool takes. */
 export const Cursor = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-  description: "The nextCursor of the previous page, to read the page after it. Leave out for the first page."
+  description: "nextCursor of the previous page."
 })
 
 /** Encodes a page key as an opaque cursor string. */

@@ -36,3 +36,11 @@ export const DateInput = Schema.String.pipe(
   }),
   Schema.compose(Schema.Date)
 )
+
+/**
+ * A date filter of a tool: `DateInput` described for the agent. Its JSON Schema claims no `format`, since a bare
+ * date (`2026-11-21`) is taken as well as a date-time, and `date-time` would have a validating client refuse it.
+ * The description sits in the JSON Schema annotation, which wins over a plain description.
+ */
+export const dateFilter = (description: string) =>
+  DateInput.annotations({ description, jsonSchema: { type: "string", description } })

@@ -25,6 +25,7 @@ import {
 } from "../store/feed-rows.js"
 import { storeOpenApiTransform } from "./openapi.js"
 import {
+  CustomerMatch,
   CustomerRow,
   listQueryFields,
   PageOf,
@@ -225,7 +226,7 @@ const customers = HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.get("find", "/customers/find")
       .setUrlParams(Schema.Struct({ email: Email, product: Schema.optional(Schema.String) }).annotations(strict))
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), customers: Schema.Array(CustomerRow) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), customers: Schema.Array(CustomerMatch) }))
   )
   .add(
     HttpApiEndpoint.get("recent", "/customers/recent")

@@ -100,13 +100,34 @@ export const CustomerRow = Schema.Struct({
   tags: Schema.Array(Schema.String).annotations({ description: "The person's tag names, alphabetical." })
 })
 
-/** A page of a list: `next_cursor` goes to `starting_after` for the next page; null on the last. */
+/** A match of `GET /customers/find`: the person, and one access line per product (spec: Customer find result). */
+export const CustomerMatch = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: nullableString,
+  created_at: iso,
+  has_access: Schema.Boolean.annotations({ description: "Whether the person has access to any product now." }),
+  products_with_access: Schema.Array(Schema.String).annotations({
+    description: "Ids of the products the person has access to now."
+  }),
+  access: Schema.Array(AccessLine).annotations({ description: "One line per product the person has had." }),
+  tags: Schema.Array(Schema.String).annotations({ description: "The person's tag names, alphabetical." })
+})
+
+/**
+ * A page of a list. `next_cursor` is always a cursor: pass it as `starting_after` for the next page; on the
+ * last page it points after the last row, so a poller can keep it and continue from there later.
+ */
 export const PageOf = <A, I>(row: Schema.Schema<A, I>) =>
   Schema.Struct({
     ok: Schema.Literal(true),
     data: Schema.Array(row),
     has_more: Schema.Boolean,
-    next_cursor: Schema.NullOr(Schema.String)
+    next_cursor: Schema.String.annotations({
+      description:
+        "Cursor after the last row, for starting_after. On the last page too (keep it to continue later); " +
+        "on an empty page, the starting_after asked with, or the start of the list."
+    })
   })
 
 /** The query every paged list takes. */

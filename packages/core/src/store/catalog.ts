@@ -5,7 +5,7 @@ import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { requireProductEditor, type StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
-import { pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
+import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
 import { ProductsRepo, StoreSettingsRepo } from "./ports.js"
 import {
   defaultProductFields,
@@ -225,7 +225,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         }
         const { page, range } = yield* readListQuery(query)
         const rows = yield* products.listPage(caller.workspaceId, { status, ...range }, page)
-        return pageAnswer(rows, productJson)
+        return pageAnswer(rows, productJson, page, creationKey)
       })
 
     return { me, listCustomAis, create, get, patch, publish, unpublish, listSummaries, listPage, settingsOf } as const

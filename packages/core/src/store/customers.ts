@@ -8,7 +8,7 @@ import { Ids, Transactor } from "../shared/ports.js"
 import { type Customer, hasAccess, type ProductAccess as Access } from "./access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
-import { pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
+import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
 import { AccessRepo, ProductsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
 import type { Product } from "./product.js"
 import { makeStock } from "./stock.js"
@@ -226,7 +226,9 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         const now = yield* Clock.currentTimeMillis
         const names = yield* titles(caller.workspaceId)
         const tagged = yield* tags.tagsOf(caller.workspaceId, [email])
-        return { ok: true as const, customers: [customerJson(customer.value, rows, names, now, tagged)] }
+        // The spec's find result names the per-product lines `access`; the list row's `products` is not repeated.
+        const { products: lines, ...person } = customerJson(customer.value, rows, names, now, tagged)
+        return { ok: true as const, customers: [{ ...person, access: lines }] }
       })
 
     /** One customer by email. */
@@ -274,10 +276,18 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
           caller.workspaceId,
           rows.rows.map((c) => c.email)
         )
-        const withAccess = yield* Effect.forEach(rows.rows, (c) =>
-          Effect.map(access.accessOf(caller.workspaceId, c.email), (a) => customerJson(c, a, names, now, tagged))
+        const withAccess = yield* Effect.forEach(rows.rows, (customer) =>
+          Effect.map(access.accessOf(caller.workspaceId, customer.email), (a) => ({
+            customer,
+            json: customerJson(customer, a, names, now, tagged)
+          }))
         )
-        return pageAnswer({ rows: withAccess, next: rows.next }, (row) => row)
+        return pageAnswer(
+          { rows: withAccess, next: rows.next },
+          (row) => row.json,
+          page,
+          (row) => creationKey(row.customer)
+        )
       })
 
     return { add, removeAccess, resendAccessEmail, find, get, listPage } as const

@@ -3,6 +3,7 @@ export type { AccessHow, AccessState, Customer, ProductAccess } from "./access.j
 export {
   AccessLine,
   ChecklistItemRow,
+  CustomerMatch,
   CustomerRow,
   PageOf,
   ProductAnswer,

@@ -1,5 +1,5 @@
 import { Effect, Either } from "effect"
-import { decodeCursor, encodeCursor, type Page, type PageRequest } from "../shared/paging.js"
+import { decodeCursor, encodeCursor, type Page, type PageKey, type PageRequest } from "../shared/paging.js"
 import { startsWithImpossibleDay } from "../shared/time.js"
 import { BadListRequest } from "./errors.js"
 import type { CreatedRange } from "./ports.js"
@@ -52,10 +52,35 @@ export const readListQuery = (query: StoreListQuery) =>
     return { page, range }
   })
 
-/** The answer of a paged list: `{ ok, data, has_more, next_cursor }` (`next_cursor` null on the last page). */
-export const pageAnswer = <A, B>(page: Page<A>, toJson: (row: A) => B) => ({
-  ok: true as const,
-  data: page.rows.map(toJson),
-  has_more: page.next !== undefined,
-  next_cursor: page.next === undefined ? null : encodeCursor(page.next)
+/** The page key of a row keyed by its creation: `(created_at, id)`, the order every store list reads in. */
+export const creationKey = (row: { readonly createdAt: Date; readonly id: string }): PageKey => ({
+  createdAt: row.createdAt,
+  id: row.id
 })
+
+/**
+ * Where a list starts: after a row newer than any can be (the last millisecond of year 9999), so it reads as
+ * the first page. The cursor of an empty first page, which has no row to point after.
+ */
+const LIST_START: PageKey = { createdAt: new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999)), id: "~" }
+
+/**
+ * The answer of a paged list: `{ ok, data, has_more, next_cursor }`. `next_cursor` is always a string (the
+ * spec types it so): the key of the last row, on the last page too, so a poller can keep it and continue
+ * from there later; on an empty page the cursor asked with, or the start of the list when none was given.
+ */
+export const pageAnswer = <A, B>(
+  page: Page<A>,
+  toJson: (row: A) => B,
+  request: PageRequest,
+  keyOf: (row: A) => PageKey
+) => {
+  const last = page.rows[page.rows.length - 1]
+  const key = page.next ?? (last === undefined ? (request.after ?? LIST_START) : keyOf(last))
+  return {
+    ok: true as const,
+    data: page.rows.map(toJson),
+    has_more: page.next !== undefined,
+    next_cursor: encodeCursor(key)
+  }
+}

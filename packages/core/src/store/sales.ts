@@ -8,7 +8,7 @@ import { Ids, Transactor } from "../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
-import { pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "./paging.js"
+import { creationKey, pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "./paging.js"
 import { AccessRepo, ProductsRepo, SalesRepo } from "./ports.js"
 import type { Product } from "./product.js"
 import { makeStock } from "./stock.js"
@@ -156,8 +156,13 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           return rejected("product_not_live", "the product is not published; publish it, then resend the sale")
         }
         const membership = product.fields.billing !== "one-time"
-        if ((input.event === "cancel" || input.event === "end") && !membership) {
-          return rejected("not_a_membership", `${input.event} applies to memberships (billing monthly or yearly) only`)
+        // A one-time product is paid once: there is nothing to renew, cancel or end. Refused before anything is
+        // claimed or written, so the answer changes nothing and emits no event, whoever calls.
+        if ((input.event === "renewal" || input.event === "cancel" || input.event === "end") && !membership) {
+          return rejected(
+            "not_a_membership",
+            `${input.event} applies to memberships (billing monthly or yearly) only; ${product.id} is one-time`
+          )
         }
         const now = new Date(yield* Clock.currentTimeMillis)
         const email = input.email
@@ -309,7 +314,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           { productId: query.product, email: query.email?.trim().toLowerCase(), status, ...range },
           page
         )
-        return pageAnswer(rows, saleJson)
+        return pageAnswer(rows, saleJson, page, creationKey)
       })
 
     /** One sale row of this store. */

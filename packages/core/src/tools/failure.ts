@@ -37,8 +37,16 @@ export const ToolFailure = Schema.Struct({
 })
 export type ToolFailure = typeof ToolFailure.Type
 
-/** JSON Schema (2020-12) of a tool failure, derived from `ToolFailure`; MCP output schemas and OpenAPI embed it. */
+/** JSON Schema (2020-12) of a tool failure, derived from `ToolFailure`; OpenAPI embeds it. */
 export const toolFailureJsonSchema = toolJsonSchema(ToolFailure)
+
+/**
+ * The failure branch of every MCP `outputSchema`, in few bytes: it is repeated in each entry of `tools/list`.
+ * Clients (the official SDK among them) check a failure's `structuredContent` against `outputSchema` too, so
+ * each schema must admit every `ToolFailure`. This branch names the fields; what they hold is said once, in the
+ * server's instructions, and the success branch's `ok: true` tells the two apart. The budget test checks it.
+ */
+export const toolFailureOutline = { required: ["ok", "status", "message"] } as const
 
 const statusOf: Record<DomainError["_tag"], FailureStatus> = {
   InvalidInput: "invalid",

@@ -4,9 +4,11 @@
  * that their sameness with Effect Schema is checked over every real tool's schemas (adapters' compiled-schemas test).
  */
 export { encodesFast, makeAnswerEncoder } from "./answer-encoder.js"
-export { FailureStatus, httpStatusOf, ToolFailure, toolFailureJsonSchema } from "./failure.js"
+export { FailureStatus, httpStatusOf, ToolFailure, toolFailureJsonSchema, toolFailureOutline } from "./failure.js"
 export { type ToolGroup, toolGroups } from "./groups.js"
 export { decodesFast, makeInputDecoder } from "./input-decoder.js"
+export type { Json, JsonObject } from "./json-schema.js"
+export { outputOutline } from "./output-outline.js"
 export { InsufficientScope, UnknownTool } from "./refusals.js"
 export {
   type ListedTool,
@@ -18,6 +20,23 @@ export {
   type Toolset
 } from "./registry.js"
 export { type ToolAnswer, type ToolRefusal, ToolServer } from "./server.js"
+export {
+  ALL_TOOLSETS,
+  groupOfToolset,
+  InvalidToolSelection,
+  parseDefaultToolsets,
+  READONLY_HEADER,
+  READONLY_QUERY,
+  resolveToolSelection,
+  selectedToolsets,
+  selects,
+  type ToolSelection,
+  type ToolSelectionRequest,
+  ToolsetName,
+  toolsetNames,
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY
+} from "./toolsets.js"
 export { type SpecTool, specTools, specToolsByName } from "./spec-names.js"
 export {
   defineTool,

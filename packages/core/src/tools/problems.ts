@@ -1,5 +1,6 @@
 import { Array as Arr, Option, type ParseResult, SchemaAST as AST } from "effect"
 import { FieldProblem, InvalidInput } from "../shared/errors.js"
+import { excerpt } from "../shared/excerpt.js"
 
 // Messages an agent can act on: "must be at most 300 characters (got 412)", never a parser dump.
 
@@ -65,7 +66,8 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
   const add = (message: string, withActual = false): void => {
     out.push(
       new FieldProblem({
-        path: path.map(String).join("."),
+        // A field name is the caller's to choose (an unknown one is reported): quoted as an excerpt, like a value.
+        path: excerpt(path.map(String).join("."), 120),
         message: withActual && "actual" in issue ? `${message} (got ${shown(issue.actual)})` : message
       })
     )

@@ -4,6 +4,7 @@ import { type ToolGroup, toolGroups } from "./groups.js"
 import { toolJsonSchema } from "./json-schema.js"
 import { specTools, specToolsByName } from "./spec-names.js"
 import type { Tool, ToolAlias } from "./tool.js"
+import { selects, type ToolSelection } from "./toolsets.js"
 
 /** A tool as `tools/list` and `GET /v1/tools` show it. */
 export interface ToolDescriptor {
@@ -49,6 +50,11 @@ export interface ToolRegistryShape {
   readonly find: (name: string) => ListedTool | undefined
   /** The tools a credential with `access` may use; the same array for equal grants. */
   readonly visibleTo: (access: Access) => ReadonlyArray<ListedTool>
+  /**
+   * The tools a credential with `access` is served under a request's toolset selection (every tool it may use when
+   * `undefined`); the same array for equal grants and selections.
+   */
+  readonly servedTo: (access: Access, selection: ToolSelection | undefined) => ReadonlyArray<ListedTool>
   /** Names of the service description this registry does not serve. */
   readonly missing: ReadonlyArray<string>
 }
@@ -85,8 +91,9 @@ const checkAgainstSpec = (tool: Tool): void => {
 const describe = (entry: ToolEntry, tool: Tool): ToolDescriptor => ({
   name: entry.name,
   title: entry.title,
+  // An alias repeats none of its tool's description: an agent reads that once, under the name to use.
   description: entry.aliasOf
-    ? `Deprecated: use ${entry.aliasOf}, which this name calls. ${tool.description}`
+    ? `Deprecated name of ${entry.aliasOf}: the same input and answer. Call ${entry.aliasOf} instead.`
     : tool.description,
   group: entry.group,
   write: entry.write,
@@ -133,16 +140,34 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
   }
   const index = new Map(tools.map((listed) => [listed.entry.name, listed]))
   const visible = new Map<string, ReadonlyArray<ListedTool>>()
+  const visibleTo = (access: Access): ReadonlyArray<ListedTool> => {
+    const key = JSON.stringify(access)
+    let list = visible.get(key)
+    if (!list) {
+      list = tools.filter((listed) => canUse(access, listed.entry))
+      // Grants are few (full, read-only, a handful of custom mixes); the bound keeps a hostile variety from growing it.
+      if (visible.size < 1000) visible.set(key, list)
+    }
+    return list
+  }
+  // Keyed by the grant's list (one array per grant) and then the selection's key: both are bounded.
+  const bySelections = new WeakMap<ReadonlyArray<ListedTool>, Map<string, ReadonlyArray<ListedTool>>>()
   return {
     tools,
     find: (name) => index.get(name),
-    visibleTo: (access) => {
-      const key = JSON.stringify(access)
-      let list = visible.get(key)
-      if (!list) {
-        list = tools.filter((listed) => canUse(access, listed.entry))
-        // Grants are few (full, read-only, a handful of custom mixes); the bound keeps a hostile variety from growing it.
-        if (visible.size < 1000) visible.set(key, list)
+    visibleTo,
+    servedTo: (access, selection) => {
+      const allowed = visibleTo(access)
+      if (selection === undefined) return allowed
+      let bySelection = bySelections.get(allowed)
+      if (bySelection === undefined) {
+        bySelection = new Map()
+        bySelections.set(allowed, bySelection)
+      }
+      let list = bySelection.get(selection.key)
+      if (list === undefined) {
+        list = allowed.filter((listed) => selects(selection, listed.entry))
+        bySelection.set(selection.key, list)
       }
       return list
     },

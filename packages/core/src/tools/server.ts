@@ -10,6 +10,7 @@ import { type ToolFailure, toolFailure } from "./failure.js"
 import { toolGroups } from "./groups.js"
 import { InsufficientScope, UnknownTool } from "./refusals.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
+import { selects, type ToolSelection } from "./toolsets.js"
 import { withSpan } from "../shared/spans.js"
 
 /** A finished tool call: `{ ok: true, ... }` or a tool failure. */
@@ -140,16 +141,25 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       })
 
     return {
-      /** The tools this caller may use, in the service description's order. */
-      list: (principal: Principal): ReadonlyArray<ListedTool> => registry.visibleTo(principal.access),
+      /** The tools this caller is served (all it may use, or those `selection` keeps), in the service description's order. */
+      list: (principal: Principal, selection?: ToolSelection): ReadonlyArray<ListedTool> =>
+        registry.servedTo(principal.access, selection),
       /**
-       * Runs one tool call, looking the name up once: an unknown name is refused before anything else (a typo
-       * never uses up the minute), then an OAuth token without the write scope for a write tool, then the
-       * caller's per-minute limit (shared by every face); past those, access, plan and the tool answer.
+       * Runs one tool call, looking the name up once: an unknown name, or one outside the request's toolset
+       * selection, is refused before anything else (a typo never uses up the minute), then an OAuth token without
+       * the write scope for a write tool, then the caller's per-minute limit (shared by every face); past those,
+       * access, plan and the tool answer.
        */
-      call: (principal: Principal, name: string, args: unknown): Effect.Effect<ToolAnswer, ToolRefusal> => {
+      call: (
+        principal: Principal,
+        name: string,
+        args: unknown,
+        selection?: ToolSelection
+      ): Effect.Effect<ToolAnswer, ToolRefusal> => {
         const tool = served.get(name)
-        if (tool === undefined) return Effect.fail(new UnknownTool({ tool: name }))
+        if (tool === undefined || (selection !== undefined && !selects(selection, tool.listed.entry))) {
+          return Effect.fail(new UnknownTool({ tool: name }))
+        }
         const { entry } = tool.listed
         if (principal.credential.kind === "oauth" && entry.write && !canUse(principal.access, entry)) {
           return Effect.fail(new InsufficientScope({ tool: name }))

@@ -80,7 +80,7 @@ export interface Tool {
 /** The `workspaceId` field every tool takes. */
 export const WorkspaceIdField = Schema.optional(
   Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-    description: "Workspace id (ws_…) from svc_list_workspaces. Leave out to use your default workspace."
+    description: "Workspace (ws_…); default: yours."
   })
 )
 

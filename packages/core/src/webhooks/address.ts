@@ -143,6 +143,22 @@ export const checkReceiverUrl = (
   return { ok: true, url }
 }
 
+/**
+ * A receiver URL as the URL parser reads it, the address a send goes to: a `\` read as `/`, the scheme and host
+ * in lower case (an international name in its `xn--` form), a default port left out, dot segments resolved, and
+ * no `#fragment` (never sent). Text that is no URL is answered unchanged. Also shows rows stored before URLs
+ * were normalised on the way in.
+ */
+export const normalizedReceiverUrl = (text: string): string => {
+  try {
+    const url = new URL(text)
+    url.hash = ""
+    return url.href
+  } catch {
+    return text
+  }
+}
+
 /** Whether a host is a loopback name or address (the only non-public receivers the test switch admits). */
 export const isLoopbackHost = (host: string): boolean => {
   const bare = host.replace(/^\[|\]$/g, "")

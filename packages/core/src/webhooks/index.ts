@@ -1,5 +1,12 @@
 /** Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy. */
-export { type AddressRefusal, checkReceiverUrl, isLoopbackHost, isPublicAddress, refusalMessage } from "./address.js"
+export {
+  type AddressRefusal,
+  checkReceiverUrl,
+  isLoopbackHost,
+  isPublicAddress,
+  normalizedReceiverUrl,
+  refusalMessage
+} from "./address.js"
 export { RollSecretBody, TestWebhookBody, WebhooksApiGroup } from "./api.js"
 export type { AttemptOutcome, AttemptResult, LoggedAttempt, SignedSend } from "./attempt.js"
 export { envelopeAround, envelopeBody, type WebhookEnvelope } from "./envelope.js"

@@ -101,12 +101,11 @@ export class DeliveryQueue extends Context.Tag("svc/webhooks/DeliveryQueue")<
      * none when the webhook is gone or turned off.
      */
     readonly markFailing: (webhookId: string, at: Date) => Effect.Effect<Option.Option<Date>>
-    /** Turns the webhook off; answers its owner only when this call turned it off (so they are told once). */
-    readonly disable: (
-      webhookId: string,
-      reason: "failing" | "gone",
-      at: Date
-    ) => Effect.Effect<Option.Option<DisabledWebhook>>
+    /**
+     * Turns the webhook off after three days of failures; answers its owner only when this call turned it
+     * off (so they are told once).
+     */
+    readonly disable: (webhookId: string, reason: "failing", at: Date) => Effect.Effect<Option.Option<DisabledWebhook>>
     /**
      * Deletes up to `limit` deliveries (with their attempts) created before `cutoff` and, once none of those
      * are left, up to `limit` events before it. One instance purges at a time: none when another holds it.

@@ -45,7 +45,10 @@ export class WebhooksRepo extends Context.Tag("svc/webhooks/WebhooksRepo")<
       range: CreatedRange,
       page: PageRequest
     ) => Effect.Effect<Page<AttemptView>>
-    /** The delivery, locked until the transaction ends (a worker's claim waits, and so do we). */
+    /**
+     * The delivery named by its own id (`dlv_…`) or by the id of one of its attempts (`att_…`, the `id` of a
+     * delivery log row), locked until the transaction ends (a worker's claim waits, and so do we).
+     */
     readonly lockDelivery: (workspaceId: string, id: string) => Effect.Effect<Option.Option<DeliveryState>>
     /** Puts a delivery back in the queue: pending now, trigger `resend`, attempt count from zero. */
     readonly requeue: (id: string, at: Date) => Effect.Effect<void>

@@ -1,9 +1,13 @@
 import { Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
+import { normalizedReceiverUrl } from "./address.js"
 import type { AttemptOutcome, LoggedAttempt } from "./attempt.js"
 import { WEBHOOK_EVENT_GROUPS, type WebhookEventType } from "./event-types.js"
 
-/** Why a webhook is off: its owner turned it off, it failed for 3 days, or its receiver answered 410. */
+/**
+ * Why a webhook is off: its owner turned it off, or it failed for 3 days. `gone` is only found on webhooks an
+ * earlier version turned off at a 410; nothing sets it now.
+ */
 export type DisabledReason = "owner" | "failing" | "gone"
 
 /** A workspace's webhook as stored; the secrets stay sealed (see `WebhookSecrets`). */
@@ -89,14 +93,18 @@ const iso = Schema.String.annotations({ description: "ISO 8601 timestamp, UTC." 
 /** A webhook as the store API answers it (never with its secret, except `WebhookWithSecret`). */
 export const WebhookRow = Schema.Struct({
   id: Schema.String.annotations({ description: "Webhook id (wh_…)." }),
-  url: Schema.String.annotations({ description: "The receiver: https, a public host name." }),
+  url: Schema.String.annotations({
+    description: "The receiver as it is called: https, a public host name, normalised by the URL parser."
+  }),
   events: Schema.Array(Schema.String).annotations({
     description: 'Subscribed event types, or ["*"] for every type including ones added later.'
   }),
   description: Schema.NullOr(Schema.String),
   enabled: Schema.Boolean,
   disabled_reason: Schema.NullOr(Schema.Literal("owner", "failing", "gone")).annotations({
-    description: "Why it is off: owner (PATCH enabled false), failing (3 days of failures) or gone (answered 410)."
+    description:
+      "Why it is off: owner (PATCH enabled false) or failing (3 days of nothing but failures; the owner is emailed). " +
+      "gone: turned off at a 410 by an earlier version."
   }),
   failing_since: Schema.NullOr(iso).annotations({
     description: "The first failed attempt since the last success; null while healthy."
@@ -114,7 +122,7 @@ export const WebhookWithSecret = Schema.Struct({
 /** The webhook's API fields. */
 export const webhookJson = (webhook: Webhook) => ({
   id: webhook.id,
-  url: webhook.url,
+  url: normalizedReceiverUrl(webhook.url),
   events: [...webhook.events],
   description: webhook.description,
   enabled: webhook.enabled,
@@ -126,8 +134,10 @@ export const webhookJson = (webhook: Webhook) => ({
 
 /** One row of `GET /webhooks/<id>/deliveries`. */
 export const AttemptRow = Schema.Struct({
-  id: Schema.String.annotations({ description: "The attempt's id." }),
-  delivery_id: Schema.String.annotations({ description: "The delivery (dlv_…) to resend." }),
+  id: Schema.String.annotations({
+    description: "The attempt's id (att_…); POST /deliveries/<id>/resend takes it, as it takes delivery_id."
+  }),
+  delivery_id: Schema.String.annotations({ description: "The delivery (dlv_…) this attempt belongs to." }),
   event_id: Schema.String,
   event_type: Schema.String,
   attempt: Schema.Int.annotations({ description: "1 for the first try; counts again from 1 after a resend." }),

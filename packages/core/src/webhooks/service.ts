@@ -1,10 +1,10 @@
 import { Clock, Effect, Option } from "effect"
 import type { StoreCaller } from "../store/caller.js"
 import { BadListRequest } from "../store/errors.js"
-import { pageAnswer, readListQuery, type StoreListQuery } from "../store/paging.js"
+import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../store/paging.js"
 import { Conflict, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
-import { checkReceiverUrl, refusalMessage } from "./address.js"
+import { checkReceiverUrl, normalizedReceiverUrl, refusalMessage } from "./address.js"
 import { attemptDelivery } from "./attempt.js"
 import { envelopeBody, type WebhookEnvelope } from "./envelope.js"
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js"
@@ -47,9 +47,13 @@ const checkUrl = (text: string, policy: ReceiverPolicy) => {
   if (text.length > WEBHOOK_URL_MAX)
     return Effect.fail(invalid("url", `url must be at most ${WEBHOOK_URL_MAX} characters`))
   const checked = checkReceiverUrl(text.trim(), policy)
-  return checked.ok
-    ? Effect.succeed(text.trim())
-    : Effect.fail(invalid("url", `url is not allowed: ${refusalMessage[checked.refusal]}`))
+  // Stored as the URL parser reads it (the address actually called), never as typed: `https://a.example\@10.0.0.1/`
+  // is a request to a.example (path `/@10.0.0.1/`), and the webhook must say so.
+  if (!checked.ok) return Effect.fail(invalid("url", `url is not allowed: ${refusalMessage[checked.refusal]}`))
+  const normalized = normalizedReceiverUrl(checked.url.href)
+  return normalized.length > WEBHOOK_URL_MAX
+    ? Effect.fail(invalid("url", `url must be at most ${WEBHOOK_URL_MAX} characters once normalised`))
+    : Effect.succeed(normalized)
 }
 
 /** The subscription as stored: `["*"]` when it names `*`, else the known types once each, in the order given. */
@@ -221,10 +225,17 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
       Effect.gen(function* () {
         const { page, range } = yield* readListQuery(query)
         yield* find(caller, id)
-        return pageAnswer(yield* repo.listAttempts(caller.workspaceId, id, range, page), attemptJson)
+        // The delivery log is keyed by attempt time, as the repository pages it.
+        return pageAnswer(yield* repo.listAttempts(caller.workspaceId, id, range, page), attemptJson, page, (a) => ({
+          createdAt: a.attemptedAt,
+          id: a.id
+        }))
       })
 
-    /** Sends a delivery again: back in the queue now, with the retry schedule from the start. */
+    /**
+     * Sends a delivery again: back in the queue now, with the retry schedule from the start. `deliveryId` is
+     * the delivery's id or the id of any of its attempts, so every id the delivery log shows can be resent.
+     */
     const resend = (caller: StoreCaller, deliveryId: string) =>
       transactor.withTransaction(
         Effect.gen(function* () {
@@ -278,7 +289,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
           },
           page
         )
-        return pageAnswer(listed, (e) => envelopeOf(e, caller.store.handle))
+        return pageAnswer(listed, (e) => envelopeOf(e, caller.store.handle), page, creationKey)
       })
 
     /** One event of the last 30 days. */

@@ -57,7 +57,8 @@ const nextStep = (result: AttemptResult, attempts: number, now: number) =>
   Effect.gen(function* () {
     const at = new Date(now)
     if (result.outcome === "delivered") return { status: "done", at } satisfies NextStep
-    if (result.outcome === "gone") return { status: "failed", at } satisfies NextStep
+    // A 410 is retried like any other failure: the spec deletes only instant hooks on 410; a webhook is
+    // turned off only by three days of failures, with its owner told.
     const delay = retryDelayMs(attempts, result.retryAfterMs)
     if (delay === null) return { status: "failed", at } satisfies NextStep
     const jitter = Math.floor((yield* Random.next) * delay * RETRY_JITTER)
@@ -79,9 +80,9 @@ const disabledMail = (webhook: { readonly webhookId: string; readonly url: strin
 
 /**
  * What happens after a try, in one transaction with recording it: a success clears the failing clock;
- * a 410 turns the webhook off at once; any other failure starts the clock, and a webhook that has done
- * nothing but fail for three days is turned off and its owner emailed (once: only the call that turned
- * it off sends). Nothing happens when the claim was lost.
+ * any failure (a 410 too) starts the clock, and a webhook that has done nothing but fail for three days is
+ * turned off and its owner emailed (once: only the call that turned it off sends). Nothing happens when
+ * the claim was lost.
  */
 const record = (delivery: ClaimedDelivery, attempt: AttemptRecord | null, next: NextStep, now: Date) =>
   Effect.gen(function* () {
@@ -99,13 +100,6 @@ const record = (delivery: ClaimedDelivery, attempt: AttemptRecord | null, next: 
       Effect.gen(function* () {
         if (!(yield* queue.finish(delivery.id, delivery.claimToken, attempt, next))) return yield* lost
         if (attempt.outcome === "delivered") return yield* queue.markHealthy(delivery.webhookId)
-        if (attempt.outcome === "gone") {
-          const off = yield* queue.disable(delivery.webhookId, "gone", now)
-          if (Option.isSome(off)) {
-            yield* Effect.logWarning(`webhook ${delivery.webhookId} answered 410 Gone and was turned off`)
-          }
-          return
-        }
         const since = yield* queue.markFailing(delivery.webhookId, now)
         if (Option.isNone(since) || now.getTime() - since.value.getTime() < DISABLE_AFTER_FAILING_MS) return
         const off = yield* queue.disable(delivery.webhookId, "failing", now)

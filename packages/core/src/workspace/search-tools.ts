@@ -51,7 +51,7 @@ export const searchTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search the workspace's titles, notes, Markdown bodies and saved link, post and ad text (full-text, English stemming) and return the matching items best first, each with a snippet and its rank. Trashed items are left out. Free. Paged: pass nextCursor back with the same query and type. Read a note with svc_get_note_markdown, a media card with svc_read_media_card.",
+        "Search the workspace's titles, notes, bodies and saved text (full-text, English stemming); returns matching items best first with a snippet and rank. Trash left out. Free. Paged (same query and type with cursor). Read a note with svc_get_note_markdown, media with svc_read_media_card.",
       input: {
         query: searchQueryField(),
         type: Schema.optional(ItemType),
@@ -97,7 +97,7 @@ export const searchTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the workspace's chats, most recently active first, including chats with Custom AI assistants (customAIId set). Returns id, title, assistant and timestamps. Free. Paged with limit and cursor.",
+        "List the workspace's chats, most recently active first, Custom AI chats included (customAIId set); returns id, title, assistant and timestamps. Free. Paged with limit and cursor.",
       input: {
         customAIId: Schema.optional(
           Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({

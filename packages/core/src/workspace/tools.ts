@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Notes } from "../boards/notes.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
-import { DateInput, Timestamp } from "../shared/time.js"
+import { dateFilter, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
 import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemSummary, ItemType, Note, TITLE_MAX_CHARACTERS } from "../items/schema.js"
@@ -26,11 +26,7 @@ const WorkspaceRow = Schema.Struct({
   createdAt: Timestamp
 })
 
-// A time filter: the description must sit in the JSON Schema annotation, which wins over a plain description.
-const timeInput = (what: string) => {
-  const description = `${what}: an ISO 8601 date or time, e.g. 2026-11-21 or 2026-11-21T09:30:00Z.`
-  return DateInput.annotations({ description, jsonSchema: { type: "string", format: "date-time", description } })
-}
+const timeInput = (what: string) => dateFilter(`${what}: ISO 8601 date or time (2026-11-21, 2026-11-21T09:30:00Z).`)
 
 /** The Workspace group's tools that exist so far. */
 export const workspaceTools = Effect.gen(function* () {
@@ -69,7 +65,7 @@ export const workspaceTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the items of a workspace (notes, links, boards, tables, media, posts, ads), newest first, optionally narrowed by type, tag, board and creation time. Returns id, type, title, url and timestamps; trashed items are left out unless inTrash is true, which lists the trash instead (restore with svc_trash_item and restore: true). Free. Read a note's body with svc_get_note_markdown.",
+        "List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead (restore with svc_trash_item). Free. Read a note's body with svc_get_note_markdown.",
       input: {
         type: Schema.optional(ItemType),
         tag: Schema.optional(
@@ -86,7 +82,7 @@ export const workspaceTools = Effect.gen(function* () {
         createdBefore: Schema.optional(timeInput("Only items created before this time")),
         inTrash: Schema.optional(
           Schema.Boolean.annotations({
-            description: `true to list the trash instead: items trashed in the last ${LIBRARY_LIMITS.trashDays} days, with trashedAt. Default false.`
+            description: `true to list the trash instead (items trashed in the last ${LIBRARY_LIMITS.trashDays} days). Default false.`
           })
         ),
         limit: Schema.optional(Limit),
@@ -110,7 +106,7 @@ export const workspaceTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Find items whose fields equal the ones given: exact title (case ignored), exact url, type, tag (case ignored); fields combine with AND, at least one is needed. Newest first, trash left out. Free. For words anywhere in an item, use svc_search_workspace_items.",
+        "Find items whose fields equal all the ones given (at least one): exact title or tag (case ignored), exact url, type. Newest first, trash left out. Free. For words anywhere in an item, use svc_search_workspace_items.",
       input: {
         title: Schema.optional(
           Schema.String.pipe(Schema.minLength(1), Schema.maxLength(TITLE_MAX_CHARACTERS)).annotations({

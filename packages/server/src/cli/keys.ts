@@ -1,5 +1,6 @@
 import { type Access, ApiKeys, describeAccess, Level, Part } from "@svc/core/auth"
-import { Effect, Schema } from "effect"
+import { parseDefaultToolsets } from "@svc/core/tools"
+import { Effect, Either, Schema } from "effect"
 import { accountByEmail } from "./accounts.js"
 import { type Output, report, UsageError } from "./output.js"
 
@@ -35,11 +36,22 @@ export const parseAccess = (access: string | undefined, parts: ReadonlyArray<str
     return { kind: "custom", parts: Object.fromEntries(entries) } satisfies Access as Access
   })
 
+/** Reads `--toolset` values (each a name or a comma list) into a key's default toolsets; `null`: every group. */
+export const parseToolsets = (values: ReadonlyArray<string>) => {
+  const parsed = parseDefaultToolsets(values)
+  return Either.isLeft(parsed)
+    ? Effect.fail(new UsageError({ message: `--toolset: ${parsed.left.message}` }))
+    : Effect.succeed(parsed.right)
+}
+
+const describeToolsets = (toolsets: ReadonlyArray<string> | null) => (toolsets === null ? "all" : toolsets.join(","))
+
 const keyView = (key: {
   readonly id: string
   readonly name: string
   readonly prefix: string
   readonly access: Access
+  readonly toolsets: ReadonlyArray<string> | null
   readonly workspaceId: string
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
@@ -50,6 +62,7 @@ const keyView = (key: {
   name: key.name,
   prefix: key.prefix,
   access: key.access,
+  toolsets: key.toolsets,
   workspaceId: key.workspaceId,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
@@ -57,13 +70,14 @@ const keyView = (key: {
   revokedAt: key.revokedAt?.toISOString() ?? null
 })
 
-/** `svc keys create --email [--name] [--access full | --part p=l ...] [--store handle] [--expires-in-days N]` */
+/** `svc keys create --email [--name] [--access full | --part p=l ...] [--toolset t ...] [--store handle] [--expires-in-days N]` */
 export const createKey = (
   input: {
     readonly email?: string | undefined
     readonly name?: string | undefined
     readonly access?: string | undefined
     readonly parts: ReadonlyArray<string>
+    readonly toolsets?: ReadonlyArray<string> | undefined
     readonly store?: string | undefined
     readonly expiresInDays?: string | undefined
   },
@@ -72,6 +86,7 @@ export const createKey = (
   Effect.gen(function* () {
     const account = yield* accountByEmail(input.email)
     const access = yield* parseAccess(input.access, input.parts)
+    const toolsets = yield* parseToolsets(input.toolsets ?? [])
     const days = input.expiresInDays === undefined ? undefined : Number(input.expiresInDays)
     if (days !== undefined && !Number.isInteger(days)) {
       return yield* new UsageError({ message: "--expires-in-days must be a whole number" })
@@ -79,11 +94,12 @@ export const createKey = (
     const { key, token } = yield* (yield* ApiKeys).create(account.id, {
       name: input.name,
       access,
+      toolsets,
       storeHandle: input.store,
       expiresInDays: days
     })
     yield* report(output, { key: keyView(key), token }, [
-      `Created API key ${key.id} (${key.name}) for ${account.email}, access: ${describeAccess(key.access)}.`,
+      `Created API key ${key.id} (${key.name}) for ${account.email}, access: ${describeAccess(key.access)}, toolsets: ${describeToolsets(key.toolsets)}.`,
       "The token is shown once; store it now:",
       "",
       `  ${token}`,
@@ -103,7 +119,7 @@ export const listKeys = (input: { readonly email?: string | undefined }, output:
         ? [`${account.email} has no API keys.`]
         : keys.map(
             (k) =>
-              `${k.id}  ${k.prefix}…  ${k.name}  access: ${describeAccess(k.access)}  ${
+              `${k.id}  ${k.prefix}…  ${k.name}  access: ${describeAccess(k.access)}  toolsets: ${describeToolsets(k.toolsets)}  ${
                 k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "no expiry"
               }  last used: ${k.lastUsedAt?.toISOString() ?? "never"}`
           )

@@ -1,10 +1,12 @@
 import { parseArgs } from "node:util"
+import type { SqlClient } from "@effect/sql/SqlClient"
 import { DatabaseLive, DataDirectoryLocked, migrations, runMigrations } from "@svc/adapters/sql"
-import { Cause, ConfigProvider, Effect, Exit, type Layer, Option } from "effect"
+import { Cause, ConfigProvider, Effect, Either, Exit, type Layer, Option } from "effect"
 import { AppLive } from "../runtime.js"
 import { createAccount, setPlan } from "./accounts.js"
 import { createKey, listKeys, revokeKey } from "./keys.js"
 import { type Output, report, UsageError } from "./output.js"
+import { routeCommand, sendToServer } from "./server-route.js"
 import { createCohort, createCustomAi, setStore, tagCustomer } from "./store.js"
 
 /** The help text of `svc`. */
@@ -16,7 +18,7 @@ Usage:
   svc accounts create --email <e> --password <p> [--name <n>] [--plan free|starter|pro]
   svc plans set --email <e> --plan free|starter|pro
   svc keys create --email <e> [--name <n>] [--access full | --part <part>=<level> ...]
-                  [--store <handle>] [--expires-in-days <n>]
+                  [--toolset <name>[,<name>...] ...] [--store <handle>] [--expires-in-days <n>]
   svc keys list --email <e>
   svc keys revoke <key id>
   svc store set --email <e> [--store <handle>] [--support-email <address>|none]
@@ -28,8 +30,10 @@ Usage:
 
 Parts: workspace social highlights boards scheduling routines media custom_ai skills store
 Levels: off read edit
+Toolsets: the same names as parts, or all (a key's default toolsets; a request may name others)
 Every command takes --json for machine-readable output.
-Storage: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data).`
+Storage: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, default ./.data). While \`svc serve\` runs on DATA_DIR,
+commands are sent to it over DATA_DIR/svc.sock (a Unix socket only its owner can use).`
 
 const options = {
   email: { type: "string" },
@@ -38,6 +42,7 @@ const options = {
   plan: { type: "string" },
   access: { type: "string" },
   part: { type: "string", multiple: true },
+  toolset: { type: "string", multiple: true },
   store: { type: "string" },
   "expires-in-days": { type: "string" },
   "support-email": { type: "string" },
@@ -51,7 +56,11 @@ const options = {
   help: { type: "boolean", short: "h", default: false }
 } as const
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"]
+type Parsed = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>
+type Values = Parsed["values"]
+
+/** The services a command runs on: the app's, as `AppLive` builds them. */
+export type CommandServices = Layer.Layer.Success<typeof AppLive>
 
 const migrate = (output: Output) =>
   Effect.gen(function* () {
@@ -67,9 +76,9 @@ const command = (
   words: ReadonlyArray<string>,
   values: Values,
   output: Output
-): Effect.Effect<void, unknown, Layer.Layer.Success<typeof AppLive>> => {
+): Effect.Effect<void, unknown, CommandServices> => {
   const [group, action, target] = words
-  // `migrate` never comes here: `runCommand` runs it on the database alone (see there).
+  // `migrate` never comes here: `runCommandOn` runs it on the database alone (see there).
   switch (`${group ?? ""} ${action ?? ""}`.trim()) {
     case "accounts create":
       return createAccount(values, output)
@@ -82,6 +91,7 @@ const command = (
           name: values.name,
           access: values.access,
           parts: values.part ?? [],
+          toolsets: values.toolset ?? [],
           store: values.store,
           expiresInDays: values["expires-in-days"]
         },
@@ -130,7 +140,8 @@ const command = (
 const explain = (error: unknown): string => {
   if (error instanceof UsageError) return error.message
   if (error instanceof DataDirectoryLocked) {
-    return `the server (pid ${error.pid}) holds the data directory ${error.dataDir}; stop it first, or point DATABASE_URL at PostgreSQL to run commands beside a running server`
+    // Commands go to a running server before they open the directory; this one lost a race with its start.
+    return `the server (pid ${error.pid}) holds the data directory ${error.dataDir}; it started while this command was opening it, run the command again to send it to the server`
   }
   if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
     return error.message
@@ -151,37 +162,99 @@ export interface CommandIo {
   readonly stderr?: (line: string) => void
 }
 
-/** Runs a CLI command (everything but `serve`) and answers the process exit code. */
-export const runCommand = async (argv: ReadonlyArray<string>, io: CommandIo = {}): Promise<number> => {
-  const stdout = io.stdout ?? ((line: string) => console.log(line))
-  const stderr = io.stderr ?? ((line: string) => console.error(line))
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>
+/** Where a command's output goes: its result lines, and its error lines. */
+export interface CommandLines {
+  readonly stdout: (line: string) => void
+  readonly stderr: (line: string) => void
+}
+
+/**
+ * Where a command's program runs: on a database this process opens for it (the CLI), or on the services of the
+ * running server (its admin socket). `database` runs `svc migrate`, which needs the database alone.
+ */
+export interface CommandRunner {
+  readonly app: <A>(program: Effect.Effect<A, unknown, CommandServices>) => Promise<Exit.Exit<A, unknown>>
+  readonly database: <A>(program: Effect.Effect<A, unknown, SqlClient>) => Promise<Exit.Exit<A, unknown>>
+}
+
+const parse = (argv: ReadonlyArray<string>): Either.Either<Parsed, unknown> => {
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+    return Either.right(parseArgs({ args: [...argv], options, allowPositionals: true, strict: true }))
   } catch (error) {
-    stderr(`${explain(error)}\n\n${usage}`)
+    return Either.left(error)
+  }
+}
+
+// Help and command-line mistakes are answered without a database.
+const needsDatabase = (parsed: Either.Either<Parsed, unknown>): boolean =>
+  Either.isRight(parsed) && !parsed.right.values.help && parsed.right.positionals.length > 0
+
+const printFailure = (lines: CommandLines, json: boolean, error: unknown): number => {
+  const message = explain(error)
+  lines.stderr(json ? JSON.stringify({ ok: false, error: message }) : `svc: ${message}`)
+  return error instanceof UsageError ? 2 : 1
+}
+
+/**
+ * Runs a command (everything but `serve`) on `runner`, prints to `lines`, and answers the exit code. The one
+ * implementation of every command, for both ways in: the CLI process and a running server's admin socket.
+ */
+export const runCommandOn = async (
+  argv: ReadonlyArray<string>,
+  lines: CommandLines,
+  runner: CommandRunner
+): Promise<number> => {
+  const parsed = parse(argv)
+  if (Either.isLeft(parsed)) {
+    lines.stderr(`${explain(parsed.left)}\n\n${usage}`)
     return 2
   }
-  const output: Output = { json: parsed.values.json ?? false, print: stdout }
-  if (parsed.values.help || parsed.positionals.length === 0) {
-    stdout(usage)
+  const { positionals, values } = parsed.right
+  const output: Output = { json: values.json ?? false, print: lines.stdout }
+  if (values.help || positionals.length === 0) {
+    lines.stdout(usage)
     return 0
   }
   // `migrate` opens only the database: the app layer would apply the migrations before the command could.
-  const program =
-    parsed.positionals.join(" ") === "migrate"
-      ? migrate(output).pipe(Effect.provide(DatabaseLive))
-      : command(parsed.positionals, parsed.values, output).pipe(Effect.provide(AppLive))
+  const exit =
+    positionals.join(" ") === "migrate"
+      ? await runner.database(migrate(output))
+      : await runner.app(command(positionals, values, output))
+  if (Exit.isSuccess(exit)) return 0
+  const failure = Cause.failureOption(exit.cause)
+  return printFailure(lines, output.json, Option.isSome(failure) ? failure.value : Cause.squash(exit.cause))
+}
+
+/**
+ * Runs a CLI command (everything but `serve`) and answers the process exit code. On an embedded data directory
+ * that a running server holds, the command is sent to that server over its admin socket (see `server-route.ts`)
+ * and prints and exits as it would have here.
+ */
+export const runCommand = async (argv: ReadonlyArray<string>, io: CommandIo = {}): Promise<number> => {
+  const lines: CommandLines = {
+    stdout: io.stdout ?? ((line: string) => console.log(line)),
+    stderr: io.stderr ?? ((line: string) => console.error(line))
+  }
   // As `ConfigProvider.fromEnv` reads `process.env`: nested keys joined by `_`.
-  const configured =
+  const configured = <A, E>(program: Effect.Effect<A, E>) =>
     io.env === undefined
       ? program
       : Effect.withConfigProvider(program, ConfigProvider.fromMap(new Map(Object.entries(io.env)), { pathDelim: "_" }))
-  const exit = await Effect.runPromiseExit(configured)
-  if (Exit.isSuccess(exit)) return 0
-  const failure = Cause.failureOption(exit.cause)
-  const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
-  const message = explain(error)
-  stderr(output.json ? JSON.stringify({ ok: false, error: message }) : `svc: ${message}`)
-  return error instanceof UsageError ? 2 : 1
+  const parsed = parse(argv)
+  if (needsDatabase(parsed)) {
+    const route = await Effect.runPromise(configured(routeCommand))
+    if (route._tag === "SendToServer") {
+      const sent = await Effect.runPromise(Effect.either(sendToServer(route, argv)))
+      if (Either.isLeft(sent))
+        return printFailure(lines, Either.isRight(parsed) && parsed.right.values.json === true, sent.left)
+      for (const line of sent.right.stdout) lines.stdout(line)
+      for (const line of sent.right.stderr) lines.stderr(line)
+      return sent.right.exitCode
+    }
+    if (route.notice !== undefined) lines.stderr(route.notice)
+  }
+  return runCommandOn(argv, lines, {
+    app: (program) => Effect.runPromiseExit(configured(program.pipe(Effect.provide(AppLive)))),
+    database: (program) => Effect.runPromiseExit(configured(program.pipe(Effect.provide(DatabaseLive))))
+  })
 }

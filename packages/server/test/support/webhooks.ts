@@ -183,13 +183,14 @@ export const deliveryLog = async (call: StoreCall, webhookId: string) => {
   let cursor: string | null = null
   do {
     const query: string = cursor === null ? "?limit=100" : `?limit=100&starting_after=${encodeURIComponent(cursor)}`
-    const page = await call<{ data: Array<Record<string, unknown>>; next_cursor: string | null }>(
+    const page = await call<{ data: Array<Record<string, unknown>>; has_more: boolean; next_cursor: string }>(
       "GET",
       `/webhooks/${webhookId}/deliveries${query}`
     )
     expect(page.status).toBe(200)
     rows.push(...page.body.data)
-    cursor = page.body.next_cursor
+    // next_cursor is set on the last page too (to continue from later); has_more says whether to go on now.
+    cursor = page.body.has_more ? page.body.next_cursor : null
   } while (cursor !== null)
   return rows
 }

@@ -1,16 +1,19 @@
 import type { Principal } from "@svc/core/auth"
-import { type ToolRefusal, ToolServer } from "@svc/core/tools"
+import { excerpt } from "@svc/core/shared"
+import { type ListedTool, type ToolRefusal, type ToolSelection, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import type { ToolGate } from "../auth.js"
 import { acceptsGzip } from "../accept-encoding.js"
 import { isJsonObject } from "../body.js"
 import {
+  cacheableFields,
   ErrorCode,
   errorReply,
   gzipAnswerReply,
   HANDSHAKE_VERSIONS,
   isSupportedVersion,
   META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
   type Reply,
   type RequestId,
   resultBytesReply,
@@ -25,6 +28,8 @@ import { makeToolListEncoder } from "./tool-list.js"
 /** One JSON-RPC request (not a notification) from an authenticated caller. */
 export interface McpRequest {
   readonly principal: Principal
+  /** The request's toolset selection (see `toolSelectionOf`); `undefined`: every tool the caller may use. */
+  readonly selection: ToolSelection | undefined
   readonly id: RequestId
   readonly method: string
   readonly params: Readonly<Record<string, unknown>>
@@ -40,8 +45,13 @@ const metaVersionOf = (params: Readonly<Record<string, unknown>>): unknown => {
   return isJsonObject(meta) ? (meta[META_PROTOCOL_VERSION] ?? meta.protocolVersion) : undefined
 }
 
+// The stateless revision marks every finished result with resultType "complete" and names the server in `_meta`.
+const statelessMeta = { [META_SERVER_INFO]: serverInfo }
 const complete = (result: object, stateless: boolean): string =>
-  JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)
+  JSON.stringify(stateless ? { ...result, resultType: "complete", _meta: statelessMeta } : result)
+
+// The same, spliced into a tool call's result after `structuredContent`.
+const STATELESS_CALL_FIELDS = `,"resultType":"complete","_meta":${JSON.stringify(statelessMeta)}`
 
 /** Answers MCP requests: lifecycle (`initialize`, `server/discover`, `ping`) and tools. */
 export const makeMcpDispatch = (gate: ToolGate) =>
@@ -49,22 +59,38 @@ export const makeMcpDispatch = (gate: ToolGate) =>
     const tools = yield* ToolServer
     const encodeToolList = makeToolListEncoder()
 
-    const discovery = {
-      supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: serverCapabilities,
-      serverInfo,
-      instructions: serverInstructions
+    // Discovery names what the caller is served, so it is made per served list: the registry hands out the same
+    // array for equal grants and selections, and a repeat is a lookup.
+    interface Discovery {
+      readonly instructions: string
+      readonly handshake: string
+      readonly stateless: string
     }
-    const discoverResults = { handshake: complete(discovery, false), stateless: complete(discovery, true) }
+    const discoveries = new WeakMap<ReadonlyArray<ListedTool>, Discovery>()
+    const discoveryFor = (served: ReadonlyArray<ListedTool>): Discovery => {
+      let found = discoveries.get(served)
+      if (found === undefined) {
+        const instructions = serverInstructions(served)
+        const discovery = { supportedVersions: SUPPORTED_VERSIONS, capabilities: serverCapabilities, instructions }
+        found = {
+          instructions,
+          // Earlier drafts put serverInfo in the result itself; 2026-07-28 moved it to `_meta`.
+          handshake: complete({ ...discovery, serverInfo }, false),
+          stateless: complete({ ...discovery, ...cacheableFields }, true)
+        }
+        discoveries.set(served, found)
+      }
+      return found
+    }
 
     // A client asking for a revision we do not speak gets our newest; it then decides whether to go on.
-    const initializeResult = (requested: unknown): string =>
+    const initializeResult = (requested: unknown, instructions: string): string =>
       complete(
         {
           protocolVersion: HANDSHAKE_VERSIONS.find((known) => known === requested) ?? HANDSHAKE_VERSIONS[0],
           capabilities: serverCapabilities,
           serverInfo,
-          instructions: serverInstructions
+          instructions
         },
         false
       )
@@ -77,7 +103,7 @@ export const makeMcpDispatch = (gate: ToolGate) =>
     const refusalReply = (id: RequestId, refused: ToolRefusal): Reply => {
       switch (refused._tag) {
         case "UnknownTool":
-          return invalidParams(id, `no tool named ${refused.tool}; call tools/list for the names`)
+          return invalidParams(id, `no tool named ${excerpt(refused.tool)}; call tools/list for the names`)
         case "InsufficientScope":
           return errorReply(403, id, ErrorCode.ServerError, refused.message, {
             headers: { "www-authenticate": gate.scopeChallenge(refused) }
@@ -91,17 +117,17 @@ export const makeMcpDispatch = (gate: ToolGate) =>
     }
 
     const callTool = (request: McpRequest, stateless: boolean): Effect.Effect<Reply> => {
-      const { id, params, principal } = request
+      const { id, params, principal, selection } = request
       const name = params.name
       if (typeof name !== "string" || name.length === 0) {
         return Effect.succeed(invalidParams(id, "params.name must be the name of a tool from tools/list"))
       }
       // One `match` rather than `map` and `catchAll` (two run-loop steps fewer on every call), with one failure
       // handler rather than `catchTags`: see `failureReply` in endpoint.ts.
-      return Effect.match(tools.call(principal, name, params.arguments), {
+      return Effect.match(tools.call(principal, name, params.arguments, selection), {
         onSuccess: (answer) => {
           const text = JSON.stringify(answer)
-          const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? ',"resultType":"complete"' : ""}`
+          const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? STATELESS_CALL_FIELDS : ""}`
           return resultReply(
             id,
             `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
@@ -126,7 +152,7 @@ export const makeMcpDispatch = (gate: ToolGate) =>
           errorReply(
             400,
             id,
-            ErrorCode.InvalidRequest,
+            ErrorCode.HeaderMismatch,
             `the MCP-Protocol-Version header (${headerVersion}) and _meta (${metaVersion}) name different versions`
           )
         )
@@ -136,13 +162,15 @@ export const makeMcpDispatch = (gate: ToolGate) =>
         case "tools/call":
           return callTool(request, stateless)
         case "tools/list": {
-          const list = encodeToolList(tools.list(request.principal), stateless)
+          const list = encodeToolList(tools.list(request.principal, request.selection), stateless)
           return acceptsGzip(request.acceptEncoding)
             ? Effect.map(list.gzipAnswer(id), gzipAnswerReply)
             : Effect.succeed(resultBytesReply(id, list.json))
         }
-        case "server/discover":
-          return Effect.succeed(resultReply(id, stateless ? discoverResults.stateless : discoverResults.handshake))
+        case "server/discover": {
+          const discovery = discoveryFor(tools.list(request.principal, request.selection))
+          return Effect.succeed(resultReply(id, stateless ? discovery.stateless : discovery.handshake))
+        }
         case "initialize":
         case "ping":
           if (stateless) {
@@ -151,14 +179,22 @@ export const makeMcpDispatch = (gate: ToolGate) =>
                 200,
                 id,
                 ErrorCode.MethodNotFound,
-                `${method} is not part of ${STATELESS_VERSION}; call server/discover`
+                `${excerpt(method)} is not part of ${STATELESS_VERSION}; call server/discover`
               )
             )
           }
           if (method === "ping") return Effect.succeed(resultReply(id, "{}"))
-          return Effect.succeed(resultReply(id, initializeResult(params.protocolVersion)))
+          return Effect.succeed(
+            resultReply(
+              id,
+              initializeResult(
+                params.protocolVersion,
+                discoveryFor(tools.list(request.principal, request.selection)).instructions
+              )
+            )
+          )
         default:
-          return Effect.succeed(errorReply(200, id, ErrorCode.MethodNotFound, `no method ${method}`))
+          return Effect.succeed(errorReply(200, id, ErrorCode.MethodNotFound, `no method ${excerpt(method)}`))
       }
     }
   })

@@ -1,13 +1,14 @@
-import type { Authenticator, Principal } from "@svc/core/auth"
+import type { Authenticator, Principal, ScopeNotGranted } from "@svc/core/auth"
 import type { AuthExpired } from "@svc/core/shared"
 import type { ToolServer } from "@svc/core/tools"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { makeToolGate } from "../auth.js"
 import { type BodyError, parseJson } from "../body.js"
 import { HttpFaceSettings, PublicUrl } from "../config.js"
 import { answerDefects, internalErrorMessage } from "../defects.js"
 import type { FaceRequest, Reply } from "../exchange.js"
 import { defaultAllowedOrigins, makeOriginCheck } from "../origin.js"
+import { toolSelectionOf } from "../toolsets.js"
 import { makeMcpDispatch } from "./dispatch.js"
 import { classify, ErrorCode, errorReply } from "./protocol.js"
 import { transportRefusal } from "./transport.js"
@@ -43,10 +44,14 @@ export const makeMcpEndpoint: Effect.Effect<
   // One handler for every failure rather than `catchTags`: its object of named arrows was built on every request,
   // and where the code is compiled with esbuild's keepNames (tsx, so a backend that embeds us under tsx) each arrow
   // costs a `defineProperty` (bench CPU profile). `svc` runs tsc's output, which adds no such wrappers.
-  const failureReply = (error: AuthExpired | BodyError, request: FaceRequest): Reply => {
+  const failureReply = (error: AuthExpired | ScopeNotGranted | BodyError, request: FaceRequest): Reply => {
     switch (error._tag) {
       case "AuthExpired":
         return unauthorized(error.message, gate.challengeFor(request))
+      case "ScopeNotGranted":
+        return errorReply(403, null, ErrorCode.ServerError, error.message, {
+          headers: { "www-authenticate": gate.scopeRefusedChallenge(error) }
+        })
       case "BodyTooLarge":
         return errorReply(413, null, ErrorCode.ServerError, error.message)
       case "BodyUnreadable":
@@ -73,15 +78,25 @@ export const makeMcpEndpoint: Effect.Effect<
         )
       case "invalid":
         return Effect.succeed(errorReply(400, incoming.id, ErrorCode.InvalidRequest, incoming.reason))
-      case "request":
+      case "request": {
+        const selection = toolSelectionOf(request, principal)
+        if (Either.isLeft(selection)) {
+          return Effect.succeed(
+            errorReply(400, incoming.id, ErrorCode.InvalidRequest, selection.left.message, {
+              data: { validToolsets: selection.left.validToolsets }
+            })
+          )
+        }
         return dispatch({
           principal,
+          selection: selection.right,
           id: incoming.id,
           method: incoming.method,
           params: incoming.params,
           headerVersion: request.header("mcp-protocol-version")?.trim(),
           acceptEncoding: request.header("accept-encoding")
         })
+      }
     }
   }
 

@@ -23,6 +23,24 @@ export const isSupportedVersion = (version: string): boolean => SUPPORTED_VERSIO
 /** The `_meta` key that carries the protocol version in the stateless revision. */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 
+/** The result `_meta` key under which the stateless revision names the server on every result. */
+export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+
+/**
+ * The `ttlMs` of the stateless revision's cacheable results (`server/discover`, `tools/list`): five minutes.
+ * What a credential is served changes only with its grant, its default toolsets (both fixed when a key is made,
+ * and an OAuth token's scope is fixed too) or a new server version, so minutes are honest; the tool server
+ * still checks every call, so a stale cache at worst shows a tool that then answers as unknown or forbidden.
+ */
+export const CACHEABLE_TTL_MS = 300_000
+
+/**
+ * The caching fields the stateless revision requires on `server/discover` and `tools/list` results. Both vary
+ * with the credential (its grant, its default toolsets) and the request's toolsets, so they are `private`: a
+ * cache may reuse them only for the same token (and, the cache key being the request, the same selection).
+ */
+export const cacheableFields = { ttlMs: CACHEABLE_TTL_MS, cacheScope: "private" } as const
+
 /**
  * JSON-RPC error codes we answer with: the standard ones as the MCP SDK's `ErrorCode` names them, and the
  * service description's own codes in JSON-RPC's server-error range (-32000 to -32099), which the SDK's enum
@@ -38,8 +56,13 @@ export const ErrorCode = {
   ServerError: -32000,
   /** Missing or invalid bearer token (fixed by the service description). */
   Unauthorized: -32001,
-  /** A protocol version we do not serve, with `data: { supported, requested }`. */
-  UnsupportedProtocolVersion: -32004
+  /**
+   * A protocol version we do not serve, with `data: { supported, requested }`: the code 2026-07-28 fixed for it
+   * (its drafts used -32004, which the revision renumbered into MCP's reserved range).
+   */
+  UnsupportedProtocolVersion: -32022,
+  /** The stateless revision's answer when the HTTP headers and the body name different values (HTTP 400). */
+  HeaderMismatch: -32020
 } as const
 
 /** A JSON-RPC request id; MCP forbids `null`. */

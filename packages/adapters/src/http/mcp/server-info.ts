@@ -1,5 +1,6 @@
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
+import { type ListedTool, type ToolGroup, toolGroups } from "@svc/core/tools"
 
 /** Who answers, as `initialize` and `server/discover` name it. */
 export const serverInfo = { name: "svc", version: "1.0.0" } as const satisfies Implementation
@@ -7,16 +8,78 @@ export const serverInfo = { name: "svc", version: "1.0.0" } as const satisfies I
 /** Tools only; the list never changes while a server runs, so there is nothing to subscribe to. */
 export const serverCapabilities = { tools: { listChanged: false } } as const satisfies ServerCapabilities
 
-/** What an agent reads first: what the server is for and how its tools behave. */
-export const serverInstructions = [
-  "svc is the tool server of a creator's workspace: notes, boards and tables, social research, scheduled posts,",
-  "routines, Custom AI assistants, skills and a store. Every tool is named svc_*; tools/list shows the ones",
-  "your credential may use, with an input and output JSON Schema each.",
-  "Every tool takes an optional workspaceId (from svc_list_workspaces); leave it out to use your default workspace.",
-  "A tool answers { ok: true, ... } on success. When it cannot do the job it answers a result with isError true and",
-  "{ ok: false, status, message, errors? }: on invalid, fix the fields named in errors and never resend the same",
-  "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",
-  "Lists are paged: pass the nextCursor of one page as cursor to read the next; it is absent on the last page.",
-  "Research calls cost 0.1 to 0.5 AI credits and each Custom AI message 1 credit (2 with mode max); reading and",
-  `changing your own workspace is free. A credential may make ${TOOL_CALLS_PER_MINUTE} tool calls a minute.`
-].join(" ")
+// What each group's served tools let an agent do, in a few words; only the groups a caller is served are named,
+// so the text never promises what the caller cannot call (or what the server does not implement).
+const groupWork: Record<ToolGroup, { readonly read: string; readonly write: string }> = {
+  Workspace: {
+    read: "list, find, search and read the items of your workspaces (notes, boards, tables, media cards, tags, chats)",
+    write: "list, find, search and read the items of your workspaces"
+  },
+  "Highlights & captures": {
+    read: "search your saved highlights and captures",
+    write: "search your saved highlights and captures"
+  },
+  "Social intelligence": {
+    read: "research creators, posts and ads across social platforms",
+    write: "research creators, posts and ads, and keep lists of brands and creators"
+  },
+  "Boards & documents": {
+    read: "read boards and documents",
+    write: "create and edit boards, notes and tables, and save links, posts, ads and media to them"
+  },
+  Scheduling: {
+    read: "read your schedules, scheduled posts and analytics",
+    write: "schedule, publish and manage posts and their media"
+  },
+  Routines: { read: "list your routines", write: "list, create and update routines" },
+  Media: { read: "study top carousels", write: "study top carousels" },
+  "Custom AI": {
+    read: "read your Custom AI assistants and their knowledge, and their answers",
+    write: "build, update and ask your Custom AI assistants"
+  },
+  Skills: { read: "list, read and export skills", write: "list, export and import skills" },
+  Store: {
+    read: "read your store: seller overview, products and customers",
+    write: "manage your store: products, customers, sales and emails"
+  }
+}
+
+const groupOrder = Object.keys(toolGroups) as ReadonlyArray<ToolGroup>
+
+/**
+ * What an agent reads first (`initialize` and `server/discover`): what the tools it is served are for and how
+ * they behave, made from that very list, so it names only groups the caller is served.
+ */
+export const serverInstructions = (tools: ReadonlyArray<ListedTool>): string => {
+  const served = new Map<ToolGroup, { writes: boolean }>()
+  for (const { entry } of tools) {
+    const group = served.get(entry.group)
+    if (group === undefined) served.set(entry.group, { writes: entry.write })
+    else if (entry.write) group.writes = true
+  }
+  const anyWrites = [...served.values()].some((group) => group.writes)
+  const gated = groupOrder.filter((group) => served.has(group) && toolGroups[group].plan !== "free")
+  const lines =
+    served.size === 0
+      ? [
+          "svc is the tool server of a creator's workspace. This connection is served no tools: its credential or the",
+          "toolsets it asked for (X-MCP-Toolsets, X-MCP-Readonly) leave none. Ask for other toolsets or another key."
+        ]
+      : [
+          `svc is the tool server of a creator's workspace. This connection is served ${tools.length} tools, named svc_*,`,
+          `${anyWrites ? "" : "all read-only, "}in these groups:`,
+          `${groupOrder
+            .filter((group) => served.has(group))
+            .map((group) => `${group} (${served.get(group)?.writes ? groupWork[group].write : groupWork[group].read})`)
+            .join("; ")}.`,
+          "tools/list shows each with an input and output JSON Schema.",
+          "Every tool takes an optional workspaceId (from svc_list_workspaces); leave it out to use your default workspace.",
+          "A tool answers { ok: true, ... } on success. When it cannot do the job it answers a result with isError true and",
+          "{ ok: false, status, message, errors? }: on invalid, fix the fields named in errors and never resend the same",
+          "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",
+          "Lists are paged: pass the nextCursor of one page as cursor to read the next; it is absent on the last page.",
+          ...(gated.length === 0 ? [] : [`${gated.join(" and ")} tools need the Starter plan or above.`]),
+          `A credential may make ${TOOL_CALLS_PER_MINUTE} tool calls a minute.`
+        ]
+  return lines.join(" ")
+}

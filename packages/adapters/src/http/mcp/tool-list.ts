@@ -1,30 +1,68 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
-import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core/tools"
+import { type ListedTool, outputOutline, type ToolDescriptor, toolFailureOutline, toolGroups } from "@svc/core/tools"
 import { type GzipAnswers, makeGzipAnswers } from "./gzip-answers.js"
-import { resultAnswer } from "./protocol.js"
+import { cacheableFields, META_SERVER_INFO, resultAnswer } from "./protocol.js"
+import { serverInfo } from "./server-info.js"
 
 /**
- * The MCP `outputSchema` of a tool. A failure is sent as `structuredContent` with `isError: true`, and
- * clients (the official SDK among them) check `structuredContent` against `outputSchema` even then, so
- * the schema admits the failure shape beside the success shape.
+ * The MCP `outputSchema` of a tool: the outline of its answer (see core's output-outline.ts) beside the compact
+ * failure branch. A failure is sent as `structuredContent` with `isError: true`, and clients (the official SDK
+ * among them) check `structuredContent` against `outputSchema` even then, so the schema admits both shapes.
+ * The outline's own `type: "object"` is said once, at the top.
  */
-const mcpOutputSchema = (descriptor: ToolDescriptor) => ({
-  type: "object" as const,
-  anyOf: [descriptor.outputSchema, toolFailureJsonSchema]
+const mcpOutputSchema = (descriptor: ToolDescriptor) => {
+  const { type: _object, ...success } = outputOutline(descriptor.outputSchema)
+  return { type: "object" as const, anyOf: [success, toolFailureOutline] }
+}
+
+/**
+ * The four hints, always spelled out. The specification's defaults (destructive, open-world) are the opposite of
+ * most of our tools, and a client or reviewer reading the list should not have to know them to read a hint right.
+ * The title is the tool's own `title`.
+ */
+const mcpAnnotations = ({
+  readOnlyHint,
+  destructiveHint,
+  idempotentHint,
+  openWorldHint
+}: ToolDescriptor["annotations"]) => ({
+  readOnlyHint,
+  destructiveHint,
+  idempotentHint,
+  openWorldHint
 })
 
-/** A catalog descriptor as an MCP tool; catalog extras travel under `_meta`. */
+/**
+ * An input schema as the MCP list sends it: without `minLength: 1`, which says only "not empty" and, on nearly
+ * every string, cost ~45 bytes an entry. The server still refuses an empty string with a per-field `invalid`, and
+ * `GET /v1/tools` and OpenAPI keep the full schema.
+ */
+const compactInput = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(compactInput)
+  if (typeof schema !== "object" || schema === null) return schema
+  const compact: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "minLength" && value === 1) continue
+    compact[key] = compactInput(value)
+  }
+  return compact
+}
+
+/**
+ * A catalog descriptor as an MCP tool. Catalog extras travel under `_meta`: the toolset that serves the tool (the
+ * name `X-MCP-Toolsets` takes) and, for a deprecated alias, the tool it calls; whether it writes is `readOnlyHint`.
+ * Every byte here is repeated in every entry an agent reads: the budget test keeps the average entry in bounds.
+ */
 export const toMcpTool = (descriptor: ToolDescriptor) =>
   ({
     name: descriptor.name,
     title: descriptor.title,
     description: descriptor.description,
-    inputSchema: { ...descriptor.inputSchema, type: "object" },
+    inputSchema: { ...(compactInput(descriptor.inputSchema) as ToolDescriptor["inputSchema"]), type: "object" },
     outputSchema: mcpOutputSchema(descriptor),
-    annotations: descriptor.annotations,
+    annotations: mcpAnnotations(descriptor.annotations),
     _meta: {
-      "svc/group": descriptor.group,
-      "svc/write": descriptor.write,
+      "svc/toolset": toolGroups[descriptor.group].part,
       ...(descriptor.deprecated ? { "svc/deprecated": true } : {}),
       ...(descriptor.aliasOf ? { "svc/aliasOf": descriptor.aliasOf } : {})
     }
@@ -65,8 +103,17 @@ export const makeToolListEncoder = () => {
     const cached = entry[key]
     if (cached !== undefined) return cached
     const result = { tools: tools.map((listed) => toMcpTool(listed.descriptor)) }
-    // The stateless revision marks every finished result with resultType "complete".
-    const list = encoded(utf8.encode(JSON.stringify(stateless ? { ...result, resultType: "complete" } : result)))
+    // The stateless revision marks every finished result with resultType "complete", requires the caching fields
+    // on a list, and names the server in `_meta`.
+    const list = encoded(
+      utf8.encode(
+        JSON.stringify(
+          stateless
+            ? { ...result, resultType: "complete", ...cacheableFields, _meta: { [META_SERVER_INFO]: serverInfo } }
+            : result
+        )
+      )
+    )
     entry[key] = list
     return list
   }

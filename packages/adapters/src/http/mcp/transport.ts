@@ -34,7 +34,9 @@ const acceptsJson = (accept: string | undefined): boolean => accept === undefine
 
 const namesJson = lastAnswered((contentType) => mediaTypes(contentType)[0] === "application/json")
 
-const isJsonContent = (contentType: string | undefined): boolean => contentType !== undefined && namesJson(contentType)
+/** Whether a `Content-Type` names JSON (`application/json`, any parameters); the REST tool calls share the rule. */
+export const isJsonContent = (contentType: string | undefined): boolean =>
+  contentType !== undefined && namesJson(contentType)
 
 const refuse = (status: number, message: string, headers?: Readonly<Record<string, string>>): Reply =>
   errorReply(status, null, ErrorCode.ServerError, message, headers ? { headers } : undefined)

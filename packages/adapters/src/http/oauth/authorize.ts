@@ -91,6 +91,7 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
             clientName: clientLabel(client),
             redirectHost: redirectHostOf(pending.redirectUri),
             scopes: pending.scopes,
+            audience: pending.audience,
             resource: pending.resource,
             accountEmail: account.value.email,
             fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`

@@ -33,11 +33,13 @@ export const toolsResource = (url: PublicUrlShape): string => `${url.base}/mcp`
 /** The resource URL of the store API (`<base>/store-app/v1`). */
 export const storeResource = (url: PublicUrlShape): string => `${url.base}/store-app/v1`
 
-/** The resources this server protects, for the authorization endpoint's `resource` check. */
+/**
+ * The resources this server protects, for the authorization endpoint's `resource` check. A request naming none is
+ * for every face its scopes reach.
+ */
 export const protectedResources = (url: PublicUrlShape): ProtectedResources => ({
   audiences: new Map([
     [toolsResource(url), "tools"],
     [storeResource(url), "store"]
-  ]),
-  defaultResource: toolsResource(url)
+  ])
 })

@@ -1,5 +1,5 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { OAuthScope } from "@svc/core/auth"
+import type { OAuthAudience, OAuthScope } from "@svc/core/auth"
 import { noStore } from "./http-util.js"
 
 /** Text made safe for HTML content and attribute values. */
@@ -74,21 +74,42 @@ ${options.body}
     }
   )
 
-/** What each scope lets an application do, as the consent page says it. */
-export const scopeDescriptions: Record<OAuthScope, { readonly title: string; readonly detail: string }> = {
-  read: {
-    title: "Read your workspace",
-    detail: "Items, boards, notes, tables, tags, chats, research and analytics."
+type ScopeText = { readonly title: string; readonly detail: string }
+
+const WORKSPACE_READ = "Items, boards, notes, tables, tags, chats, research and analytics through the tools."
+const WORKSPACE_WRITE =
+  "Create and edit boards, notes, tables, scheduled posts and other workspace data through the tools."
+const STORE_READ = "Sales, customers, products and the store's feeds through the store API (reading only)."
+const STORE_WRITE =
+  "Record sales, refunds and memberships and manage customers through the store API. Never your products."
+
+/**
+ * What each scope lets an application do on the faces its audience reaches, as the consent page says it: `read`
+ * reads the tools and the store API, `write` adds changes on both, `store` is the store API alone.
+ */
+export const scopeDescriptionsAt: Record<OAuthAudience, Record<OAuthScope, ScopeText>> = {
+  any: {
+    read: { title: "Read your workspace and store", detail: `${WORKSPACE_READ} ${STORE_READ}` },
+    write: { title: "Change your workspace and store", detail: `${WORKSPACE_WRITE} ${STORE_WRITE}` },
+    store: {
+      title: "Use your store through the store API only",
+      detail: `${STORE_READ} ${STORE_WRITE} No workspace tools.`
+    }
   },
-  write: {
-    title: "Change your workspace",
-    detail: "Create and edit boards, notes, tables, scheduled posts and other workspace data."
+  tools: {
+    read: { title: "Read your workspace", detail: WORKSPACE_READ },
+    write: { title: "Change your workspace", detail: WORKSPACE_WRITE },
+    store: { title: "Use your store", detail: "Not available to the tools." }
   },
   store: {
-    title: "Use your store",
-    detail: "Record sales and read your store through the store API. It cannot change your products."
+    read: { title: "Read your store", detail: STORE_READ },
+    write: { title: "Change your store", detail: STORE_WRITE },
+    store: { title: "Use your store", detail: `${STORE_READ} ${STORE_WRITE}` }
   }
 }
+
+/** What each scope lets an application do, said for a grant that named no resource (the settings page's titles). */
+export const scopeDescriptions: Record<OAuthScope, ScopeText> = scopeDescriptionsAt.any
 
 /** A hidden form field. */
 export const hidden = (name: string, value: string): Html => html`<input type="hidden" name="${name}" value="${value}">`
@@ -145,6 +166,7 @@ export const consentPage = (options: {
   readonly clientName: string
   readonly redirectHost: string
   readonly scopes: ReadonlyArray<OAuthScope>
+  readonly audience: OAuthAudience
   readonly resource: string
   readonly accountEmail: string
   readonly fields: Html
@@ -160,10 +182,14 @@ export const consentPage = (options: {
 <ul class="scopes">
 ${options.scopes.map(
   (scope) =>
-    html`<li><strong>${scopeDescriptions[scope].title}</strong><span class="muted">${scopeDescriptions[scope].detail}</span></li>`
+    html`<li><strong>${scopeDescriptionsAt[options.audience][scope].title}</strong><span class="muted">${scopeDescriptionsAt[options.audience][scope].detail}</span></li>`
 )}
 </ul>
-<p class="muted">For <span class="where">${options.resource}</span>. You can disconnect it any time in your settings.</p>
+<p class="muted">${
+      options.resource === ""
+        ? html`For the tools and the store API, as far as these permissions reach.`
+        : html`For <span class="where">${options.resource}</span> only.`
+    } You can disconnect it any time in your settings.</p>
 <form method="post" action="${options.base}/oauth/consent">
 ${options.fields}
 <div class="actions end">

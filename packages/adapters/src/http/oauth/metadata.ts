@@ -25,12 +25,15 @@ export const authorizationServerMetadata = (auth: PublicUrlShape) => {
   }
 }
 
-/** The protected-resource metadata (RFC 9728) of the store API: its own resource and scope. */
+/**
+ * The protected-resource metadata (RFC 9728) of the store API: its own resource and the scopes that reach it
+ * (`store` alone, or `read` for GETs and `write` for changes).
+ */
 export const storeResourceMetadata = (url: PublicUrlShape, auth: PublicUrlShape) => ({
   resource: storeResource(url),
   authorization_servers: [auth.base],
   bearer_methods_supported: ["header"],
-  scopes_supported: ["store"],
+  scopes_supported: ["store", "read", "write"],
   resource_name: "svc store API"
 })
 

@@ -23,10 +23,13 @@ export const OAuthRegisterRoutes: Layer.Layer<never, never, HttpLayerRouter.Http
         Effect.gen(function* () {
           const text = yield* readBodyText(request, MAX_METADATA_BYTES).pipe(
             Effect.mapError(
-              () =>
+              (error) =>
                 new OAuthError({
                   error: "invalid_client_metadata",
-                  description: `the body must be JSON of at most ${MAX_METADATA_BYTES} bytes`
+                  description:
+                    error._tag === "BodyUnreadable"
+                      ? error.reason
+                      : `the body must be JSON of at most ${MAX_METADATA_BYTES} bytes`
                 })
             )
           )

@@ -16,6 +16,9 @@ const partLabels: Record<Part, string> = {
   store: "Store"
 }
 
+const describeToolsets = (toolsets: ReadonlyArray<Part> | null): string =>
+  toolsets === null ? "All" : toolsets.map((part) => partLabels[part]).join(", ")
+
 const keyStatus = (key: ApiKey, now: number): string =>
   key.revokedAt !== null
     ? `revoked ${when(key.revokedAt)}`
@@ -33,7 +36,14 @@ export const settingsPage = (options: {
   readonly keys: ReadonlyArray<ApiKey>
   readonly connections: ReadonlyArray<OAuthConnection>
   readonly now: number
-  readonly created?: { readonly name: string; readonly token: string; readonly access: Access } | undefined
+  readonly created?:
+    | {
+        readonly name: string
+        readonly token: string
+        readonly access: Access
+        readonly toolsets: ReadonlyArray<Part> | null
+      }
+    | undefined
   readonly notice?: string | undefined
   readonly error?: string | undefined
   readonly status?: number
@@ -59,7 +69,7 @@ ${
     ? ""
     : html`<section class="card" aria-labelledby="new-key">
 <h2 id="new-key">Your new API key “${options.created.name}”</h2>
-<p>Copy it now: it is shown only this once. Access: ${describeAccess(options.created.access)}.</p>
+<p>Copy it now: it is shown only this once. Access: ${describeAccess(options.created.access)}. Toolsets: ${describeToolsets(options.created.toolsets)}.</p>
 <code class="token" aria-label="The new API key">${options.created.token}</code>
 <p class="muted">Send it as <code>Authorization: Bearer …</code> to <code>${options.base}/mcp</code> or <code>${options.base}/v1/tools</code>.</p>
 </section>`
@@ -71,11 +81,11 @@ ${
     ? html`<p class="muted">No API keys yet.</p>`
     : html`<table>
 <caption class="visually-hidden">Your API keys</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Access</th><th scope="col">Created (UTC)</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Access</th><th scope="col">Toolsets</th><th scope="col">Created (UTC)</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
 ${options.keys.map(
   (key) => html`<tr class="${key.revokedAt === null ? "" : "status-revoked"}">
-<td>${key.name}</td><td><code>${key.prefix}…</code></td><td>${describeAccess(key.access)}</td><td class="date">${when(key.createdAt)}</td>
+<td>${key.name}</td><td><code>${key.prefix}…</code></td><td>${describeAccess(key.access)}</td><td>${describeToolsets(key.toolsets)}</td><td class="date">${when(key.createdAt)}</td>
 <td class="date">${when(key.lastUsedAt)}</td><td>${keyStatus(key, options.now)}</td>
 <td>${
     key.revokedAt === null
@@ -104,6 +114,16 @@ ${Part.literals.map(
 )}
 </div>
 <p class="muted">The parts apply only to a Custom key.</p>
+</fieldset>
+<fieldset>
+<legend>Default toolsets</legend>
+<p class="muted">The tool groups an agent is served when it asks for none (it may ask with the X-MCP-Toolsets header). None ticked: every group the access allows.</p>
+<div class="parts">
+${Part.literals.map(
+  (part) =>
+    html`<label class="choice"><input type="checkbox" name="toolset" value="${part}"> ${partLabels[part]}</label>`
+)}
+</div>
 </fieldset>
 <label for="key-expiry">Expires after (days, optional)</label>
 <input id="key-expiry" name="expires_in_days" type="number" min="1" max="3650" inputmode="numeric">

@@ -1,7 +1,8 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
-import { Clock, Effect, type Layer, Option } from "effect"
+import { parseDefaultToolsets } from "@svc/core/tools"
+import { Clock, Effect, Either, type Layer, Option } from "effect"
 import type { PublicUrl } from "../config.js"
 import { answerDefects } from "../defects.js"
 import { redirectTo } from "./authorize.js"
@@ -53,7 +54,7 @@ export const SettingsRoutes: Layer.Layer<
     const render = (
       session: BrowserSession,
       extra: {
-        created?: { name: string; token: string; access: Access }
+        created?: { name: string; token: string; access: Access; toolsets: ReadonlyArray<Part> | null }
         notice?: string | undefined
         error?: string
         status?: number
@@ -107,17 +108,25 @@ export const SettingsRoutes: Layer.Layer<
         const { form, session, accountId } = accepted
         const access = accessFromForm(form)
         if (typeof access === "string") return yield* render(session, { error: access, status: 422 })
+        const toolsets = parseDefaultToolsets(form.getAll("toolset"))
+        if (Either.isLeft(toolsets)) return yield* render(session, { error: toolsets.left.message, status: 422 })
         const days = (form.get("expires_in_days") ?? "").trim()
         const created = yield* keys
           .create(accountId, {
             name: form.get("name") ?? undefined,
             access,
+            toolsets: toolsets.right,
             expiresInDays: days === "" ? undefined : Number(days)
           })
           .pipe(Effect.either)
         if (created._tag === "Left") return yield* render(session, { error: created.left.message, status: 422 })
         return yield* render(session, {
-          created: { name: created.right.key.name, token: created.right.token, access },
+          created: {
+            name: created.right.key.name,
+            token: created.right.token,
+            access,
+            toolsets: created.right.key.toolsets
+          },
           status: 201
         })
       })

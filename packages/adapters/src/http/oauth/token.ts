@@ -35,7 +35,13 @@ const readForm = (request: HttpServerRequest) =>
       return yield* invalidRequest("the body must be application/x-www-form-urlencoded")
     }
     const text = yield* readBodyText(request, MAX_FORM_BYTES).pipe(
-      Effect.mapError(() => invalidRequest(`the body must be form-encoded text of at most ${MAX_FORM_BYTES} bytes`))
+      Effect.mapError((error) =>
+        invalidRequest(
+          error._tag === "BodyUnreadable"
+            ? error.reason
+            : `the body must be form-encoded text of at most ${MAX_FORM_BYTES} bytes`
+        )
+      )
     )
     const params = new URLSearchParams(text)
     // Before any lookup: a code, token or client id holding a NUL would fail in the database as a 500.

@@ -26,6 +26,7 @@ const failureResponses = {
   "404": failure("not-found (no such tool or record) or missing-workspace (no default workspace)."),
   "409": failure("conflict: the change clashes with the current state."),
   "413": failure("invalid: the body is larger than the server accepts."),
+  "415": failure("invalid: a body was sent without Content-Type: application/json."),
   "422": failure("invalid: the input breaks the tool's inputSchema; errors lists each bad field."),
   "429": { $ref: "#/components/responses/RateLimited" },
   "500": { $ref: "#/components/responses/InternalError" },
@@ -102,7 +103,16 @@ export const makeToolsOpenApi = (tools: ReadonlyArray<ListedTool>, url: PublicUr
       },
       schemas: {
         ToolFailure: toolFailureJsonSchema,
-        RateLimitedError: errorBody("rate_limited"),
+        RateLimitedError: {
+          type: "object",
+          required: ["ok", "status", "message"],
+          properties: {
+            ok: { type: "boolean", enum: [false] },
+            // Not a tool failure status: the HTTP face's own refusal, sent only with this 429.
+            status: { type: "string", enum: ["rate-limited"] },
+            message: { type: "string" }
+          }
+        },
         InternalError: errorBody("internal")
       },
       responses: {

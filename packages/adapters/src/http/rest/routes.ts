@@ -1,12 +1,13 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Authenticator } from "@svc/core/auth"
 import { ToolServer } from "@svc/core/tools"
-import { Effect, type Layer } from "effect"
+import { Effect, Either, type Layer } from "effect"
 import { makeToolGate } from "../auth.js"
 import { jsonText } from "../body.js"
 import { type HttpFaceSettings, PublicUrl } from "../config.js"
 import { answerDefects, internalErrorMessage } from "../defects.js"
 import { type FaceRequest, platformFaceRequest, replyResponse } from "../exchange.js"
+import { invalidSelectionReply, toolSelectionOf } from "../toolsets.js"
 import { makeRestToolEndpoint, unauthorizedReply } from "./endpoint.js"
 import { makeToolListingEncoder } from "./listing.js"
 import { makeToolsOpenApi } from "./openapi.js"
@@ -35,10 +36,22 @@ export const RestToolRoutes: Layer.Layer<
 
     const listTools = (request: FaceRequest) =>
       gate.authenticate(request).pipe(
-        Effect.map((principal) => jsonText(200, encodeListing(tools.list(principal)))),
-        Effect.catchTag("AuthExpired", (error) =>
-          Effect.succeed(replyResponse(unauthorizedReply(error.message, gate.challengeFor(request))))
-        )
+        Effect.map((principal) => {
+          const selection = toolSelectionOf(request, principal)
+          return Either.isLeft(selection)
+            ? replyResponse(invalidSelectionReply(selection.left))
+            : jsonText(200, encodeListing(tools.list(principal, selection.right)))
+        }),
+        Effect.catchTags({
+          AuthExpired: (error) =>
+            Effect.succeed(replyResponse(unauthorizedReply(error.message, gate.challengeFor(request)))),
+          ScopeNotGranted: (refused) =>
+            Effect.succeed(
+              jsonText(403, JSON.stringify({ ok: false, status: "forbidden", message: refused.message }), {
+                "www-authenticate": gate.scopeRefusedChallenge(refused)
+              })
+            )
+        })
       )
 
     yield* router.addAll([

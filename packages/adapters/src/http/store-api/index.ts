@@ -3,6 +3,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
+import { StoreBodyLimits } from "./body.js"
 import { StoreHandlersLive } from "./handlers.js"
 import { StoreResponses } from "./responses.js"
 import { StoreAuthLive } from "./security.js"
@@ -31,6 +32,7 @@ export const StoreApiRoutes = Layer.merge(
     Layer.provide(StoreHandlersLive),
     Layer.provide(StoreAuthLive),
     Layer.provide(StoreResponses.layer),
+    Layer.provide(StoreBodyLimits.layer),
     // The API builder asks for a platform (ETags, files) it never uses for JSON routes.
     Layer.provide(HttpServer.layerContext)
   ),

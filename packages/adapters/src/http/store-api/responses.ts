@@ -1,6 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { excerpt, FieldProblem, shortProblemMessage } from "@svc/core/shared"
 import { Cause, Effect, Option } from "effect"
 import { internalErrorMessage } from "../defects.js"
 
@@ -57,17 +58,19 @@ const problemsByPath = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: strin
   const byPath = new Map<string, { first: string; messages: Array<string>; nullable: boolean }>()
   for (const issue of issues) {
     const path = (issue.path ?? []).map(String).join(".")
-    const message = issue.message ?? "is not allowed"
+    const message = shortProblemMessage(issue.message ?? "is not allowed")
     const entry = byPath.get(path) ?? { first: message, messages: [], nullable: false }
     byPath.set(path, entry)
     const nullMember = NULL_OR_ABSENT.exec(message)
     if (nullMember !== null) entry.nullable ||= nullMember[1] === "null"
     else if (!entry.messages.includes(message)) entry.messages.push(message)
   }
-  return [...byPath].map(([path, { first, messages, nullable }]) => ({
-    path,
-    message: messages.length === 0 ? first : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
-  }))
+  return tidyProblems(
+    [...byPath].map(([path, { first, messages, nullable }]) => ({
+      path,
+      message: messages.length === 0 ? first : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
+    }))
+  )
 }
 
 const EXPECTED = /^Expected (.+), actual (.+)$/s
@@ -81,9 +84,36 @@ const oneOf = (messages: ReadonlyArray<string>): string => {
   return `Expected ${parts.map((part) => part?.[1]).join(" | ")}, actual ${actual}`
 }
 
-/** The `message` of an `invalid_field` answer: its problems, each after its path. */
-export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string =>
-  errors.map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`)).join("; ")
+/** How many problems an answer lists; a body of thousands of bad fields is not answered field by field. */
+export const MAX_PROBLEMS = 50
+
+/** How many problems the `message` of an `invalid_field` answer spells out before counting the rest. */
+const PROBLEMS_IN_MESSAGE = 5
+
+// Paths are field names, and a caller may send any; a long one is quoted as an excerpt like any other value.
+const PATH_LENGTH = 120
+
+/**
+ * Problems as an answer carries them: at most {@link MAX_PROBLEMS}, each path and message short (a value the caller
+ * sent is quoted as an excerpt, never whole).
+ */
+export const tidyProblems = (
+  errors: ReadonlyArray<{ readonly path: string; readonly message: string }>
+): Array<FieldProblem> =>
+  errors
+    .slice(0, MAX_PROBLEMS)
+    .map(
+      (problem) =>
+        new FieldProblem({ path: excerpt(problem.path, PATH_LENGTH), message: shortProblemMessage(problem.message) })
+    )
+
+/** The `message` of an `invalid_field` answer: its first problems, each after its path, and how many more. */
+export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string => {
+  const shown = tidyProblems(errors.slice(0, PROBLEMS_IN_MESSAGE))
+    .map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`))
+    .join("; ")
+  return errors.length > PROBLEMS_IN_MESSAGE ? `${shown} (and ${errors.length - PROBLEMS_IN_MESSAGE} more)` : shown
+}
 
 /**
  * Shapes the answers the HttpApi machinery makes on its own: schema failures (400 for a query or path,

@@ -1,6 +1,8 @@
+import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WorkspacesRepo } from "@svc/core/accounts"
-import { Authenticator } from "@svc/core/auth"
+import { Authenticator, type Principal, TOOL_SCOPES } from "@svc/core/auth"
 import { NUL_MESSAGE, nulParameter, unstorableInput } from "@svc/core/shared"
 import { resolveStoreCaller } from "@svc/core/store"
 import {
@@ -12,7 +14,30 @@ import {
   StoreUnauthorized
 } from "@svc/core/store-api"
 import { Effect, Layer, Redacted } from "effect"
-import { problemsMessage } from "./responses.js"
+import { insufficientScopeChallenge } from "../auth.js"
+import { PublicUrl, type PublicUrlShape } from "../config.js"
+import { storeResource } from "../oauth/config.js"
+import { problemsMessage, tidyProblems } from "./responses.js"
+
+/** Where the store API's protected-resource metadata (RFC 9728) lives. */
+const storeMetadataUrl = (url: PublicUrlShape): string =>
+  `${url.base}/.well-known/oauth-protected-resource${new URL(storeResource(url)).pathname}`
+
+/**
+ * Adds a `WWW-Authenticate` header to the answer of this request when it has `status`: the middleware only fails
+ * with the error body, and the API builder encodes that without a way to name headers.
+ */
+const challengeOn = (status: number, challenge: string) =>
+  HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(
+      response.status === status ? HttpServerResponse.setHeader(response, "www-authenticate", challenge) : response
+    )
+  )
+
+/** The OAuth form of a Store-on-Read refusal: a `read` token asked for a change (RFC 6750 `insufficient_scope`). */
+const readScopeMessage = `this connection was authorized with scope "read", which only reads the store (GET); authorize again with scope "${TOOL_SCOPES}" (or "store" for the store API alone) to send changes`
+
+const isOAuth = (principal: Principal) => principal.credential.kind === "oauth"
 
 /**
  * The store API's bearer check. A request without `Authorization` still arrives here with an empty
@@ -24,23 +49,48 @@ export const StoreAuthLive = Layer.effect(
   Effect.gen(function* () {
     const authenticator = yield* Authenticator
     const workspaces = yield* WorkspacesRepo
+    const url = yield* PublicUrl
+    const metadata = storeMetadataUrl(url)
+    // RFC 6750 §3: a 401 names the scheme, and here where to find the authorization server (RFC 9728 §5.1).
+    const unauthorized = (message: string, sentToken: boolean) =>
+      Effect.as(
+        challengeOn(
+          401,
+          sentToken
+            ? `Bearer realm="store", error="invalid_token", resource_metadata="${metadata}"`
+            : `Bearer realm="store", resource_metadata="${metadata}"`
+        ),
+        new StoreUnauthorized({ message })
+      )
+    const readScopeRefusal = Effect.as(
+      challengeOn(
+        403,
+        insufficientScopeChallenge("store", TOOL_SCOPES, "the read scope cannot change the store", metadata)
+      ),
+      new StoreForbidden({ code: "api_key_access", message: readScopeMessage })
+    )
     return StoreAuth.of({
       bearer: (token) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
+          const bearer = Redacted.value(token)
           const principal = yield* authenticator
-            .authenticate(Redacted.value(token), "store")
-            .pipe(Effect.mapError((error) => new StoreUnauthorized({ message: error.message })))
+            .authenticate(bearer, "store")
+            .pipe(Effect.catchAll((error) => Effect.flip(unauthorized(error.message, bearer.length > 0))))
           const isChange = request.method !== "GET" && request.method !== "HEAD"
           const caller = yield* resolveStoreCaller(principal, isChange).pipe(
             Effect.provideService(WorkspacesRepo, workspaces),
-            Effect.mapError((error) =>
-              error._tag === "AuthExpired"
-                ? new StoreUnauthorized({ message: error.message })
-                : error.code === "plan"
-                  ? new StorePlanRequired({ message: error.message })
-                  : new StoreForbidden({ code: error.code, message: error.message })
-            )
+            Effect.catchAll((error) => {
+              const refusal: Effect.Effect<StoreUnauthorized | StorePlanRequired | StoreForbidden> =
+                error._tag === "AuthExpired"
+                  ? unauthorized(error.message, true)
+                  : error.code === "plan"
+                    ? Effect.succeed(new StorePlanRequired({ message: error.message }))
+                    : isOAuth(principal) && error.code === "api_key_access"
+                      ? readScopeRefusal
+                      : Effect.succeed(new StoreForbidden({ code: error.code, message: error.message }))
+              return Effect.flip(refusal)
+            })
           )
           yield* refuseNulInUrl(request.url)
           if (isChange) yield* refuseUnstorable(request)
@@ -63,24 +113,11 @@ const refuseNulInUrl = (url: string): Effect.Effect<void, StoreBadRequest> => {
   return Effect.fail(new StoreBadRequest({ message: `${where} ${NUL_MESSAGE}` }))
 }
 
-// In JSON text a NUL or half a surrogate pair can only be an escape (`\u0000`, `\ud800`…`\udfff`): raw bytes that
-// are not UTF-8 never decode to one. An escape preceded by an odd run of backslashes is one (an even run is an
-// escaped backslash followed by plain text). Bodies without one are not parsed here.
-const ESCAPE_OF_UNSTORABLE = /u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/g
-
-const mayHoldUnstorable = (text: string): boolean => {
-  for (const found of text.matchAll(ESCAPE_OF_UNSTORABLE)) {
-    let backslashes = 0
-    while (found.index - backslashes - 1 >= 0 && text.charCodeAt(found.index - backslashes - 1) === 92) backslashes++
-    if (backslashes % 2 === 1) return true
-  }
-  return false
-}
-
 /**
- * Fails with `invalid_field` when a JSON body holds text PostgreSQL cannot store (a NUL, half a surrogate pair). It
- * reads the body as text, which the platform keeps for the route's own decoding; other content types are left to
- * the route.
+ * Fails with `invalid_field` when a JSON body holds text PostgreSQL cannot store (a NUL, half a surrogate pair) or
+ * nests past the depth the tool faces allow, before the route's schema decodes it: a body of thousands of nested
+ * arrays overflowed the stack of the decoder's error formatting (a 500). The body was read and bounded already
+ * (`StoreBodyLimits`); `request.text` hands back that text. Other content types are left to the route.
  */
 const refuseUnstorable = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, StoreInvalid> => {
   const type = request.headers["content-type"]
@@ -88,7 +125,6 @@ const refuseUnstorable = (request: HttpServerRequest.HttpServerRequest): Effect.
   return Effect.flatMap(
     Effect.orElseSucceed(request.text, () => ""),
     (text) => {
-      if (!mayHoldUnstorable(text)) return Effect.void
       let body: unknown
       try {
         body = JSON.parse(text)
@@ -101,7 +137,7 @@ const refuseUnstorable = (request: HttpServerRequest.HttpServerRequest): Effect.
         : Effect.fail(
             new StoreInvalid({
               message: problemsMessage(refused.errors),
-              errors: refused.errors
+              errors: tidyProblems(refused.errors)
             })
           )
     }

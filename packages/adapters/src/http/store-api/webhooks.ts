@@ -1,12 +1,11 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { FieldProblem } from "@svc/core/shared"
 import { StoreApi, StoreBadRequest, StoreInvalid } from "@svc/core/store-api"
 import { HttpSender, RollSecretBody, TestWebhookBody, Webhooks } from "@svc/core/webhooks"
 import { Config, Effect, Either, ParseResult, Schema } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
-import { problemsMessage } from "./responses.js"
+import { problemsMessage, tidyProblems } from "./responses.js"
 import { withSpan } from "@svc/core/shared"
 
 /** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
@@ -31,8 +30,11 @@ const optionalBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema
     }
     const decoded = Schema.decodeUnknownEither(schema)(parsed)
     if (Either.isRight(decoded)) return decoded.right
-    const errors = ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
-      (issue) => new FieldProblem({ path: issue.path.map(String).join("."), message: issue.message })
+    const errors = tidyProblems(
+      ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((issue) => ({
+        path: issue.path.map(String).join("."),
+        message: issue.message
+      }))
     )
     return yield* Effect.fail(
       new StoreInvalid({

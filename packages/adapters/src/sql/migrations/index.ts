@@ -7,6 +7,8 @@ import webhooks from "./0007_webhooks.js"
 import storeCohorts from "./0008_store_cohorts.js"
 import webhookClaims from "./0010_webhook_claims.js"
 import oauthExpiry from "./0011_oauth_expiry.js"
+import apiKeyToolsets from "./0012_api_key_toolsets.js"
+import oauthAnyAudience from "./0013_oauth_any_audience.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -18,5 +20,7 @@ export const migrations = {
   "0007_webhooks": webhooks,
   "0008_store_cohorts": storeCohorts,
   "0010_webhook_claims": webhookClaims,
-  "0011_oauth_expiry": oauthExpiry
+  "0011_oauth_expiry": oauthExpiry,
+  "0012_api_key_toolsets": apiKeyToolsets,
+  "0013_oauth_any_audience": oauthAnyAudience
 }

@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Access, ApiKey, ApiKeysRepo } from "@svc/core/auth"
+import { Access, ApiKey, ApiKeysRepo, Part } from "@svc/core/auth"
 import { trusted } from "@svc/core/shared"
 import { Effect, Layer, Option, Schema } from "effect"
 import { jsonColumn } from "../json-column.js"
@@ -13,6 +13,7 @@ interface KeyRow {
   readonly name: string
   readonly prefix: string
   readonly access: unknown
+  readonly toolsets: unknown
   readonly created_at: Date
   readonly last_used_at: Date | null
   readonly expires_at: Date | null
@@ -22,6 +23,7 @@ interface KeyRow {
 // jsonb may arrive parsed or as text depending on the engine's parsers; accept both. The grant is checked; the
 // other columns come from our own database as the schema wants them, so the class does not validate them again.
 const decodeAccess = Schema.decodeUnknownSync(Access)
+const decodeToolsets = Schema.decodeUnknownSync(Schema.NullOr(Schema.Array(Part)))
 const toKey = (row: KeyRow) =>
   new ApiKey(
     {
@@ -31,6 +33,7 @@ const toKey = (row: KeyRow) =>
       name: row.name,
       prefix: row.prefix,
       access: decodeAccess(jsonColumn(row.access)),
+      toolsets: row.toolsets === null ? null : decodeToolsets(jsonColumn(row.toolsets)),
       createdAt: row.created_at,
       lastUsedAt: row.last_used_at,
       expiresAt: row.expires_at,
@@ -39,7 +42,8 @@ const toKey = (row: KeyRow) =>
     trusted
   )
 
-const columns = "id, account_id, workspace_id, name, prefix, access, created_at, last_used_at, expires_at, revoked_at"
+const columns =
+  "id, account_id, workspace_id, name, prefix, access, toolsets, created_at, last_used_at, expires_at, revoked_at"
 
 /** `ApiKeysRepo` over SQL; only the SHA-256 of a token is ever stored. */
 export const ApiKeysRepoSql = Layer.effect(
@@ -49,12 +53,10 @@ export const ApiKeysRepoSql = Layer.effect(
     const lean = yield* LeanSql
     return {
       insert: (key, tokenHash) =>
-        lean`INSERT INTO api_keys (id, account_id, workspace_id, name, prefix, token_hash, access, created_at, expires_at)
+        lean`INSERT INTO api_keys (id, account_id, workspace_id, name, prefix, token_hash, access, toolsets, created_at, expires_at)
             VALUES (${key.id}, ${key.accountId}, ${key.workspaceId}, ${key.name}, ${key.prefix}, ${tokenHash},
-                    ${JSON.stringify(key.access)}::jsonb, ${key.createdAt}, ${key.expiresAt})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+                    ${JSON.stringify(key.access)}::jsonb, ${key.toolsets === null ? null : JSON.stringify(key.toolsets)}::jsonb,
+                    ${key.createdAt}, ${key.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
       findByHash: (tokenHash) =>
         sql<KeyRow>`SELECT ${sql.literal(columns)} FROM api_keys WHERE token_hash = ${tokenHash}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKey)),

@@ -206,7 +206,8 @@ export const WebhooksRepoSql = Layer.effect(
           readonly enabled: boolean
         }>`SELECT d.id, d.webhook_id, d.workspace_id, d.event_id, d.status, d.lease_until, w.enabled
            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-           WHERE d.id = ${id} AND d.workspace_id = ${workspaceId}
+           WHERE d.workspace_id = ${workspaceId}
+             AND d.id = COALESCE((SELECT delivery_id FROM webhook_attempts WHERE id = ${id}), ${id})
            FOR UPDATE OF d`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({

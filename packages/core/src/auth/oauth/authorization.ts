@@ -6,16 +6,24 @@ import { currentPolicy } from "./policy.js"
 import { BrowserSessionsRepo, OAuthGrantsRepo } from "./ports.js"
 import { redirectUriRegistered } from "./redirect-uris.js"
 import { OAuthClients } from "./registration.js"
-import { type OAuthAudience, type OAuthClient, type OAuthErrorCode, PendingAuthorization } from "./schema.js"
+import {
+  type OAuthAudience,
+  type OAuthClient,
+  type OAuthErrorCode,
+  type OAuthFace,
+  NO_RESOURCE,
+  PendingAuthorization
+} from "./schema.js"
 import { defaultScopesOf, isSubset, knownScopes, scopesOfAudience } from "./scopes.js"
 import { withSpan } from "../../shared/spans.js"
 
 /** The resources this server protects, as the HTTP face knows their URLs. */
 export interface ProtectedResources {
-  /** Each resource URL (without a trailing slash) and the audience of its tokens. */
-  readonly audiences: ReadonlyMap<string, OAuthAudience>
-  /** What a request without `resource` is for (`<base>/mcp`). */
-  readonly defaultResource: string
+  /**
+   * Each resource URL (without a trailing slash) and the audience of its tokens. A request without `resource` is
+   * for audience `any`: its scopes alone decide which faces the token reaches.
+   */
+  readonly audiences: ReadonlyMap<string, OAuthFace>
 }
 
 /** The client or its redirect URI is wrong: show an error page, never redirect (RFC 6749 §4.1.2.1). */
@@ -126,22 +134,27 @@ export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("sv
         }
         const resourceValues = all("resource")
         if (resourceValues.length > 1) return yield* refuse("invalid_target", "name one resource per request")
-        const resource = (resourceValues[0] ?? resources.defaultResource).replace(/\/$/, "")
-        const audience = resources.audiences.get(resource)
+        const named = resourceValues[0]?.replace(/\/$/, "")
+        const audience: OAuthAudience | undefined = named === undefined ? "any" : resources.audiences.get(named)
         if (audience === undefined) {
-          return yield* refuse("invalid_target", `${resource} is not a resource of this server`)
+          return yield* refuse("invalid_target", `${named} is not a resource of this server`)
         }
+        const resource = named ?? NO_RESOURCE
         const scopeText = one("scope")
         // Unknown scope names are ignored (RFC 6749 §3.3 lets the server narrow a request); known ones must fit.
         const asked = scopeText === undefined ? [] : knownScopes(scopeText)
         const clientScopes = client.value.scope === null ? undefined : knownScopes(client.value.scope)
-        if (!isSubset(asked, scopesOfAudience[audience])) {
-          return yield* refuse("invalid_scope", `${resource} takes the scopes ${scopesOfAudience[audience].join(" ")}`)
+        if (named !== undefined && !isSubset(asked, scopesOfAudience[audience])) {
+          return yield* refuse("invalid_scope", `${named} takes the scopes ${scopesOfAudience[audience].join(" ")}`)
         }
         if (clientScopes !== undefined && !isSubset(asked, clientScopes)) {
           return yield* refuse("invalid_scope", `the application registered only the scopes ${client.value.scope}`)
         }
-        const fallback = defaultScopesOf[audience].filter((s) => clientScopes === undefined || clientScopes.includes(s))
+        // Without `scope`, a client that registered scopes gets those (as far as the resource takes them).
+        const fallback =
+          clientScopes === undefined
+            ? defaultScopesOf[audience]
+            : clientScopes.filter((scope) => scopesOfAudience[audience].includes(scope))
         const scopes = asked.length > 0 ? asked : fallback
         if (scopes.length === 0)
           return yield* refuse("invalid_scope", "no scope the application may use fits this resource")

@@ -1,13 +1,25 @@
 import { Schema } from "effect"
 import { Timestamp } from "../../shared/time.js"
 
-/** The scopes a token can carry: `read`/`write` for the tool server, `store` for the store API only. */
+/**
+ * The scopes a token can carry: `read` (tools that read, store API GETs), `write` (adds changes on both), `store`
+ * (the store API only, reads and changes). See `scopes.ts` for what each reaches on each face.
+ */
 export const OAuthScope = Schema.Literal("read", "write", "store")
 export type OAuthScope = typeof OAuthScope.Type
 
-/** Which protected resource a grant is for; a token only works at its own audience. */
-export const OAuthAudience = Schema.Literal("tools", "store")
+/**
+ * Which protected resources a grant is for: the one named by RFC 8707 `resource` (`tools` = `/mcp` and the REST
+ * tools, `store` = the store API), or `any` when the request named none, where the scopes alone decide the faces.
+ */
+export const OAuthAudience = Schema.Literal("tools", "store", "any")
 export type OAuthAudience = typeof OAuthAudience.Type
+
+/** A face a token is presented to. */
+export type OAuthFace = Exclude<OAuthAudience, "any">
+
+/** What a grant stores as its resource when the request named none (audience `any`). */
+export const NO_RESOURCE = ""
 
 /** How a client proves itself at the token endpoint (RFC 7591 §2). */
 export const TokenEndpointAuthMethod = Schema.Literal("none", "client_secret_basic", "client_secret_post")
@@ -38,6 +50,7 @@ export class PendingAuthorization extends Schema.Class<PendingAuthorization>("Pe
   state: Schema.NullOr(Schema.String),
   scopes: Schema.Array(OAuthScope),
   codeChallenge: Schema.String,
+  /** The RFC 8707 resource URL the request named, or `""` when it named none (audience `any`). */
   resource: Schema.String,
   audience: OAuthAudience,
   createdAt: Timestamp,

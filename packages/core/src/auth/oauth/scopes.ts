@@ -1,16 +1,48 @@
-import type { OAuthAudience, OAuthScope } from "./schema.js"
+import { type Access, fullAccess, readOnlyAccess } from "../access.js"
+import type { OAuthAudience, OAuthFace, OAuthScope } from "./schema.js"
 
-/** The scopes each audience takes: the tool server `read write`, the store API `store` (or `read write`). */
+/**
+ * The scopes each audience takes. A grant named for the tool server (`resource=<base>/mcp`) takes `read write`; one
+ * for the store API takes `store` or `read write`; one without `resource` takes all three, and its scopes decide
+ * which faces it reaches.
+ */
 export const scopesOfAudience: Record<OAuthAudience, ReadonlyArray<OAuthScope>> = {
   tools: ["read", "write"],
-  store: ["store", "read", "write"]
+  store: ["store", "read", "write"],
+  any: ["read", "write", "store"]
 }
 
-/** What a missing `scope` means for each audience. */
+/**
+ * What a missing `scope` means for each audience (when the client registered no scopes of its own): the tool
+ * server's and an unnamed resource's are `read write`, as MCP clients that send no scope expect; the store API's
+ * is `store`, the automation tool's first connection.
+ */
 export const defaultScopesOf: Record<OAuthAudience, ReadonlyArray<OAuthScope>> = {
   tools: ["read", "write"],
-  store: ["store"]
+  store: ["store"],
+  any: ["read", "write"]
 }
+
+/** Whether a grant for `audience` may be presented to `face` at all (RFC 8707: a named resource narrows). */
+export const audienceReaches = (audience: OAuthAudience, face: OAuthFace): boolean =>
+  audience === "any" || audience === face
+
+/**
+ * What `scopes` allow on `face`, or `undefined` when they reach nothing there (a `store`-only token on the tools).
+ * On the tools: `write` is full access, `read` reads every part. On the store API: `store` or `write` records changes
+ * (product changes stay with API keys, see `requireProductEditor`), `read` only reads.
+ */
+export const accessAt = (face: OAuthFace, scopes: ReadonlyArray<OAuthScope>): Access | undefined => {
+  if (face === "store") {
+    const store = scopes.includes("store") || scopes.includes("write") ? "edit" : "read"
+    return scopes.length === 0 ? undefined : { kind: "custom", parts: { store } }
+  }
+  if (scopes.includes("write")) return fullAccess
+  return scopes.includes("read") ? readOnlyAccess : undefined
+}
+
+/** The scopes a client should ask for to use the tools, changes included (a `WWW-Authenticate` `scope` attribute). */
+export const TOOL_SCOPES = "read write"
 
 const ORDER: ReadonlyArray<OAuthScope> = ["read", "write", "store"]
 

@@ -2,13 +2,13 @@ import { Clock, Effect, Option } from "effect"
 import { AccountsRepo, WorkspacesRepo } from "../../accounts/ports.js"
 import { AuthExpired, NotFound } from "../../shared/errors.js"
 import { Ids, Secrets, Transactor } from "../../shared/ports.js"
-import { type Access, fullAccess, readOnlyAccess } from "../access.js"
 import type { Principal } from "../schema.js"
 import { ACCESS_TOKEN_PREFIX, newSecret, pkceMatches, REFRESH_TOKEN_PREFIX } from "./crypto.js"
 import { currentPolicy } from "./policy.js"
 import { OAuthGrantsRepo } from "./ports.js"
-import { type OAuthAudience, type OAuthClient, OAuthError, type OAuthScope } from "./schema.js"
-import { formatScope, isSubset, parseScope } from "./scopes.js"
+import { ScopeNotGranted } from "./refusals.js"
+import { NO_RESOURCE, type OAuthClient, OAuthError, type OAuthFace, type OAuthScope } from "./schema.js"
+import { accessAt, audienceReaches, formatScope, isSubset, parseScope, TOOL_SCOPES } from "./scopes.js"
 import { withSpan } from "../../shared/spans.js"
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
@@ -37,12 +37,19 @@ export interface RefreshRequest {
 
 const invalidGrant = (description: string) => new OAuthError({ error: "invalid_grant", description })
 
-/** What a token's scopes let it do at its audience. */
-const accessOf = (audience: OAuthAudience, scopes: ReadonlyArray<OAuthScope>): Access => {
-  if (audience === "store") {
-    return { kind: "custom", parts: { store: scopes.includes("store") || scopes.includes("write") ? "edit" : "read" } }
-  }
-  return scopes.includes("write") ? fullAccess : readOnlyAccess
+/**
+ * A `resource` sent to the token endpoint must be the one the grant was made for (RFC 8707 §2.2). A grant made
+ * without one is not narrowed afterwards: tokens carry no audience of their own, so the client authorizes again.
+ */
+const resourceMismatch = (sent: string | undefined, granted: string): OAuthError | undefined => {
+  if (sent === undefined || sent.replace(/\/$/, "") === granted) return undefined
+  return new OAuthError({
+    error: "invalid_target",
+    description:
+      granted === NO_RESOURCE
+        ? "the authorization named no resource, so its tokens reach every face their scopes allow; leave resource out, or authorize again with it"
+        : `the grant is for ${granted}`
+  })
 }
 
 type Outcome =
@@ -117,15 +124,8 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
             ) {
               return refuse("code_verifier does not match the code_challenge")
             }
-            if (input.resource !== undefined && input.resource.replace(/\/$/, "") !== code.resource) {
-              return {
-                kind: "refused",
-                error: new OAuthError({
-                  error: "invalid_target",
-                  description: `the code was issued for ${code.resource}`
-                })
-              }
-            }
+            const mismatch = resourceMismatch(input.resource, code.resource)
+            if (mismatch !== undefined) return { kind: "refused", error: mismatch }
             yield* grants.insertGrant({
               id: grantId,
               clientId: client.id,
@@ -173,12 +173,8 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
         if (token.grant.revokedAt !== null || token.revokedAt !== null)
           return yield* invalidGrant("the grant was revoked")
         if (token.expiresAt.getTime() <= now) return yield* invalidGrant("the refresh token has expired")
-        if (input.resource !== undefined && input.resource.replace(/\/$/, "") !== token.grant.resource) {
-          return yield* new OAuthError({
-            error: "invalid_target",
-            description: `the grant is for ${token.grant.resource}`
-          })
-        }
+        const mismatch = resourceMismatch(input.resource, token.grant.resource)
+        if (mismatch !== undefined) return yield* mismatch
         let scopes = token.scopes
         if (input.scope !== undefined) {
           const parsed = parseScope(input.scope)
@@ -216,8 +212,12 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
       message: "the access token is missing, expired or revoked; refresh it or sign in again"
     })
 
-    /** Checks an access token presented to `audience` and says who is calling. */
-    const authenticate = (token: string, audience: OAuthAudience) =>
+    /**
+     * Checks an access token presented to `face` and says who is calling, with what its scopes allow there. A token
+     * named for the other face is refused as not for this resource (401); one whose scopes reach nothing here, with
+     * `ScopeNotGranted` (403).
+     */
+    const authenticate = (token: string, face: OAuthFace) =>
       Effect.gen(function* () {
         if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return yield* rejected
         const found = yield* grants.findToken(yield* secrets.sha256Hex(token))
@@ -227,13 +227,17 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
         if (stored.revokedAt !== null || stored.grant.revokedAt !== null || stored.expiresAt.getTime() <= now) {
           return yield* rejected
         }
-        if (stored.grant.audience !== audience) {
+        if (!audienceReaches(stored.grant.audience, face)) {
           return yield* new AuthExpired({
             message:
-              audience === "tools"
-                ? "this access token was issued for the store API, not the tool server"
-                : "this access token was issued for the tool server, not the store API"
+              face === "tools"
+                ? "this access token was issued for the store API (resource /store-app/v1), not the tool server"
+                : "this access token was issued for the tool server (resource /mcp), not the store API"
           })
+        }
+        const access = accessAt(face, stored.scopes)
+        if (access === undefined) {
+          return yield* new ScopeNotGranted({ granted: formatScope(stored.scopes), needed: TOOL_SCOPES })
         }
         const account = yield* accounts.findById(stored.grant.accountId)
         if (Option.isNone(account)) return yield* rejected
@@ -241,7 +245,7 @@ export class OAuthTokens extends Effect.Service<OAuthTokens>()("svc/auth/oauth/O
         const principal: Principal = {
           accountId: account.value.id,
           plan: account.value.plan,
-          access: accessOf(audience, stored.scopes),
+          access,
           credential: { kind: "oauth", id: stored.grant.id },
           workspaceId: Option.match(workspace, { onNone: () => null, onSome: (w) => w.id }),
           reach: "account",

@@ -1,0 +1,148 @@
+/**
+ * The compact `outputSchema`s of `tools/list` against real answers, through the official MCP SDK client: it checks
+ * every `structuredContent` against the listed `outputSchema` (and throws when one does not match), on successes
+ * and on failures alike. Every served tool is called once to success, and once to an `invalid` failure.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
+import { TestApp } from "../support/app.js"
+
+/** An official SDK client connected to the test server with a bearer token, closed with the scope. */
+const connect = (url: string, token: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client({ name: "svc-output-schemas", version: "1.0.0" })
+      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } }
+      })
+      await client.connect(transport)
+      return client
+    }),
+    (client) => Effect.promise(() => client.close())
+  )
+
+type Answer = Readonly<Record<string, unknown>>
+type Record1<K extends string> = { readonly [key in K]: { readonly id: string } }
+
+layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it) => {
+  describe("outputSchema as the official SDK client checks it", () => {
+    it.scoped("every served tool answers a success and an invalid failure that pass the SDK's check", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp()
+        const client = yield* connect(app.url, user.token)
+        // Listing caches each tool's output validator: from here on every call is checked against its schema.
+        const { tools } = yield* Effect.promise(() => client.listTools())
+        const succeeded = new Set<string>()
+        const ok = <A = Answer>(name: string, args: Record<string, unknown>) =>
+          Effect.promise(async () => {
+            const result = await client.callTool({ name, arguments: args })
+            expect(result.isError, `${name}: ${JSON.stringify(result.structuredContent)}`).toBeUndefined()
+            expect(result.structuredContent).toMatchObject({ ok: true })
+            succeeded.add(name)
+            return result.structuredContent as A
+          })
+
+        // Workspace reads.
+        yield* ok("svc_list_workspaces", {})
+        const { note } = yield* ok<Record1<"note">>("svc_create_note", {
+          title: "Plan",
+          markdown: "# Launch\n\nShip it."
+        })
+        yield* ok("svc_create_sticky_note", { markdown: "A sticky thought." })
+        yield* ok("svc_get_note_markdown", { noteId: note.id })
+        yield* ok("svc_append_to_note", { noteId: note.id, markdown: "Then celebrate." })
+        yield* ok("svc_patch_note", { noteId: note.id, edits: [{ find: "Ship it.", replace: "Ship it today." }] })
+        yield* ok("svc_update_note", { noteId: note.id, markdown: "# Launch\n\nShipped." })
+        yield* ok("svc_rename_note", { noteId: note.id, title: "Launch plan" })
+        yield* ok("svc_set_item_note", { itemId: note.id, note: "The plan of record." })
+        yield* ok("svc_list_workspace_items", { limit: 1 })
+        yield* ok("svc_find_workspace_items", { title: "Launch plan" })
+        yield* ok("svc_search_workspace_items", { query: "launch" })
+        yield* ok("svc_list_chats", {})
+
+        // Boards, connections and tags.
+        const { board } = yield* ok<Record1<"board">>("svc_create_board", { title: "Launch" })
+        yield* ok("svc_rename_board", { boardId: board.id, title: "Launch week" })
+        const { table } = yield* ok<Record1<"table">>("svc_create_table", {
+          title: "Tasks",
+          columns: [
+            { name: "Task", type: "text" },
+            { name: "Done", type: "boolean" }
+          ],
+          rows: [{ Task: "Write the post", Done: false }]
+        })
+        const added = yield* ok<{ rows: ReadonlyArray<{ id: string }> }>("svc_add_table_rows", {
+          tableId: table.id,
+          rows: [{ Task: "Send it" }]
+        })
+        const rowId = added.rows[0]?.id ?? ""
+        yield* ok("svc_update_table_rows", { tableId: table.id, rows: [{ rowId, cells: { Done: true } }] })
+        yield* ok("svc_update_table", { tableId: table.id, renameColumns: [{ column: "Task", name: "What" }] })
+        yield* ok("svc_read_table", { tableId: table.id })
+        yield* ok("svc_save_items_to_board", { boardId: board.id, items: [{ itemId: note.id }, { itemId: table.id }] })
+        yield* ok("svc_connect_items", { fromItemId: note.id, toItemId: table.id, label: "tracks", boardId: board.id })
+        yield* ok("svc_read_board", { boardId: board.id })
+        yield* ok("svc_get_connections", { itemId: note.id })
+        yield* ok("svc_update_item_tags", { itemIds: [note.id, table.id], add: ["launch"] })
+        yield* ok("svc_list_tags", {})
+
+        // Library saves, captures and highlights.
+        yield* ok("svc_save_links_to_board", {
+          links: [{ url: "https://example.com/launch", text: "How we launch.", highlights: ["launch day"] }],
+          boardId: board.id
+        })
+        yield* ok("svc_save_posts_to_board", {
+          posts: [{ url: "https://x.com/ada/status/123", text: "Launch day is here" }],
+          boardId: board.id
+        })
+        yield* ok("svc_save_posts_to_library", {
+          posts: [{ platform: "linkedin", postId: "777", author: "Ada", text: "We launched" }]
+        })
+        yield* ok("svc_save_ads_to_board", { ads: [{ platform: "facebook", adId: "555", brand: "Acme", text: "Buy" }] })
+        const { media } = yield* ok<Record1<"media">>("svc_add_media_to_board", { url: "https://example.com/cat.png" })
+        yield* ok("svc_read_media_card", { mediaId: media.id })
+        yield* ok("svc_search_highlights", { query: "launch" })
+        yield* ok("svc_search_captures", {})
+
+        // The trash, last.
+        yield* ok("svc_trash_item", { itemId: table.id })
+        yield* ok("svc_trash_board", { boardId: board.id })
+
+        expect(
+          tools.map((tool) => tool.name).filter((name) => !succeeded.has(name)),
+          "tools without a success call here"
+        ).toEqual([])
+
+        // A failure of every tool: sent as structuredContent with isError, which the SDK checks as well.
+        for (const tool of tools) {
+          const refused = yield* Effect.promise(() => client.callTool({ name: tool.name, arguments: { bogus: 1 } }))
+          expect(refused.isError, tool.name).toBe(true)
+          expect(refused.structuredContent, tool.name).toMatchObject({ ok: false, status: "invalid" })
+        }
+      })
+    )
+
+    it.scoped("not-found failures pass the SDK's check", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp()
+        const client = yield* connect(app.url, user.token)
+        yield* Effect.promise(() => client.listTools())
+        for (const [name, args] of [
+          ["svc_get_note_markdown", { noteId: "note_nope" }],
+          ["svc_read_board", { boardId: "board_nope" }],
+          ["svc_read_table", { tableId: "table_nope" }],
+          ["svc_read_media_card", { mediaId: "media_nope" }],
+          ["svc_trash_item", { itemId: "note_nope" }]
+        ] as const) {
+          const missing = yield* Effect.promise(() => client.callTool({ name, arguments: args }))
+          expect(missing, name).toMatchObject({ isError: true, structuredContent: { ok: false, status: "not-found" } })
+          expect(missing.content, name).toEqual([{ type: "text", text: JSON.stringify(missing.structuredContent) }])
+        }
+      })
+    )
+  })
+})

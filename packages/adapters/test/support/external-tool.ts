@@ -1,0 +1,90 @@
+/**
+ * Programs some tests need that `npm ci` does not install (Debian's Chromium, Python with a package). On a
+ * newcomer's machine a test whose program is missing is skipped, and one line on standard error says what to
+ * install. `.ci/run` installs them and names them in `SVC_TEST_REQUIRE_EXTERNAL` (a comma list of the ids below,
+ * or `1` for all), under which a missing program fails the test instead, so CI cannot pass by skipping.
+ */
+import { execFileSync } from "node:child_process"
+
+/** Set by `.ci/run`: the external programs whose absence fails their tests instead of skipping them. */
+export const REQUIRE_EXTERNAL = "SVC_TEST_REQUIRE_EXTERNAL"
+
+/** Whether a program is there, and if not, what to run to get it. `id` is its name in `SVC_TEST_REQUIRE_EXTERNAL`. */
+export type ExternalTool =
+  | { readonly id: string; readonly available: true; readonly path: string }
+  | { readonly id: string; readonly available: false; readonly install: string }
+
+const required = (id: string): boolean => {
+  const names = (process.env[REQUIRE_EXTERNAL] ?? "").split(",").map((name) => name.trim())
+  return names.includes("1") || names.includes("all") || names.includes(id)
+}
+
+const onPath = (command: string): string | undefined => {
+  try {
+    const found = execFileSync("sh", ["-c", 'command -v "$1"', "sh", command], { encoding: "utf8" }).trim()
+    return found.length > 0 ? found : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Looks `command` up on the `PATH` (or runs `probe`, which answers the program's path when it is usable).
+ * `install` is the instruction shown when it is missing.
+ */
+export const findExternalTool = (options: {
+  readonly id: string
+  readonly command: string
+  readonly install: string
+  readonly probe?: () => string | undefined
+}): ExternalTool => {
+  const path = options.probe === undefined ? onPath(options.command) : options.probe()
+  return path === undefined
+    ? { id: options.id, available: false, install: options.install }
+    : { id: options.id, available: true, path }
+}
+
+/**
+ * Whether the tests that need `tool` should be skipped: true (after one line on standard error naming what to
+ * install) when it is missing on a machine that does not require it; false when it is there. When it is missing
+ * and `SVC_TEST_REQUIRE_EXTERNAL` names it, throws, so the test file fails with the same instruction.
+ */
+export const skipWithout = (what: string, tool: ExternalTool): boolean => {
+  if (tool.available) return false
+  const line = `${what} needs a program npm ci does not install: ${tool.install}`
+  if (required(tool.id)) throw new Error(`${line} (${REQUIRE_EXTERNAL} names ${tool.id}: a skip is a failure)`)
+  process.stderr.write(`skipped: ${line}\n`)
+  return true
+}
+
+/** Debian's Chromium, which the browser tests drive through playwright-core (never a downloaded browser). */
+export const chromiumTool = (): ExternalTool =>
+  findExternalTool({
+    id: "chromium",
+    command: "chromium",
+    install: "apt-get install -y chromium (Debian's package), as .ci/run does"
+  })
+
+/** The pinned release of the official Python MCP SDK the interop test drives (.ci/run installs the same). */
+export const PYTHON_MCP_PIN = "mcp~=2.3.0"
+
+/**
+ * A Python that can import the official MCP SDK: `SVC_TEST_PYTHON` (the virtual environment `.ci/run` makes) or
+ * `python3` on the PATH.
+ */
+export const pythonMcpTool = (): ExternalTool =>
+  findExternalTool({
+    id: "python-mcp",
+    command: "python3",
+    install: `python3 -m venv .venv-interop && .venv-interop/bin/pip install '${PYTHON_MCP_PIN}', then SVC_TEST_PYTHON=.venv-interop/bin/python`,
+    probe: () => {
+      const python = process.env.SVC_TEST_PYTHON ?? onPath("python3")
+      if (python === undefined) return undefined
+      try {
+        execFileSync(python, ["-c", "import mcp.client.streamable_http"], { stdio: "ignore", timeout: 30_000 })
+        return python
+      } catch {
+        return undefined
+      }
+    }
+  })
