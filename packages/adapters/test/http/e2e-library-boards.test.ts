@@ -3,29 +3,17 @@
  * official MCP SDK client over the network, once through the REST form, on real storage.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
+import { connectMcpClient } from "../support/mcp-client.js"
 import { jsonOf, restCall } from "./requests.js"
 
 type Body = Record<string, unknown>
 /** Calls a tool and answers its body (`{ ok, … }`) and the HTTP status where there is one. */
 type CallTool = (name: string, args: Body) => Promise<{ readonly body: Body; readonly status?: number }>
 
-const connect = (url: string, token: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "svc-e2e-boards", version: "1.0.0" })
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-          requestInit: { headers: { Authorization: `Bearer ${token}` } }
-        })
-      )
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
+const connect = (url: string, token: string) => connectMcpClient(url, token, "svc-e2e-boards")
 
 const viaMcp =
   (client: Client): CallTool =>

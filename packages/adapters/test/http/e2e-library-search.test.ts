@@ -1,25 +1,11 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
+import { connectMcpClient } from "../support/mcp-client.js"
 import { engineName } from "../support/database.js"
 import { jsonOf, restCall } from "./requests.js"
 
-/** An official SDK client connected to the test server with a bearer token, closed with the scope. */
-const connect = (url: string, token: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "svc-e2e-library", version: "1.0.0" })
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-          requestInit: { headers: { Authorization: `Bearer ${token}` } }
-        })
-      )
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
+const connect = (url: string, token: string) => connectMcpClient(url, token, "svc-e2e-library")
 
 type Hit = { id: string; type: string; title: string; snippet: string }
 

@@ -1,22 +1,9 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
+import { connectMcpClient } from "../support/mcp-client.js"
 
-/** An official SDK client connected to the test server with a bearer token, closed with the scope. */
-const connect = (url: string, token: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "svc-e2e", version: "1.0.0" })
-      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } }
-      })
-      await client.connect(transport)
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
+const connect = (url: string, token: string) => connectMcpClient(url, token, "svc-e2e")
 
 layer(TestApp.layer, { timeout: "60 seconds", excludeTestServices: true })((it) => {
   describe("the official MCP SDK client against the Node server", () => {
