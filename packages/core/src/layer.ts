@@ -20,6 +20,7 @@ import { libraryTools } from "./library/tools.js"
 import { StoreLive } from "./store/layer.js"
 import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
+import { InstantHooks } from "./webhooks/instant-hooks/service.js"
 import { Webhooks } from "./webhooks/service.js"
 import { WorkspaceSearch } from "./workspace/search.js"
 import { searchTools } from "./workspace/search-tools.js"
@@ -40,7 +41,8 @@ const areas = Layer.mergeAll(
   Highlights.Default,
   WorkspaceSearch.Default,
   StoreLive,
-  Webhooks.Default
+  Webhooks.Default,
+  InstantHooks.Default
 )
 
 /**

@@ -1,5 +1,5 @@
 import { DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
-import { DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
+import { DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config } from "effect"
 
 const list = (name: string) =>
@@ -44,6 +44,8 @@ export const ServerConfig = Config.all({
   webhookConcurrency: positive("SVC_WEBHOOK_CONCURRENCY", 16),
   /** Sends to one webhook in flight at once, across instances. */
   webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4),
+  /** Time between the instant hooks' push rounds (pushed by the processes that send webhooks). */
+  instantHookIntervalMs: positive("SVC_INSTANT_HOOK_INTERVAL_MS", DEFAULT_INSTANT_HOOK_INTERVAL_MS),
   /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),

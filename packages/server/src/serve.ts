@@ -12,7 +12,7 @@ import {
 } from "@svc/adapters/http"
 import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
-import { WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
+import { InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
@@ -50,7 +50,10 @@ const StartupLive = Layer.effectDiscard(
  */
 const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 
-/** Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker. */
+/**
+ * Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker and
+ * the instant hooks' push worker.
+ */
 const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     Layer.mergeAll(
@@ -63,7 +66,8 @@ const WorkersLive = Layer.unwrapEffect(
             perWebhook: config.webhookPerWebhook,
             leaseMs: config.webhookLeaseMs
           })
-        : Layer.empty
+        : Layer.empty,
+      config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty
     )
   )
 )

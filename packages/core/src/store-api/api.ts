@@ -36,6 +36,7 @@ import {
   strict
 } from "../store/api-rows.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
+import { InstantHooksApiGroup } from "../webhooks/instant-hooks/api.js"
 import { StoreAuth } from "./security.js"
 
 const idPath = Schema.Struct({ id: Schema.String })
@@ -304,6 +305,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(customers)
   .add(feeds)
   .add(WebhooksApiGroup)
+  .add(InstantHooksApiGroup)
   .addError(StoreBadRequest)
   .addError(StoreNotFound)
   .addError(StoreConflict)

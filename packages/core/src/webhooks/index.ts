@@ -1,4 +1,7 @@
-/** Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy. */
+/**
+ * Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy; and
+ * the automation tool's instant hooks (`InstantHooks`, their repository port and push worker).
+ */
 export {
   type AddressRefusal,
   checkReceiverUrl,
@@ -63,3 +66,38 @@ export {
   WebhookPurgeLive,
   WebhookWorkerLive
 } from "./worker.js"
+export {
+  type ClaimedHook,
+  type CreateResult,
+  DEFAULT_INSTANT_HOOK_HOSTS,
+  DEFAULT_INSTANT_HOOK_INTERVAL_MS,
+  DROP_AFTER_FAILING_MS,
+  type FeedEntry,
+  type FeedPosition,
+  type FeedSelector,
+  IDS_PER_PUSH,
+  INSTANT_HOOK_EVENT_NAMES,
+  INSTANT_HOOK_EVENTS,
+  type InstantHook,
+  type InstantHookEvent,
+  type InstantHookEventName,
+  type InstantHookPolicy,
+  InstantHooks,
+  InstantHooksApiGroup,
+  InstantHooksRepo,
+  type InstantHookWorkerOptions,
+  InstantHookWorkerLive,
+  isHookHost,
+  isInstantHookEvent,
+  MAX_INSTANT_HOOKS_PER_STORE,
+  type NewInstantHook,
+  PUSH_DEADLINE_MS,
+  PUSH_LEASE_MS,
+  pushHook,
+  PUSHES_PER_ROUND,
+  pushRound,
+  type PushOutcome,
+  type PushResult,
+  runInstantHookWorker,
+  SETTLE_MS
+} from "./instant-hooks/index.js"

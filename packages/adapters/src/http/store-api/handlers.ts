@@ -4,6 +4,7 @@ import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
+import { InstantHooksHandlersLive } from "./hooks.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
 
 const IdentityLive = HttpApiBuilder.group(StoreApi, "identity", (handlers) =>
@@ -124,5 +125,6 @@ export const StoreHandlersLive = Layer.mergeAll(
   SalesLive,
   CustomersLive,
   FeedsLive,
-  WebhooksHandlersLive
+  WebhooksHandlersLive,
+  InstantHooksHandlersLive
 )

@@ -9,6 +9,7 @@ import webhookClaims from "./0010_webhook_claims.js"
 import oauthExpiry from "./0011_oauth_expiry.js"
 import apiKeyToolsets from "./0012_api_key_toolsets.js"
 import oauthAnyAudience from "./0013_oauth_any_audience.js"
+import instantHooks from "./0014_instant_hooks.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -22,5 +23,6 @@ export const migrations = {
   "0010_webhook_claims": webhookClaims,
   "0011_oauth_expiry": oauthExpiry,
   "0012_api_key_toolsets": apiKeyToolsets,
-  "0013_oauth_any_audience": oauthAnyAudience
+  "0013_oauth_any_audience": oauthAnyAudience,
+  "0014_instant_hooks": instantHooks
 }

@@ -1,12 +1,13 @@
 import { Layer } from "effect"
 import { AccessRepoSql } from "./customers.js"
+import { InstantHooksRepoSql } from "./instant-hooks.js"
 import { MailerOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
 import { CohortsRepoSql, StoreTagsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
 import { CustomAisRepoSql } from "./store-custom-ais.js"
 
-/** The store's storage ports (and the outbox `Mailer`) over one `SqlClient`. */
+/** The store's storage ports (with the instant hooks of its API, and the outbox `Mailer`) over one `SqlClient`. */
 export const StoreReposSql = Layer.mergeAll(
   CustomAisRepoSql,
   ProductsRepoSql,
@@ -17,5 +18,6 @@ export const StoreReposSql = Layer.mergeAll(
   CohortsRepoSql,
   WaitlistRepoSql,
   StoreTagsRepoSql,
+  InstantHooksRepoSql,
   MailerOutboxSql
 )

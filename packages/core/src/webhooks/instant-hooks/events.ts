@@ -1,0 +1,57 @@
+/**
+ * The instant hook events: each one pushes what one polling feed of the store API lists, so the automation
+ * tool can fetch every pushed id from that feed.
+ */
+
+/** Which rows of the event log a feed shows, and which of their ids it lists. */
+export interface FeedSelector {
+  /** Event types the feed reads. */
+  readonly types: ReadonlyArray<string>
+  /** Sales rows: paid ones only (`all`), or paid membership sales only (`memberships`), as the feed filters them. */
+  readonly paidSales?: "all" | "memberships" | undefined
+  /** The id the feed lists for a row: the event's own, or the sale row's (`GET /sales/recent` lists sale rows). */
+  readonly listedId: "event" | "sale"
+}
+
+/** One instant hook event: the feed route it follows and what that route reads. */
+export interface InstantHookEvent {
+  readonly feed: string
+  readonly selector: FeedSelector
+}
+
+/**
+ * The instant hook events, by name. Each mirrors the filter of its feed in `store/feeds.ts`; Membership Cancelled
+ * follows the cancels of `GET /memberships/changes`, not the later ends of access.
+ */
+export const INSTANT_HOOK_EVENTS = {
+  new_sale: {
+    feed: "/sales/recent",
+    selector: { types: ["purchase.created"], paidSales: "all", listedId: "sale" }
+  },
+  new_customer: {
+    feed: "/customers/recent",
+    selector: { types: ["customer.created"], listedId: "event" }
+  },
+  new_membership_payment: {
+    feed: "/memberships/payments",
+    selector: { types: ["purchase.created", "membership.renewed"], paidSales: "memberships", listedId: "event" }
+  },
+  membership_cancelled: {
+    feed: "/memberships/changes",
+    selector: { types: ["membership.cancelled"], listedId: "event" }
+  },
+  new_refund: {
+    feed: "/refunds/recent",
+    selector: { types: ["purchase.refunded"], listedId: "event" }
+  }
+} as const satisfies Record<string, InstantHookEvent>
+
+/** An instant hook event name (`new_sale`, …). */
+export type InstantHookEventName = keyof typeof INSTANT_HOOK_EVENTS
+
+/** Every instant hook event name, in the order the spec lists the triggers. */
+export const INSTANT_HOOK_EVENT_NAMES = Object.keys(INSTANT_HOOK_EVENTS) as ReadonlyArray<InstantHookEventName>
+
+/** Whether `name` is an instant hook event. */
+export const isInstantHookEvent = (name: string): name is InstantHookEventName =>
+  Object.hasOwn(INSTANT_HOOK_EVENTS, name)
