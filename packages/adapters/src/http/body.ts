@@ -25,11 +25,14 @@ const hasNoBody = (request: HttpServerRequest): boolean =>
 // request showed in the bench's CPU profile.
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
+/** The `BodyUnreadable` reason of a body that is not UTF-8 text. */
+export const NOT_UTF8_BODY = "the request body is not UTF-8 text"
+
 const decodeUtf8 = (bytes: Uint8Array): Either.Either<string, BodyUnreadable> => {
   try {
     return Either.right(utf8.decode(bytes))
   } catch {
-    return Either.left(new BodyUnreadable({ reason: "the request body is not UTF-8 text" }))
+    return Either.left(new BodyUnreadable({ reason: NOT_UTF8_BODY }))
   }
 }
 

@@ -554,6 +554,41 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
+    it.effect(
+      "answers a sign-in, consent or settings form that is not UTF-8 text with the error page, storing nothing",
+      () =>
+        Effect.gen(function* () {
+          const app = yield* TestApp
+          const user = yield* app.signUp()
+          yield* Effect.promise(async () => {
+            const client = await sharedClient(app.url)
+            const browser = new Browser(app.url)
+            const first = await browser.get(authorizeUrl(app.url, { ...client, challenge: pkce().challenge }))
+            const form = formFields(first.text, "/oauth/sign-in")
+            const fields = new URLSearchParams({ ...form, password: TEST_PASSWORD, email: user.account.email })
+            // Percent-escapes that do not decode as UTF-8, and raw bytes that are not UTF-8.
+            const escaped = await browser.postRaw(`${app.url}/oauth/sign-in`, `${fields}&name=Bo%FF%FEb`)
+            await expectErrorPage(escaped, "The field name is not UTF-8 text")
+            const raw = new Uint8Array([...Buffer.from(`${fields}&name=Bo`), 0xff, 0xfe, ...Buffer.from("b")])
+            await expectErrorPage(await browser.postRaw(`${app.url}/oauth/sign-in`, raw), "is not UTF-8 text")
+            const query = await browser.get(`${app.url}/oauth/consent?request=${form.request}%C3%28`)
+            await expectErrorPage(query, "The field request is not UTF-8 text")
+            // Refused before the form token is used: the same form still signs in.
+            const signIn = await browser.post(`${app.url}/oauth/sign-in`, Object.fromEntries(fields))
+            expect(signIn.response.status).toBe(303)
+            // The settings page's key form: a key name that is not UTF-8 is refused, and no key is made.
+            const settings = await browser.get(`${app.url}/settings`)
+            const keyForm = formFields(settings.text, "/settings/keys")
+            const made = await browser.postRaw(
+              `${app.url}/settings/keys`,
+              `${new URLSearchParams({ ...keyForm, access: "full" })}&name=Key%FF`
+            )
+            await expectErrorPage(made, "The field name is not UTF-8 text")
+            expect((await browser.get(`${app.url}/settings`)).text).not.toContain("Key\uFFFD")
+          })
+        })
+    )
+
     it.effect("Deny sends access_denied back with state and iss", () =>
       Effect.gen(function* () {
         const app = yield* TestApp

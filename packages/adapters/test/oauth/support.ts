@@ -96,6 +96,11 @@ export class Browser {
     for (const [name, value] of Object.entries(fields)) {
       for (const one of typeof value === "string" ? [value] : value) body.append(name, one)
     }
+    return this.postRaw(url, body.toString(), origin)
+  }
+
+  /** Posts a form body exactly as given (bytes a browser would never send, for the refusal tests). */
+  async postRaw(url: string, body: string | Uint8Array, origin: string | null = this.origin) {
     const response = await fetch(url, {
       method: "POST",
       redirect: "manual",
@@ -104,7 +109,7 @@ export class Browser {
         ...(origin === null ? {} : { origin }),
         ...this.cookieHeader()
       },
-      body: body.toString()
+      body
     })
     this.remember(response)
     return { response, text: await response.text() }

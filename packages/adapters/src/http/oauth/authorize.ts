@@ -17,7 +17,7 @@ import {
   existingSession,
   type FieldHoldsNul,
   readPostedForm,
-  refuseNul,
+  readParameters,
   signedInCookie
 } from "./browser.js"
 import { currentAuthUrl, protectedResources } from "./config.js"
@@ -189,7 +189,7 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
 
     const consent = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        const query = yield* refuseNul(new URL(request.url, "http://localhost").searchParams)
+        const query = yield* readParameters(new URL(request.url, "http://localhost").search.slice(1))
         const pendingId = query.get("request") ?? ""
         const session = yield* existingSession(sessions, request, auth)
         const found = Option.isNone(session)
