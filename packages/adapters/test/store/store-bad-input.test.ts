@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { StorePayloadTooLarge } from "@svc/core/store-api"
+import { Effect, Schema } from "effect"
 import { DEFAULT_MAX_BODY_BYTES } from "../../src/http/index.js"
 import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
@@ -76,6 +77,12 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         expect(((yield* Effect.promise(() => streamed.json())) as { message: string }).message).toContain(
           String(DEFAULT_MAX_BODY_BYTES)
         )
+        // The OpenAPI document names the 413 on the routes that take a body, with the shape that is sent.
+        const spec = (yield* Effect.promise(() =>
+          raw(new Request("http://store.test/store-app/v1/openapi.json")).then((r) => r.json())
+        )) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+        expect(Object.keys(spec.paths["/store-app/v1/customers"]?.post?.responses ?? {})).toContain("413")
+        expect(Schema.decodeUnknownSync(StorePayloadTooLarge)(announced.body)).toBeInstanceOf(StorePayloadTooLarge)
       })
     )
 

@@ -8,6 +8,7 @@ import { ProductChanges } from "../store/product.js"
 import { SaleEvent } from "../store/sale.js"
 import {
   StoreBadRequest,
+  StorePayloadTooLarge,
   StoreConflict,
   StoreInternal,
   StoreInvalid,
@@ -310,6 +311,7 @@ export class StoreApi extends HttpApi.make("store")
   .addError(StoreNotFound)
   .addError(StoreConflict)
   .addError(StoreInvalid)
+  .addError(StorePayloadTooLarge)
   .addError(StoreRateLimited)
   .addError(StoreInternal)
   .middleware(StoreAuth)

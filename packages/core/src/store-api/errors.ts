@@ -63,6 +63,12 @@ export class StoreInvalid extends Schema.Class<StoreInvalid>("StoreInvalid")(
   HttpApiSchema.annotations({ status: 422 })
 ) {}
 
+/** 413: the request body is over the limit the message names (1 MiB unless the server is set otherwise). */
+export class StorePayloadTooLarge extends Schema.Class<StorePayloadTooLarge>("StorePayloadTooLarge")(
+  { ok, error: code("payload_too_large"), message },
+  HttpApiSchema.annotations({ status: 413 })
+) {}
+
 /** 429: too many calls; try again after `retry_after_seconds`. */
 export class StoreRateLimited extends Schema.Class<StoreRateLimited>("StoreRateLimited")(
   { ok, error: code("rate_limited"), message, retry_after_seconds: Schema.Int },

@@ -7,6 +7,7 @@ export {
   StoreInternal,
   StoreInvalid,
   StoreNotFound,
+  StorePayloadTooLarge,
   StorePlanRequired,
   StoreRateLimited,
   StoreUnauthorized
