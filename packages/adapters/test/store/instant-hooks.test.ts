@@ -1,9 +1,3 @@
-/**
- * Instant hooks through the store API (subscribe, unsubscribe, validation) and the push worker against real
- * receivers on 127.0.0.1, on the test database. The rounds run on the `TestClock`, set to the real time of the
- * events the API records.
- */
-import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { CustomAis } from "@svc/core/custom-ai"
@@ -18,12 +12,10 @@ import {
   runInstantHookWorker,
   SETTLE_MS
 } from "@svc/core/webhooks"
-import { ConfigProvider, Context, Effect, Fiber, Layer, TestClock } from "effect"
-import { PublicUrl } from "../../src/http/config.js"
-import { StoreApiRoutes } from "../../src/http/store-api/index.js"
+import { Context, Effect, Fiber, Layer, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
-import { type Call, type Received, receiver, request } from "../webhooks/support.js"
+import { type Call, type Received, receiver, request, storeApiCaller } from "../webhooks/support.js"
 
 type Core = Layer.Layer.Success<ReturnType<typeof testCoreLayer>>
 
@@ -49,48 +41,11 @@ class HooksTest extends Context.Tag("test/HooksTest")<
     HooksTest,
     Effect.gen(function* () {
       const core = yield* Layer.build(testCoreLayer())
-      const handlerWith = (settings: Record<string, string>) =>
-        Effect.acquireRelease(
-          Effect.sync(() =>
-            HttpLayerRouter.toWebHandler(
-              StoreApiRoutes.pipe(
-                Layer.provide(Layer.succeedContext(core)),
-                Layer.provide(PublicUrl.layer("http://store.test")),
-                Layer.provide(
-                  Layer.setConfigProvider(
-                    ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
-                      ConfigProvider.orElse(() => ConfigProvider.fromEnv())
-                    )
-                  )
-                )
-              ),
-              { disableLogger: true }
-            )
-          ),
-          (w) => Effect.promise(() => w.dispose())
-        )
-      const callOf =
-        (web: { readonly handler: (request: Request) => Promise<Response> }): Call =>
-        async (token, method, path, body) => {
-          const headers: Record<string, string> = { "content-type": "application/json" }
-          if (token !== undefined) headers.authorization = `Bearer ${token}`
-          const response = await web.handler(
-            new Request(`http://store.test/store-app/v1${path}`, {
-              method,
-              headers,
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            })
-          )
-          const text = await response.text()
-          return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
-        }
-      const call = callOf(
-        yield* handlerWith({
-          SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
-          SVC_INSTANT_HOOK_HOSTS: "hooks.zapier.com, 127.0.0.1"
-        })
-      )
-      const callStrict = callOf(yield* handlerWith({ SVC_WEBHOOKS_ALLOW_LOOPBACK: "false" }))
+      const call = yield* storeApiCaller(core, {
+        SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
+        SVC_INSTANT_HOOK_HOSTS: "hooks.zapier.com, 127.0.0.1"
+      })
+      const callStrict = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "false" })
       const run = <A, E>(effect: Effect.Effect<A, E, Core>) => Effect.provide(effect, core)
       const seller = (options: { readonly plan?: "free" | "starter"; readonly access?: "read" } = {}) =>
         Effect.gen(function* () {

@@ -42,49 +42,55 @@ export interface WebhookHarness {
   }>
 }
 
+/**
+ * The store API over `core` as a web handler, its settings read from `settings` and then the environment, closed
+ * with the scope; answers a `Call` that sends one request with a bearer token (a string body is sent as it is).
+ */
+export const storeApiCaller = (core: Context.Context<Core>, settings: Record<string, string>) =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() =>
+        HttpLayerRouter.toWebHandler(
+          StoreApiRoutes.pipe(
+            Layer.provide(Layer.succeedContext(core)),
+            // The store API names its public address in OAuth challenges.
+            Layer.provide(PublicUrl.layer("http://store.test")),
+            Layer.provide(
+              Layer.setConfigProvider(
+                ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
+                  ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+                )
+              )
+            )
+          ),
+          { disableLogger: true }
+        )
+      ),
+      (web) => Effect.promise(() => web.dispose())
+    ),
+    (web): Call =>
+      async (token, method, path, body) => {
+        const headers: Record<string, string> = { "content-type": "application/json" }
+        if (token !== undefined) headers.authorization = `Bearer ${token}`
+        const response = await web.handler(
+          new Request(`http://store.test/store-app/v1${path}`, {
+            method,
+            headers,
+            ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+          })
+        )
+        const text = await response.text()
+        return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
+      }
+  )
+
 export class WebhookTest extends Context.Tag("test/WebhookTest")<WebhookTest, WebhookHarness>() {
   static readonly layer = Layer.scoped(
     WebhookTest,
     Effect.gen(function* () {
       const core = yield* Layer.build(testCoreLayer())
-      const handlerWith = (allowLoopback: boolean) =>
-        Effect.acquireRelease(
-          Effect.sync(() =>
-            HttpLayerRouter.toWebHandler(
-              StoreApiRoutes.pipe(
-                Layer.provide(Layer.succeedContext(core)),
-                // The store API names its public address in OAuth challenges.
-                Layer.provide(PublicUrl.layer("http://store.test")),
-                Layer.provide(
-                  Layer.setConfigProvider(
-                    ConfigProvider.fromMap(new Map([["SVC_WEBHOOKS_ALLOW_LOOPBACK", String(allowLoopback)]])).pipe(
-                      ConfigProvider.orElse(() => ConfigProvider.fromEnv())
-                    )
-                  )
-                )
-              ),
-              { disableLogger: true }
-            )
-          ),
-          (w) => Effect.promise(() => w.dispose())
-        )
-      const callOf =
-        (web: { readonly handler: (request: Request) => Promise<Response> }): Call =>
-        async (token, method, path, body) => {
-          const headers: Record<string, string> = { "content-type": "application/json" }
-          if (token !== undefined) headers.authorization = `Bearer ${token}`
-          const response = await web.handler(
-            new Request(`http://store.test/store-app/v1${path}`, {
-              method,
-              headers,
-              ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-            })
-          )
-          const text = await response.text()
-          return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
-        }
-      const call = callOf(yield* handlerWith(true))
-      const callStrict = callOf(yield* handlerWith(false))
+      const call = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "true" })
+      const callStrict = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "false" })
       const run: WebhookHarness["run"] = (effect) => Effect.provide(effect, core)
 
       const seller: WebhookHarness["seller"] = (options = {}) =>
