@@ -9,6 +9,7 @@ import {
   SaleFeedRow
 } from "./feed-rows.js"
 import type { StoreCaller } from "./caller.js"
+import { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
 import { StoreFeedRepo } from "./ports.js"
 
 /** Events a feed shows: up to 50, from the last 30 days. */
@@ -20,18 +21,12 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
   effect: Effect.gen(function* () {
     const repo = yield* StoreFeedRepo
 
-    const read = (
-      caller: StoreCaller,
-      types: ReadonlyArray<string>,
-      productId: string | undefined,
-      paidSales?: "all" | "memberships"
-    ) =>
+    const read = (caller: StoreCaller, selection: FeedSelection, productId: string | undefined) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         repo.recent(caller.workspaceId, {
-          types,
+          ...selection,
           since: new Date(now - FEED_DAYS * 86_400_000),
           productId,
-          paidSales,
           limit: FEED_SIZE
         })
       )
@@ -65,7 +60,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** New paid sales (free claims, refunds and test sales left out); each row is the sale row. */
     const sales = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["purchase.created"], productId, "all"), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.sales, productId), (events) =>
         Effect.map(
           rows(SaleFeedRow, events, (e) => ({ ...e.data, event_id: e.id })),
           (list) => ({
@@ -77,7 +72,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** New customers however they came: bought, free, own checkout, added. */
     const customers = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["customer.created"], productId), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.customers, productId), (events) =>
         Effect.map(
           rows(CustomerFeedRow, events, (e) => row(e)),
           (list) => ({ ok: true as const, customers: list })
@@ -86,7 +81,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** Membership payments: the first one and every renewal, each its own id. */
     const payments = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["purchase.created", "membership.renewed"], productId, "memberships"), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.membershipPayments, productId), (events) =>
         Effect.map(
           rows(MembershipPaymentRow, events, (e) =>
             e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
@@ -97,7 +92,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** Memberships cancelled or ended: a cancel and the later end are two events. */
     const changes = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["membership.cancelled", "purchase.membership_ended"], productId), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.membershipChanges, productId), (events) =>
         Effect.map(
           rows(MembershipChangeRow, events, (e) => row(e)),
           (list) => ({ ok: true as const, changes: list })
@@ -106,7 +101,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** Refunds, each its own id (an own checkout's refund leaves the sale row unchanged). */
     const refunds = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["purchase.refunded"], productId), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.refunds, productId), (events) =>
         Effect.map(
           rows(RefundFeedRow, events, (e) => row(e)),
           (list) => ({ ok: true as const, refunds: list })
@@ -115,7 +110,7 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** Buyers moved into a cohort, each move its own event. */
     const cohortSignups = (caller: StoreCaller, productId?: string) =>
-      Effect.flatMap(read(caller, ["cohort_signup.created"], productId), (events) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.cohortSignups, productId), (events) =>
         Effect.map(
           rows(CohortSignupRow, events, (e) => row(e)),
           (list) => ({ ok: true as const, signups: list })

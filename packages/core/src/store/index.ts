@@ -29,6 +29,7 @@ export {
   RenewalPaymentRow,
   SaleFeedRow
 } from "./feed-rows.js"
+export { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
 export { StoreFeeds } from "./feeds.js"
 export { StoreLive } from "./layer.js"
 export type { StoreListQuery } from "./paging.js"

@@ -1,12 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  type ClaimedHook,
-  type FeedPosition,
-  type FeedSelector,
-  type InstantHookEventName,
-  InstantHooksRepo
-} from "@svc/core/webhooks"
+import { type ClaimedHook, type FeedPosition, type InstantHookEventName, InstantHooksRepo } from "@svc/core/webhooks"
 import { Effect, Layer, Option } from "effect"
+import { feedRowsFilter } from "./feed-filter.js"
 
 interface HookRow {
   readonly id: string
@@ -42,16 +37,6 @@ export const InstantHooksRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const feedFilter = (workspaceId: string, feed: FeedSelector) => {
-      const sales =
-        feed.paidSales === undefined
-          ? sql``
-          : feed.paidSales === "all"
-            ? sql`AND (type <> 'purchase.created' OR data->>'status' = 'paid')`
-            : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'))`
-      return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(feed.types)} ${sales}`
-    }
-
     return {
       create: (hook, max) =>
         sql
@@ -84,7 +69,7 @@ export const InstantHooksRepoSql = Layer.effect(
 
       newest: (workspaceId, feed) =>
         sql<{ readonly id: string; readonly created_at: Date }>`
-          SELECT id, created_at FROM events WHERE ${feedFilter(workspaceId, feed)}
+          SELECT id, created_at FROM events WHERE ${feedRowsFilter(sql, workspaceId, feed)}
           ORDER BY created_at DESC, id DESC LIMIT 1`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row): FeedPosition => ({ at: row.created_at, eventId: row.id }))
@@ -113,7 +98,7 @@ export const InstantHooksRepoSql = Layer.effect(
         const listed = feed.listedId === "sale" ? sql`data->>'id'` : sql`id`
         return sql<{ readonly id: string; readonly created_at: Date; readonly listed_id: string | null }>`
           SELECT id, created_at, ${listed} AS listed_id FROM events
-          WHERE ${feedFilter(workspaceId, feed)}
+          WHERE ${feedRowsFilter(sql, workspaceId, feed)}
             AND (created_at, id) > (${window.after.at}::timestamptz, ${window.after.eventId}::text)
             AND created_at > ${window.since} AND created_at <= ${window.until}
           ORDER BY created_at, id LIMIT ${limit}`.pipe(

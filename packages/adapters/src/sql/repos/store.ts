@@ -13,6 +13,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { jsonColumn, jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { feedRowsFilter } from "./feed-filter.js"
 
 interface ProductRow {
   readonly id: string
@@ -133,15 +134,9 @@ export const StoreFeedRepoSql = Layer.effect(
     return {
       recent: (workspaceId, query) => {
         const product = query.productId === undefined ? sql`` : sql`AND data->>'product_id' = ${query.productId}`
-        const sales =
-          query.paidSales === undefined
-            ? sql``
-            : query.paidSales === "all"
-              ? sql`AND (type <> 'purchase.created' OR data->>'status' = 'paid')`
-              : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'))`
         return sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
-                             WHERE workspace_id = ${workspaceId} AND type IN ${sql.in(query.types)}
-                               AND created_at > ${query.since} ${product} ${sales}
+                             WHERE ${feedRowsFilter(sql, workspaceId, query)}
+                               AND created_at > ${query.since} ${product}
                              ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
           Effect.map((rows) =>
             rows.map(

@@ -3,12 +3,10 @@
  * tool can fetch every pushed id from that feed.
  */
 
-/** Which rows of the event log a feed shows, and which of their ids it lists. */
-export interface FeedSelector {
-  /** Event types the feed reads. */
-  readonly types: ReadonlyArray<string>
-  /** Sales rows: paid ones only (`all`), or paid membership sales only (`memberships`), as the feed filters them. */
-  readonly paidSales?: "all" | "memberships" | undefined
+import { FEED_SELECTIONS, type FeedSelection } from "../../store/feed-selectors.js"
+
+/** Which rows of the event log a feed shows (its `FEED_SELECTIONS` entry), and which of their ids it lists. */
+export interface FeedSelector extends FeedSelection {
   /** The id the feed lists for a row: the event's own, or the sale row's (`GET /sales/recent` lists sale rows). */
   readonly listedId: "event" | "sale"
 }
@@ -20,29 +18,30 @@ export interface InstantHookEvent {
 }
 
 /**
- * The instant hook events, by name. Each mirrors the filter of its feed in `store/feeds.ts`; Membership Cancelled
+ * The instant hook events, by name, each reading as its feed reads (`FEED_SELECTIONS`); Membership Cancelled
  * follows the cancels of `GET /memberships/changes`, not the later ends of access.
  */
 export const INSTANT_HOOK_EVENTS = {
   new_sale: {
     feed: "/sales/recent",
-    selector: { types: ["purchase.created"], paidSales: "all", listedId: "sale" }
+    selector: { ...FEED_SELECTIONS.sales, listedId: "sale" }
   },
   new_customer: {
     feed: "/customers/recent",
-    selector: { types: ["customer.created"], listedId: "event" }
+    selector: { ...FEED_SELECTIONS.customers, listedId: "event" }
   },
   new_membership_payment: {
     feed: "/memberships/payments",
-    selector: { types: ["purchase.created", "membership.renewed"], paidSales: "memberships", listedId: "event" }
+    selector: { ...FEED_SELECTIONS.membershipPayments, listedId: "event" }
   },
   membership_cancelled: {
     feed: "/memberships/changes",
+    // The cancels alone, of the two event types its feed reads.
     selector: { types: ["membership.cancelled"], listedId: "event" }
   },
   new_refund: {
     feed: "/refunds/recent",
-    selector: { types: ["purchase.refunded"], listedId: "event" }
+    selector: { ...FEED_SELECTIONS.refunds, listedId: "event" }
   }
 } as const satisfies Record<string, InstantHookEvent>
 

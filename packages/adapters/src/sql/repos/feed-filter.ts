@@ -1,0 +1,17 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { FeedSelection } from "@svc/core/store"
+
+/**
+ * The `WHERE` condition of a feed's rows in the event log: the workspace, the feed's event types and, for sales,
+ * the paid ones (with `memberships`, paid membership sales). The feed routes (`StoreFeedRepoSql`) and the instant
+ * hooks (`InstantHooksRepoSql`) read with it, so a pushed id is always one its feed lists.
+ */
+export const feedRowsFilter = (sql: SqlClient.SqlClient, workspaceId: string, selection: FeedSelection) => {
+  const sales =
+    selection.paidSales === undefined
+      ? sql``
+      : selection.paidSales === "all"
+        ? sql`AND (type <> 'purchase.created' OR data->>'status' = 'paid')`
+        : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'))`
+  return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(selection.types)} ${sales}`
+}

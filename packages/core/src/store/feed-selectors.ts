@@ -1,0 +1,26 @@
+/**
+ * Which rows of the event log each polling feed shows. The feeds (`feeds.ts`) read with these, and so do the
+ * instant hooks (`webhooks/instant-hooks/events.ts`), so a pushed id is always one its feed lists.
+ */
+
+/** The events a feed reads, and for sales, which of them (paid ones; with `memberships`, paid membership sales). */
+export interface FeedSelection {
+  readonly types: ReadonlyArray<string>
+  readonly paidSales?: "all" | "memberships" | undefined
+}
+
+/** The selection of every feed route of the store API. */
+export const FEED_SELECTIONS = {
+  /** `GET /sales/recent`: new paid sales (free claims, refunds and test sales left out). */
+  sales: { types: ["purchase.created"], paidSales: "all" },
+  /** `GET /customers/recent`: new customers however they came. */
+  customers: { types: ["customer.created"] },
+  /** `GET /memberships/payments`: the first payment of a membership and every renewal. */
+  membershipPayments: { types: ["purchase.created", "membership.renewed"], paidSales: "memberships" },
+  /** `GET /memberships/changes`: a cancel and the later end, two events. */
+  membershipChanges: { types: ["membership.cancelled", "purchase.membership_ended"] },
+  /** `GET /refunds/recent`. */
+  refunds: { types: ["purchase.refunded"] },
+  /** `GET /cohort-signups/recent`. */
+  cohortSignups: { types: ["cohort_signup.created"] }
+} as const satisfies Record<string, FeedSelection>
