@@ -47,6 +47,14 @@ const exchange = (url: string, clientId: string, redirectUri: string, code: stri
   })
 
 /** A 400 HTML error page that shows `text` and redirects nowhere. */
+/** A new browser on the sign-in page of an authorization request from the shared client, and the page's form. */
+const openSignIn = async (url: string) => {
+  const client = await sharedClient(url)
+  const browser = new Browser(url)
+  const first = await browser.get(authorizeUrl(url, { ...client, challenge: pkce().challenge }))
+  return { browser, first, form: formFields(first.text, "/oauth/sign-in") }
+}
+
 const expectErrorPage = async (answer: Response | { response: Response; text: string }, text: string) => {
   const response = answer instanceof Response ? answer : answer.response
   expect(response.status).toBe(400)
@@ -440,9 +448,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       const app = yield* TestApp
       const user = yield* app.signUp()
       return yield* Effect.promise(async () => {
-        const client = await sharedClient(app.url)
-        const browser = new Browser(app.url)
-        const first = await browser.get(authorizeUrl(app.url, { ...client, challenge: pkce().challenge }))
+        const { browser, first } = await openSignIn(app.url)
         const sessionBefore = [...browser.cookies.values()].join()
         const signIn = await browser.post(`${app.url}/oauth/sign-in`, {
           ...formFields(first.text, "/oauth/sign-in"),
@@ -519,10 +525,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
         const app = yield* TestApp
         const user = yield* app.signUp()
         yield* Effect.promise(async () => {
-          const client = await sharedClient(app.url)
-          const browser = new Browser(app.url)
-          const first = await browser.get(authorizeUrl(app.url, { ...client, challenge: pkce().challenge }))
-          const form = formFields(first.text, "/oauth/sign-in")
+          const { browser, form } = await openSignIn(app.url)
           const signInFields = { ...form, password: TEST_PASSWORD }
           for (const poisoned of [
             { request: `${form.request}\u0000`, email: user.account.email },
@@ -561,10 +564,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
           const app = yield* TestApp
           const user = yield* app.signUp()
           yield* Effect.promise(async () => {
-            const client = await sharedClient(app.url)
-            const browser = new Browser(app.url)
-            const first = await browser.get(authorizeUrl(app.url, { ...client, challenge: pkce().challenge }))
-            const form = formFields(first.text, "/oauth/sign-in")
+            const { browser, form } = await openSignIn(app.url)
             const fields = new URLSearchParams({ ...form, password: TEST_PASSWORD, email: user.account.email })
             // Percent-escapes that do not decode as UTF-8, and raw bytes that are not UTF-8.
             const escaped = await browser.postRaw(`${app.url}/oauth/sign-in`, `${fields}&name=Bo%FF%FEb`)
