@@ -11,6 +11,7 @@ const engineFree = [
   "packages/client/test/**/*.test.ts",
   "packages/server/test/bin.test.ts",
   "packages/server/test/pack.test.ts",
+  "scripts/client-codegen.test.ts",
   "packages/server/test/examples.test.ts",
   "packages/server/test/tracing-config.test.ts",
   "packages/adapters/test/core/fork-ready.test.ts",
