@@ -1,11 +1,11 @@
 /**
- * A webhook receiver: verifies each delivery over its raw bytes, skips repeats by event id, and
- * answers 2xx at once (do slow work after answering: the service waits at most 10 seconds).
+ * A webhook receiver: verifies each delivery over its raw bytes and types its event (`constructEvent`), skips repeats
+ * by event id, and answers 2xx at once (do slow work after answering: the service waits at most 10 seconds).
  *
  *   SVC_WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver.ts
  */
 import { createServer } from "node:http"
-import { Webhooks } from "@svc/client"
+import { constructEvent, type WebhookEvent, WebhookVerificationError } from "@svc/client"
 
 const secret = process.env.SVC_WEBHOOK_SECRET
 if (!secret) {
@@ -20,6 +20,23 @@ const secrets = secret.split(",")
 const seen = new Map<string, number>()
 const REMEMBER_MS = 7 * 86_400_000
 
+// `event.type` narrows `event.data` to that type's fields.
+const summary = (event: WebhookEvent): string => {
+  switch (event.type) {
+    case "purchase.created":
+      return `${event.data.buyer_email} bought ${event.data.product_title} (${event.data.amount} ${event.data.currency})`
+    case "customer.created":
+      return `${event.data.email} now has ${event.data.product_title}`
+    case "membership.cancelled":
+      return `${event.data.buyer_email} cancelled; access ends ${event.data.access_ends_at ?? "when the period ends"}`
+    case "unknown":
+      // A type newer than this client: still verified, its data untyped.
+      return `a ${event.received_type} event`
+    default:
+      return JSON.stringify(event.data)
+  }
+}
+
 const server = createServer((request, response) => {
   const chunks: Array<Buffer> = []
   request.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -27,18 +44,18 @@ const server = createServer((request, response) => {
     // The raw bytes, exactly as sent: parsing and re-serialising JSON would change the signed text.
     const raw = Buffer.concat(chunks)
     try {
-      const { event } = await Webhooks.verifyWebhook(raw, request.headers, secrets, { toleranceMs: 5 * 60_000 })
+      const event = await constructEvent(raw, request.headers, secrets, { toleranceMs: 5 * 60_000 })
       const now = Date.now()
       for (const [id, at] of seen) if (now - at > REMEMBER_MS) seen.delete(id)
       if (seen.has(event.id)) {
         console.log(`duplicate ${event.id} ${event.type}`)
       } else {
         seen.set(event.id, now)
-        console.log(`received ${event.id} ${event.type} ${JSON.stringify(event.data)}`)
+        console.log(`received ${event.id} ${event.type} ${summary(event)}`)
       }
       response.writeHead(204).end()
     } catch (error) {
-      const reason = error instanceof Webhooks.WebhookVerificationError ? error.reason : "error"
+      const reason = error instanceof WebhookVerificationError ? error.reason : "error"
       console.log(`refused ${reason}`)
       response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ refused: reason }))
     }

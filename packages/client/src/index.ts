@@ -1,7 +1,10 @@
 /**
- * The typed client of svc.
- *
- * `Webhooks`: verifying a webhook delivery's signature, timestamp and body (`Webhooks.verifyWebhook`, or
- * `Webhooks.verifyWebhookEffect` as an Effect).
+ * `@svc/client`: the typed client of svc as plain Promises over `fetch`. It runs in Node 20+, browsers and any runtime
+ * with `fetch`, and imports no `node:` module and none of the server's packages (the Effect face is
+ * `@svc/client/effect`).
  */
-export * as Webhooks from "./webhooks.js"
+export * from "./http/request.js"
+export * from "./oauth/index.js"
+export * from "./store/index.js"
+export * from "./tools/index.js"
+export * from "./webhooks/index.js"

@@ -1,24 +1,35 @@
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
+import * as contract from "@svc/core/webhook-contract"
+import { WEBHOOK_EVENT_TYPES } from "@svc/core/webhooks"
 import { Effect, Either, TestClock } from "effect"
-import { verifyWebhook, verifyWebhookEffect, WebhookVerificationError } from "../src/webhooks.js"
+import { constructEventEffect, verifyWebhookEffect, WebhookVerificationError } from "../src/effect.js"
+import {
+  constructEvent,
+  EVENT_HEADER,
+  isWebhookEventType,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventOf,
+  Webhooks,
+  WebhookVerificationError as PromiseVerificationError
+} from "../src/index.js"
 
 const secret = "whsec_test_secret"
-const body = JSON.stringify({
-  id: "evt_1",
-  type: "purchase.created",
-  created_at: "2026-11-22T00:00:00.000Z",
-  store: { handle: "demo" },
-  data: { id: "purchase:1", amount_cents: 1900 }
-})
+const envelope = (type: string, data: Record<string, unknown>) =>
+  JSON.stringify({ id: "evt_1", type, created_at: "2026-11-22T00:00:00.000Z", store: { handle: "demo" }, data })
+const body = envelope("purchase.created", { id: "purchase:1", amount_cents: 1900 })
 
 const sign = (key: string, timestamp: number, raw: string) =>
   createHmac("sha256", key).update(`${timestamp}.${raw}`).digest("hex")
 
-const headersFor = (timestamp: number, signatures: ReadonlyArray<string>) => ({
+const headersFor = (timestamp: number, signatures: ReadonlyArray<string>, type = "purchase.created") => ({
   "x-svc-signature": signatures.map((s) => `sha256=${s}`).join(", "),
   "x-svc-timestamp": String(timestamp),
-  "x-svc-event": "purchase.created",
+  "x-svc-event": type,
   "x-svc-event-id": "evt_1",
   "content-type": "application/json"
 })
@@ -128,7 +139,118 @@ describe("verifyWebhook", () => {
     const refused = await verifyWebhook(body, headersFor(now, [sign("other", now, body)]), secret).catch(
       (error: unknown) => error
     )
-    expect(refused).toBeInstanceOf(WebhookVerificationError)
+    expect(refused).toBeInstanceOf(PromiseVerificationError)
+    expect(refused).toBeInstanceOf(Error)
+    expect(refused).toMatchObject({ name: "WebhookVerificationError", reason: "bad_signature" })
+    const stale = now - 10 * 60_000
+    const late = await verifyWebhook(body, headersFor(stale, [sign(secret, stale, body)]), secret).catch(
+      (error: unknown) => error
+    )
+    expect(late).toMatchObject({ reason: "outside_tolerance" })
+  })
+
+  it("is also the Webhooks namespace of earlier releases", () => {
+    expect(Webhooks.verifyWebhook).toBe(verifyWebhook)
+    expect(Webhooks.constructEvent).toBe(constructEvent)
+    expect(Webhooks.WebhookVerificationError).toBe(PromiseVerificationError)
+  })
+
+  it("names the headers as the server does", () => {
+    expect([SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_HEADER, EVENT_ID_HEADER]).toEqual([
+      contract.SIGNATURE_HEADER,
+      contract.TIMESTAMP_HEADER,
+      contract.EVENT_HEADER,
+      contract.EVENT_ID_HEADER
+    ])
+  })
+})
+
+const renewal = {
+  product_id: "prod_1",
+  product_title: "Coach",
+  buyer_email: "m@example.com",
+  buyer_name: null,
+  amount: 29,
+  amount_cents: 2900,
+  currency: "usd",
+  billing: "monthly",
+  order_id: "r-1",
+  subscription_id: null,
+  paid_until: "2030-01-01T00:00:00.000Z",
+  payment: "renewal",
+  created_at: "2026-11-22T00:00:00.000Z"
+}
+
+// What a receiver writes: a switch on the type, each branch reading its own data.
+const describeEvent = (event: WebhookEvent): string => {
+  switch (event.type) {
+    case "membership.renewed":
+      return `${event.data.buyer_email} paid until ${event.data.paid_until ?? "open"}`
+    case "booking.cancelled":
+      return `call ${event.data.call_type_name} cancelled at ${event.data.cancelled_at}`
+    case "unknown":
+      return `unknown ${event.received_type} with ${Object.keys(event.data).join(",")}`
+    default:
+      return event.type
+  }
+}
+
+describe("constructEvent", () => {
+  it("verifies, then returns the event typed by its type", async () => {
+    const now = Date.now()
+    const raw = envelope("membership.renewed", renewal)
+    const event = await constructEvent(raw, headersFor(now, [sign(secret, now, raw)], "membership.renewed"), secret)
+    expect(event.type).toBe("membership.renewed")
+    expect(describeEvent(event)).toBe("m@example.com paid until 2030-01-01T00:00:00.000Z")
+    if (event.type === "membership.renewed") {
+      const paid: WebhookEventOf<"membership.renewed">["data"] = event.data
+      expect(paid.amount_cents).toBe(2900)
+      // @ts-expect-error a renewal has no cohort: a wrong field is a type error, not an undefined at run time
+      expect(event.data.cohort_id).toBeUndefined()
+    }
+  })
+
+  it("knows every event type the server has (the generated contract holds its list to exactly those)", () => {
+    expect(WEBHOOK_EVENT_TYPES.filter((type) => !isWebhookEventType(type))).toEqual([])
+    expect(isWebhookEventType("invoice.created")).toBe(false)
+    expect(isWebhookEventType("toString")).toBe(false)
+  })
+
+  it("returns a type this client does not know as an unknown event instead of failing", async () => {
+    const now = Date.now()
+    const raw = envelope("invoice.created", { invoice_id: "inv_1" })
+    const event = await constructEvent(raw, headersFor(now, [sign(secret, now, raw)], "invoice.created"), secret)
+    expect(event).toEqual({
+      id: "evt_1",
+      type: "unknown",
+      received_type: "invoice.created",
+      created_at: "2026-11-22T00:00:00.000Z",
+      store: { handle: "demo" },
+      data: { invoice_id: "inv_1" }
+    })
+    expect(describeEvent(event)).toBe("unknown invoice.created with invoice_id")
+  })
+
+  it("rejects what verifyWebhook rejects", async () => {
+    const now = Date.now()
+    const refused = await constructEvent(body, headersFor(now, [sign("other", now, body)]), secret).catch(
+      (error: unknown) => error
+    )
+    expect(refused).toBeInstanceOf(PromiseVerificationError)
     expect(refused).toMatchObject({ reason: "bad_signature" })
   })
+
+  it.effect("in Effect form reads Clock and fails with the tagged error", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(50_000)
+      const raw = envelope("membership.renewed", renewal)
+      const headers = headersFor(50_000, [sign(secret, 50_000, raw)], "membership.renewed")
+      const event = yield* constructEventEffect(raw, headers, secret)
+      expect(describeEvent(event)).toBe("m@example.com paid until 2030-01-01T00:00:00.000Z")
+      yield* TestClock.adjust("6 minutes")
+      const late = yield* Effect.flip(constructEventEffect(raw, headers, secret))
+      expect(late).toBeInstanceOf(WebhookVerificationError)
+      expect(late).toMatchObject({ _tag: "WebhookVerificationError", reason: "outside_tolerance" })
+    })
+  )
 })

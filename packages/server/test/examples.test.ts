@@ -1,20 +1,121 @@
-import { execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createHmac } from "node:crypto"
 import { resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { createToolClient } from "@svc/client"
 
 const root = resolve(import.meta.dirname, "../../..")
 const tsx = resolve(root, "node_modules/.bin/tsx")
 
+/** Runs an example to its end and answers what it printed. */
+const runToEnd = (file: string, env: NodeJS.ProcessEnv = process.env) =>
+  new Promise<string>((done, fail) =>
+    execFile(tsx, [file], { cwd: root, env, timeout: 100_000 }, (error, stdout, stderr) =>
+      error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout)
+    )
+  )
+
+/** A started embedding example: where it listens, the API key it printed, and how to stop it. */
+interface RunningExample {
+  readonly base: string
+  readonly key: string
+  readonly output: () => string
+  /** Sends SIGTERM and answers the exit code. */
+  readonly stop: () => Promise<number | null>
+}
+
+// Each embedding example prints `listening on <url> (...)` and `key <api key>` once it serves.
+const startExample = (file: string): Promise<RunningExample> => {
+  // The examples' default database: PGlite in memory, whatever this shell points at.
+  const { DATABASE_URL: _ignored, ...env } = process.env
+  const child: ChildProcess = spawn(tsx, [file], { cwd: root, env: { ...env, PORT: "0" } })
+  let output = ""
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM")
+    return exited
+  }
+  return new Promise<RunningExample>((done, fail) => {
+    const timer = setTimeout(() => {
+      void stop()
+      fail(new Error(`${file} did not start: ${output}`))
+    }, 90_000)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      fail(new Error(`${file} ended with ${code} before serving: ${output}`))
+    })
+    child.stdout?.on("data", () => {
+      const base = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      const key = /^key (svc_pat_\S+)$/m.exec(output)?.[1]
+      if (base && key) {
+        clearTimeout(timer)
+        done({ base, key, output: () => output, stop })
+      }
+    })
+  })
+}
+
 describe("the examples", { timeout: 120_000 }, () => {
   it("embed-core.ts serves a tool call through the embedded web handler", async () => {
-    const output = await new Promise<string>((done, fail) =>
-      execFile(tsx, ["examples/embed-core.ts"], { cwd: root, timeout: 100_000 }, (error, stdout, stderr) =>
-        error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout)
-      )
-    )
+    const output = await runToEnd("examples/embed-core.ts")
     expect(output).toMatch(/^200 /)
     expect(output).toContain("Embedded")
+  })
+
+  // One framework per example: svc's routes next to the app's own, a tool called through the typed client,
+  // request bodies reaching both the app's JSON route and svc, then a clean stop on SIGTERM.
+  describe.each([
+    ["embed-express.ts", "Express"],
+    ["embed-fastify.ts", "Fastify"],
+    ["embed-hono.ts", "Hono"],
+    ["embed-effect-router.ts", "Effect"]
+  ])("%s", (file, framework) => {
+    it(`serves svc's tools next to the ${framework} app's own routes, and stops on SIGTERM`, async () => {
+      const example = await startExample(`examples/${file}`)
+      try {
+        const client = createToolClient({ baseUrl: example.base, token: example.key, transport: "rest" })
+        const created = await client.svc_create_note({ markdown: `# Mounted in ${framework}\n\nHello.` })
+        expect(created.ok).toBe(true)
+        const read = await client.svc_get_note_markdown({ noteId: created.note.id })
+        expect(read.note.markdown).toBe(`# Mounted in ${framework}\n\nHello.`)
+
+        // The same service over MCP, on the same mount.
+        const overMcp = createToolClient({ baseUrl: example.base, token: example.key, transport: "mcp" })
+        expect((await overMcp.svc_get_note_markdown({ noteId: created.note.id })).note.markdown).toContain(framework)
+
+        const hello = await fetch(`${example.base}/hello`)
+        expect(await hello.json()).toEqual({ hello: `from the ${framework} app` })
+        const echoed = await fetch(`${example.base}/echo`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ a: 1 })
+        })
+        expect(await echoed.json()).toEqual({ echoed: { a: 1 } })
+
+        // The store API is mounted too, behind the same key.
+        const products = await fetch(`${example.base}/store-app/v1/products`, {
+          headers: { authorization: `Bearer ${example.key}` }
+        })
+        expect(products.status).toBe(200)
+      } finally {
+        const code = await example.stop()
+        expect(code, example.output()).toBe(0)
+      }
+    })
+  })
+
+  it("embed-core-no-http.ts calls a tool and a service in its own program, on PGlite without DATABASE_URL", async () => {
+    const { DATABASE_URL: _ignored, ...env } = process.env
+    const output = await runToEnd("examples/embed-core-no-http.ts", env)
+    expect(output).toContain("database: PGlite in memory")
+    expect(output).toMatch(/^tool svc_create_note: note_\w+$/m)
+    expect(output).toContain("Notes.get: From my program (38 characters)")
   })
 
   it("webhook-receiver.ts accepts a signed delivery once, skips its repeat, and refuses a forged one", async () => {

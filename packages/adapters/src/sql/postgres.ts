@@ -30,8 +30,11 @@ const mapNested = (value: unknown, f: (text: string) => unknown): unknown =>
 type PgTypeOid = Parameters<typeof pg.types.getTypeParser>[0]
 const pgTypeOid = (oid: number): PgTypeOid => oid
 
-/** pg's own parsers, with the overrides that make a row decode the same as on PGlite. */
-const resultTypes = (): pg.CustomTypesConfig => {
+/**
+ * pg's own parsers, with the overrides that make a row decode the same as on PGlite (`bigint` as a number, `date` as
+ * its `YYYY-MM-DD` text, in arrays too). A `pg.Pool` an app makes for svc's storage must be given these as `types`.
+ */
+export const postgresResultTypes = (): pg.CustomTypesConfig => {
   const types = new pg.TypeOverrides(pg.types)
   for (const [oid, parse] of Object.entries(Pglite.resultParsers)) {
     types.setTypeParser(Number(oid), "text", (text: string) => parse(text, Number(oid)))
@@ -54,7 +57,7 @@ const connectPool = (url: string): Effect.Effect<pg.Pool, SqlError, Scope.Scope>
   Effect.gen(function* () {
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const pool = new pg.Pool({ connectionString: url, application_name: "svc", types: resultTypes() })
+        const pool = new pg.Pool({ connectionString: url, application_name: "svc", types: postgresResultTypes() })
         // An idle connection that breaks is dropped by the pool; unheard, the event would end the process.
         pool.on("error", () => {})
         return pool

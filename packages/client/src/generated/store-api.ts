@@ -514,7 +514,448 @@ export interface paths {
         readonly trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    readonly "purchase.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The purchase.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.purchase.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "purchase.refunded": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The purchase.refunded event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.purchase.refunded"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "purchase.membership_ended": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The purchase.membership_ended event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.purchase.membership_ended"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "membership.renewed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The membership.renewed event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.membership.renewed"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "membership.cancelled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The membership.cancelled event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.membership.cancelled"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "customer.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The customer.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.customer.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "affiliate_sale.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The affiliate_sale.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.affiliate_sale.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "lead.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The lead.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.lead.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "contact.tagged": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The contact.tagged event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.contact.tagged"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "form.completed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The form.completed event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.form.completed"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "booking.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The booking.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.booking.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "booking.cancelled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The booking.cancelled event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.booking.cancelled"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "booking.rescheduled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The booking.rescheduled event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.booking.rescheduled"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "coaching_application.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The coaching_application.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.coaching_application.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "lesson.completed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The lesson.completed event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.lesson.completed"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "lesson_question.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The lesson_question.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.lesson_question.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "cohort_signup.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The cohort_signup.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.cohort_signup.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "review.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The review.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.review.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "testimonial.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The testimonial.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.testimonial.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "paid_question.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The paid_question.created event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.paid_question.created"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "post.published": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The post.published event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.post.published"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "post.failed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The post.failed event, sent to each webhook subscribed to it.
+         * @description Verify the signature over the raw body before parsing it, and answer any 2xx within 10 seconds; other answers are retried.
+         */
+        readonly post: operations["webhook.post.failed"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+}
 export interface components {
     schemas: {
         readonly StoreBadRequest: {
@@ -833,6 +1274,433 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A sale: the sale row, and how the buyer came to have it. */
+        readonly PurchaseCreatedData: {
+            /** @description purchase:<id> */
+            readonly id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            readonly buyer_name: string | null;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            readonly currency: string;
+            /**
+             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+             * @enum {string}
+             */
+            readonly billing: "one-time" | "monthly" | "yearly";
+            /** @enum {string} */
+            readonly source: "svc_checkout" | "own_checkout";
+            readonly order_id: string | null;
+            readonly discount_code: string | null;
+            readonly utm_source: string | null;
+            readonly utm_medium: string | null;
+            readonly utm_campaign: string | null;
+            readonly utm_content: string | null;
+            readonly utm_term: string | null;
+            readonly fbclid: string | null;
+            readonly referrer: string | null;
+            /** @enum {string} */
+            readonly status: "paid" | "refunded" | "free";
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /**
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @enum {string}
+             */
+            readonly how: "bought" | "free" | "own_checkout" | "added";
+        };
+        /** @description A refund: the refunded sale row's fields, sale_id and refunded_at. */
+        readonly PurchaseRefundedData: {
+            /** @description purchase:<id> */
+            readonly id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            readonly buyer_name: string | null;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            readonly currency: string;
+            /**
+             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+             * @enum {string}
+             */
+            readonly billing: "one-time" | "monthly" | "yearly";
+            /** @enum {string} */
+            readonly source: "svc_checkout" | "own_checkout";
+            readonly order_id: string | null;
+            readonly discount_code: string | null;
+            readonly utm_source: string | null;
+            readonly utm_medium: string | null;
+            readonly utm_campaign: string | null;
+            readonly utm_content: string | null;
+            readonly utm_term: string | null;
+            readonly fbclid: string | null;
+            readonly referrer: string | null;
+            /** @enum {string} */
+            readonly status: "paid" | "refunded" | "free";
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description The refunded sale row's id (purchase:…). */
+            readonly sale_id: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly refunded_at: string;
+        };
+        /** @description A membership ended: access is off now. */
+        readonly PurchaseMembershipEndedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description The checkout's subscription id, when it gave one. */
+            readonly subscription_id: string | null;
+            /** @enum {string} */
+            readonly change: "ended";
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+            /** @description When access ended: the moment of the event. */
+            readonly access_ends_at: string;
+        };
+        /** @description A membership renewal payment. */
+        readonly MembershipRenewedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            /** @description ISO 4217 code, lower case. */
+            readonly currency: string;
+            /**
+             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+             * @enum {string}
+             */
+            readonly billing: "one-time" | "monthly" | "yearly";
+            /** @description The checkout's order id of this payment. */
+            readonly order_id: string | null;
+            /** @description The checkout's subscription id, when it gave one. */
+            readonly subscription_id: string | null;
+            /** @description Paid up to this instant; null when not given. */
+            readonly paid_until: string | null;
+            /** @enum {string} */
+            readonly payment: "renewal";
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A membership cancelled: access runs on until access_ends_at. */
+        readonly MembershipCancelledData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description The checkout's subscription id, when it gave one. */
+            readonly subscription_id: string | null;
+            /** @enum {string} */
+            readonly change: "cancelled";
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+            /** @description When access runs out; null when the checkout gave no end and nothing was paid ahead. */
+            readonly access_ends_at: string | null;
+        };
+        /** @description A person's first access to a product. */
+        readonly CustomerCreatedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /**
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @enum {string}
+             */
+            readonly how: "bought" | "free" | "own_checkout" | "added";
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A sale an affiliate referred, with their commission. */
+        readonly AffiliateSaleCreatedData: {
+            /** @description purchase:<id> */
+            readonly id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            readonly buyer_name: string | null;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            readonly currency: string;
+            /**
+             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+             * @enum {string}
+             */
+            readonly billing: "one-time" | "monthly" | "yearly";
+            /** @enum {string} */
+            readonly source: "svc_checkout" | "own_checkout";
+            readonly order_id: string | null;
+            readonly discount_code: string | null;
+            readonly utm_source: string | null;
+            readonly utm_medium: string | null;
+            readonly utm_campaign: string | null;
+            readonly utm_content: string | null;
+            readonly utm_term: string | null;
+            readonly fbclid: string | null;
+            readonly referrer: string | null;
+            /** @enum {string} */
+            readonly status: "paid" | "refunded" | "free";
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            readonly affiliate_email: string;
+            readonly commission_cents: components["schemas"]["Int"];
+            /** @description Major currency units. */
+            readonly commission: number;
+        };
+        /** @description A new email contact. */
+        readonly LeadCreatedData: {
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description Whether they agreed to marketing email. */
+            readonly marketing_consent: boolean;
+            /** @description Where they signed up, e.g. signup_form. */
+            readonly source: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A tag put on a contact. */
+        readonly ContactTaggedData: {
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly tag_id: string;
+            readonly tag_name: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A form or quiz filled in. */
+        readonly FormCompletedData: {
+            readonly response_id: string;
+            readonly quiz_id: string;
+            readonly quiz_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly answers: readonly {
+                readonly question: string;
+                readonly answer: string;
+            }[];
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A call booked. */
+        readonly BookingCreatedData: {
+            readonly call_type_id: string;
+            readonly call_type_name: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly starts_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly ends_at: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A booked call cancelled. */
+        readonly BookingCancelledData: {
+            readonly call_type_id: string;
+            readonly call_type_name: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly starts_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly ends_at: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly cancelled_at: string;
+        };
+        /** @description A booked call moved to starts_at. */
+        readonly BookingRescheduledData: {
+            readonly call_type_id: string;
+            readonly call_type_name: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly starts_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly ends_at: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+            /** @description When the call was to start before the move. */
+            readonly previous_starts_at: string;
+        };
+        /** @description An application for coaching. */
+        readonly CoachingApplicationCreatedData: {
+            readonly application_id: string;
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description By when the seller should answer. */
+            readonly answer_due_at: string;
+            /** @description Where the seller answers it. */
+            readonly answer_url: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A lesson of a course finished. */
+        readonly LessonCompletedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly lesson_id: string;
+            readonly lesson_title: string;
+            /** @description Whether it was the course's last open lesson. */
+            readonly finished_course: boolean;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A question asked on a lesson. */
+        readonly LessonQuestionCreatedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly question_id: string;
+            readonly lesson_id: string;
+            readonly text: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A buyer moved into a cohort. */
+        readonly CohortSignupCreatedData: {
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly cohort_id: string;
+            readonly cohort_name: string;
+            /** @description The cohort's start day, YYYY-MM-DD. */
+            readonly starts_on: string | null;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description The cohort they left; null on a first signup. */
+            readonly previous_cohort_id: string | null;
+            /** @description Added to a full cohort with over_cap: true. */
+            readonly over_cap: boolean;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A review of a product. */
+        readonly ReviewCreatedData: {
+            readonly review_id: string;
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly reviewer_email: string;
+            /**
+             * int
+             * @description 1 to 5.
+             */
+            readonly rating: number;
+            readonly text: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A testimonial given. */
+        readonly TestimonialCreatedData: {
+            readonly testimonial_id: string;
+            /** @description The product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly text: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A paid question asked. */
+        readonly PaidQuestionCreatedData: {
+            readonly question_id: string;
+            readonly email: string;
+            /** @description The person's name; null when they gave none. */
+            readonly name: string | null;
+            readonly text: string;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            /** @description ISO 4217 code, lower case. */
+            readonly currency: string;
+            /** @description By when the seller should answer. */
+            readonly answer_due_at: string;
+            /** @description When it happened (ISO 8601, UTC). */
+            readonly created_at: string;
+        };
+        /** @description A scheduled post went out. */
+        readonly PostPublishedData: {
+            readonly post_id: string;
+            readonly text: string;
+            readonly scheduled_for: string | null;
+            readonly links: readonly string[];
+            readonly platforms: readonly {
+                /** @description e.g. linkedin. */
+                readonly platform: string;
+                /** @enum {string} */
+                readonly status: "posted" | "failed";
+                readonly url: string | null;
+                readonly error: string | null;
+            }[];
+            /** @enum {string} */
+            readonly status: "posted";
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly posted_at: string;
+            /** @description The post's address. */
+            readonly url: string;
+            readonly error: null;
+        };
+        /** @description A scheduled post could not go out. */
+        readonly PostFailedData: {
+            readonly post_id: string;
+            readonly text: string;
+            readonly scheduled_for: string | null;
+            readonly links: readonly string[];
+            readonly platforms: readonly {
+                /** @description e.g. linkedin. */
+                readonly platform: string;
+                /** @enum {string} */
+                readonly status: "posted" | "failed";
+                readonly url: string | null;
+                readonly error: string | null;
+            }[];
+            /** @enum {string} */
+            readonly status: "failed";
+            readonly posted_at: null;
+            readonly url: null;
+            /** @description Why it failed. */
+            readonly error: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1088,15 +1956,15 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description 1 to 100, default 25. */
-                readonly limit?: string;
+                readonly limit?: number;
                 /** @description next_cursor of the previous page. */
                 readonly starting_after?: string;
                 /** @description ISO date or milliseconds. */
-                readonly created_after?: string;
+                readonly created_after?: string | number;
                 /** @description ISO date or milliseconds. */
-                readonly created_before?: string;
+                readonly created_before?: string | number;
                 /** @description draft, live or off. */
-                readonly status?: string;
+                readonly status?: "draft" | "live" | "off";
             };
             readonly header?: never;
             readonly path?: never;
@@ -2738,17 +3606,17 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description 1 to 100, default 25. */
-                readonly limit?: string;
+                readonly limit?: number;
                 /** @description next_cursor of the previous page. */
                 readonly starting_after?: string;
                 /** @description ISO date or milliseconds. */
-                readonly created_after?: string;
+                readonly created_after?: string | number;
                 /** @description ISO date or milliseconds. */
-                readonly created_before?: string;
+                readonly created_before?: string | number;
                 readonly product?: string;
                 readonly email?: string;
                 /** @description paid, refunded or free. */
-                readonly status?: string;
+                readonly status?: "paid" | "refunded" | "free";
             };
             readonly header?: never;
             readonly path?: never;
@@ -3319,16 +4187,16 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description 1 to 100, default 25. */
-                readonly limit?: string;
+                readonly limit?: number;
                 /** @description next_cursor of the previous page. */
                 readonly starting_after?: string;
                 /** @description ISO date or milliseconds. */
-                readonly created_after?: string;
+                readonly created_after?: string | number;
                 /** @description ISO date or milliseconds. */
-                readonly created_before?: string;
+                readonly created_before?: string | number;
                 readonly product?: string;
                 /** @description true or false. */
-                readonly has_access?: string;
+                readonly has_access?: boolean;
                 /** @description A tag's id (tag_…) or name (any case). */
                 readonly tag?: string;
             };
@@ -5911,13 +6779,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description 1 to 100, default 25. */
-                readonly limit?: string;
+                readonly limit?: number;
                 /** @description next_cursor of the previous page. */
                 readonly starting_after?: string;
                 /** @description ISO date or milliseconds. */
-                readonly created_after?: string;
+                readonly created_after?: string | number;
                 /** @description ISO date or milliseconds. */
-                readonly created_before?: string;
+                readonly created_before?: string | number;
             };
             readonly header?: never;
             readonly path: {
@@ -6194,15 +7062,15 @@ export interface operations {
         readonly parameters: {
             readonly query?: {
                 /** @description 1 to 100, default 25. */
-                readonly limit?: string;
+                readonly limit?: number;
                 /** @description next_cursor of the previous page. */
                 readonly starting_after?: string;
                 /** @description ISO date or milliseconds. */
-                readonly created_after?: string;
+                readonly created_after?: string | number;
                 /** @description ISO date or milliseconds. */
-                readonly created_before?: string;
+                readonly created_before?: string | number;
                 /** @description Only events of this type. */
-                readonly type?: string;
+                readonly type?: "purchase.created" | "purchase.refunded" | "purchase.membership_ended" | "membership.renewed" | "membership.cancelled" | "customer.created" | "affiliate_sale.created" | "lead.created" | "contact.tagged" | "form.completed" | "booking.created" | "booking.cancelled" | "booking.rescheduled" | "coaching_application.created" | "lesson.completed" | "lesson_question.created" | "cohort_signup.created" | "review.created" | "testimonial.created" | "paid_question.created" | "post.published" | "post.failed";
             };
             readonly header?: never;
             readonly path?: never;
@@ -6696,6 +7564,952 @@ export interface operations {
                 content: {
                     readonly "application/json": components["schemas"]["StoreInternal"];
                 };
+            };
+        };
+    };
+    readonly "webhook.purchase.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "purchase.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PurchaseCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.purchase.refunded": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "purchase.refunded";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PurchaseRefundedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.purchase.membership_ended": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "purchase.membership_ended";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PurchaseMembershipEndedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.membership.renewed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "membership.renewed";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["MembershipRenewedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.membership.cancelled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "membership.cancelled";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["MembershipCancelledData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.customer.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "customer.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["CustomerCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.affiliate_sale.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "affiliate_sale.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["AffiliateSaleCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.lead.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "lead.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["LeadCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.contact.tagged": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "contact.tagged";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["ContactTaggedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.form.completed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "form.completed";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["FormCompletedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.booking.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "booking.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["BookingCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.booking.cancelled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "booking.cancelled";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["BookingCancelledData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.booking.rescheduled": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "booking.rescheduled";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["BookingRescheduledData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.coaching_application.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "coaching_application.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["CoachingApplicationCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.lesson.completed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "lesson.completed";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["LessonCompletedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.lesson_question.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "lesson_question.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["LessonQuestionCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.cohort_signup.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "cohort_signup.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["CohortSignupCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.review.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "review.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["ReviewCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.testimonial.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "testimonial.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["TestimonialCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.paid_question.created": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "paid_question.created";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PaidQuestionCreatedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.post.published": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "post.published";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PostPublishedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    readonly "webhook.post.failed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<timestamp>.<raw body>` under the webhook's secret>; during a secret roll, two comma-separated signatures. */
+                readonly "X-Svc-Signature": string;
+                /** @description When this attempt was signed, in milliseconds since the epoch. */
+                readonly "X-Svc-Timestamp": string;
+                /** @description The event type; the same as the body's `type`. */
+                readonly "X-Svc-Event": string;
+                /** @description The event id; the same as the body's `id` on every attempt. */
+                readonly "X-Svc-Event-Id": string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The event's id (evt_…); the same on every attempt. */
+                    readonly id: string;
+                    /** @enum {string} */
+                    readonly type: "post.failed";
+                    /** @description When the event happened (ISO 8601, UTC). */
+                    readonly created_at: string;
+                    readonly store: {
+                        /** @description The store's handle; null for a workspace without one. */
+                        readonly handle: string | null;
+                    };
+                    readonly data: components["schemas"]["PostFailedData"];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received; the delivery is done. */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -831,7 +831,12 @@ export type $defs = Record<string, never>;
 export interface operations {
     readonly listTools: {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Only these toolsets, comma-separated: workspace, highlights, social, boards, scheduling, routines, media, custom_ai, skills, store, all. */
+                readonly toolsets?: string;
+                /** @description true lists only the tools that change nothing. */
+                readonly readonly?: boolean;
+            };
             readonly header?: never;
             readonly path?: never;
             readonly cookie?: never;

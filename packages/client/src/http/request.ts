@@ -99,6 +99,13 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   })
 
 const readJson = async (response: Response): Promise<unknown> => {
+  // An MCP server that answers with an event stream may hold it open: say so at once rather than wait to read it.
+  if (response.headers.get("content-type")?.toLowerCase().startsWith("text/event-stream")) {
+    await response.body?.cancel()
+    throw new SvcConnectionError(
+      "the server answered with an event stream (text/event-stream); this client reads only JSON answers"
+    )
+  }
   const text = await response.text()
   if (text.trim() === "") return undefined
   try {

@@ -4,7 +4,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Email } from "../accounts/schema.js"
-import { ProductChanges } from "../store/product.js"
+import { ProductChanges, ProductStatus } from "../store/product.js"
 import { SaleEvent } from "../store/sale.js"
 import {
   StoreBadRequest,
@@ -33,6 +33,8 @@ import {
   ProductAnswer,
   ProductRow,
   ProductSummary,
+  queryBoolean,
+  queryChoice,
   SaleRow,
   strict
 } from "../store/api-rows.js"
@@ -78,7 +80,9 @@ const products = HttpApiGroup.make("products")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          status: Schema.optional(Schema.String).annotations({ description: "draft, live or off." })
+          status: Schema.optional(queryChoice(ProductStatus.literals)).annotations({
+            description: "draft, live or off."
+          })
         }).annotations(strict)
       )
       .addSuccess(
@@ -170,7 +174,9 @@ const sales = HttpApiGroup.make("sales")
           ...listQueryFields,
           product: Schema.optional(Schema.String),
           email: Schema.optional(Schema.String),
-          status: Schema.optional(Schema.String).annotations({ description: "paid, refunded or free." })
+          status: Schema.optional(queryChoice(SaleRow.fields.status.literals)).annotations({
+            description: "paid, refunded or free."
+          })
         }).annotations(strict)
       )
       .addSuccess(PageOf(SaleRow))
@@ -219,7 +225,7 @@ const customers = HttpApiGroup.make("customers")
         Schema.Struct({
           ...listQueryFields,
           product: Schema.optional(Schema.String),
-          has_access: Schema.optional(Schema.String).annotations({ description: "true or false." }),
+          has_access: Schema.optional(queryBoolean).annotations({ description: "true or false." }),
           tag: Schema.optional(Schema.String).annotations({ description: "A tag's id (tag_…) or name (any case)." })
         }).annotations(strict)
       )

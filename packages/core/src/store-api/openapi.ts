@@ -1,3 +1,5 @@
+import { webhooksSection } from "./webhooks-openapi.js"
+
 const DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 const BAD_REQUEST = "#/components/schemas/StoreBadRequest"
 
@@ -36,7 +38,8 @@ const withDocumentSecurity = (operation: unknown): unknown => {
 /**
  * Post-processes the store API's generated OpenAPI document: each 400 answer documents the body the
  * API really sends (`StoreBadRequest`), every operation keeps the document's bearer requirement, and the
- * platform's unused decode-error schemas are dropped.
+ * platform's unused decode-error schemas are dropped; and the `webhooks` section documents each event a webhook
+ * receives.
  */
 export const storeOpenApiTransform = (document: Json): Json => {
   const paths = isObject(document.paths) ? document.paths : {}
@@ -65,15 +68,21 @@ export const storeOpenApiTransform = (document: Json): Json => {
     }
     nextPaths[path] = nextItem
   }
-  const next: Json = { ...document, paths: nextPaths }
-  const components = isObject(next.components) ? next.components : undefined
-  if (components !== undefined && isObject(components.schemas)) {
-    const schemas: Json = { ...components.schemas }
-    next.components = { ...components, schemas }
-    // The decode error brings its own helper schemas; drop each once nothing points at it any more.
-    for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) {
-      if (name in schemas && !referenced(next, schemas, name)) delete schemas[name]
+  const components = isObject(document.components) ? document.components : {}
+  const schemas: Json = isObject(components.schemas) ? { ...components.schemas } : {}
+  const eventSchemas: Parameters<typeof webhooksSection>[0] = {}
+  const webhooks = webhooksSection(eventSchemas)
+  for (const [name, schema] of Object.entries(eventSchemas)) {
+    // Shared schemas (`Int`) come out the same both ways; a name the API uses for something else would be a clash.
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) {
+      throw new Error(`the webhook schema ${name} clashes with a store API schema of that name`)
     }
+    schemas[name] = schema
+  }
+  const next: Json = { ...document, paths: nextPaths, webhooks, components: { ...components, schemas } }
+  // The decode error brings its own helper schemas; drop each once nothing points at it any more.
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) {
+    if (name in schemas && !referenced(next, schemas, name)) delete schemas[name]
   }
   return next
 }

@@ -130,12 +130,30 @@ export const PageOf = <A, I>(row: Schema.Schema<A, I>) =>
     })
   })
 
+/**
+ * A query parameter taken as text, declared in the OpenAPI document as what it means (a number, a boolean, a choice),
+ * so that generated clients type it so. The text stays the wire schema: the store's services read it and answer a bad
+ * value with their own 400 message, which a decoding schema would replace.
+ */
+export const queryMeaning = (meaning: { readonly [keyword: string]: unknown }) =>
+  Schema.String.annotations({ jsonSchema: meaning })
+
+/** A query parameter that is one of fixed words. */
+export const queryChoice = (choices: ReadonlyArray<string>) => queryMeaning({ type: "string", enum: choices })
+
+/** A query parameter that is `true` or `false`. */
+export const queryBoolean = queryMeaning({ type: "boolean" })
+
+const instant = queryMeaning({ anyOf: [{ type: "string" }, { type: "integer", minimum: 0 }] })
+
 /** The query every paged list takes. */
 export const listQueryFields = {
-  limit: Schema.optional(Schema.String).annotations({ description: "1 to 100, default 25." }),
+  limit: Schema.optional(queryMeaning({ type: "integer", minimum: 1, maximum: 100, default: 25 })).annotations({
+    description: "1 to 100, default 25."
+  }),
   starting_after: Schema.optional(Schema.String).annotations({ description: "next_cursor of the previous page." }),
-  created_after: Schema.optional(Schema.String).annotations({ description: "ISO date or milliseconds." }),
-  created_before: Schema.optional(Schema.String).annotations({ description: "ISO date or milliseconds." })
+  created_after: Schema.optional(instant).annotations({ description: "ISO date or milliseconds." }),
+  created_before: Schema.optional(instant).annotations({ description: "ISO date or milliseconds." })
 }
 
 /** Refuses query parameters and body fields the endpoint does not know. */

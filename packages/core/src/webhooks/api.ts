@@ -1,7 +1,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
-import { listQueryFields, PageOf, strict } from "../store/api-rows.js"
+import { listQueryFields, PageOf, queryChoice, strict } from "../store/api-rows.js"
+import { WEBHOOK_EVENT_TYPES } from "./event-types.js"
 import {
   AttemptRow,
   EventEnvelope,
@@ -139,7 +140,9 @@ export const WebhooksApiGroup = HttpApiGroup.make("webhooks")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          type: Schema.optional(Schema.String).annotations({ description: "Only events of this type." })
+          type: Schema.optional(queryChoice(WEBHOOK_EVENT_TYPES)).annotations({
+            description: "Only events of this type."
+          })
         }).annotations(strict)
       )
       .addSuccess(PageOf(EventEnvelope))

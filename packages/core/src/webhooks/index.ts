@@ -12,6 +12,7 @@ export {
 } from "./address.js"
 export { RollSecretBody, TestWebhookBody, WebhooksApiGroup } from "./api.js"
 export type { AttemptOutcome, AttemptResult, LoggedAttempt, SignedSend } from "./attempt.js"
+export { WEBHOOK_EVENT_DATA, type WebhookEventData, webhookEventSchema } from "./event-data.js"
 export { envelopeAround, envelopeBody, type WebhookEnvelope } from "./envelope.js"
 export { isWebhookEventType, WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
 export {

@@ -1,5 +1,13 @@
 import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
-import { type ListedTool, type ToolDescriptor, toolFailureJsonSchema } from "@svc/core/tools"
+import {
+  ALL_TOOLSETS,
+  type ListedTool,
+  READONLY_QUERY,
+  type ToolDescriptor,
+  TOOLSETS_QUERY,
+  toolFailureJsonSchema,
+  toolsetNames
+} from "@svc/core/tools"
 import type { PublicUrlShape } from "../config.js"
 import { listedToolJsonSchema } from "./listing.js"
 
@@ -32,6 +40,25 @@ const failureResponses = {
   "500": { $ref: "#/components/responses/InternalError" },
   "502": failure("unreachable: an outside system the tool needs did not answer.")
 }
+
+// The caller's narrowing of the list (also taken as the X-MCP-Toolsets and X-MCP-Readonly headers). The toolsets are
+// one comma-separated value, as the server reads them, so they are declared as text rather than an array.
+const toolSelectionParameters = [
+  {
+    name: TOOLSETS_QUERY,
+    in: "query",
+    required: false,
+    description: `Only these toolsets, comma-separated: ${[...toolsetNames, ALL_TOOLSETS].join(", ")}.`,
+    schema: { type: "string" }
+  },
+  {
+    name: READONLY_QUERY,
+    in: "query",
+    required: false,
+    description: "true lists only the tools that change nothing.",
+    schema: { type: "boolean" }
+  }
+]
 
 const toolOperation = (tool: ToolDescriptor) => ({
   operationId: tool.name,
@@ -73,6 +100,7 @@ export const makeToolsOpenApi = (tools: ReadonlyArray<ListedTool>, url: PublicUr
         get: {
           operationId: "listTools",
           summary: "List the tools this credential can use",
+          parameters: toolSelectionParameters,
           responses: {
             "200": {
               description: "The tools, in catalog order.",

@@ -1,0 +1,133 @@
+/**
+ * What the embedding examples share: the svc core over a database, svc's routes, a first API key, and a clean stop.
+ * Each `embed-*.ts` example mounts what this file builds in one framework.
+ *
+ * The database is PostgreSQL when `DATABASE_URL` is set, else PGlite in memory (its data ends with the process).
+ */
+import { HttpLayerRouter } from "@effect/platform"
+// Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
+// subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
+import { Http, HttpSender, Sql } from "@svc/adapters"
+import { Accounts, Auth, Boards, CoreLive, everyToolset, toolServerLive, Webhooks } from "@svc/core"
+import { Storage } from "@svc/server"
+import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+
+/** The database of the examples: PostgreSQL when `DATABASE_URL` is set, else PGlite in memory. */
+export const database: Sql.DatabaseConfig = process.env.DATABASE_URL
+  ? Sql.DatabaseConfig.Postgres({ url: process.env.DATABASE_URL })
+  : Sql.DatabaseConfig.Pglite({ dataDir: undefined })
+
+/** Which database {@link database} is, for the start-up line (never the URL: it may hold a password). */
+export const databaseName = Sql.DatabaseConfig.$is("Postgres")(database) ? "PostgreSQL" : "PGlite in memory"
+
+/**
+ * Every core service and every tool (the svc server's set; `toolServerLive` takes fewer toolsets too), over all
+ * storage ports on {@link database} with its migrations applied, plus the SSRF-safe sender webhook deliveries
+ * and test sends go out through.
+ */
+export const SvcCoreLive = toolServerLive(everyToolset).pipe(
+  Layer.provideMerge(CoreLive),
+  Layer.provideMerge(Storage.storageLayer(database)),
+  Layer.provideMerge(Auth.AuthSettings.Default),
+  Layer.provideMerge(HttpSender.HttpSenderLive)
+)
+
+/** Everything {@link SvcCoreLive} provides. */
+export type SvcCore = Layer.Layer.Success<typeof SvcCoreLive>
+
+/**
+ * The background work `svc serve` runs next to its routes: webhook deliveries, instant-hook pushes, and the hourly
+ * purges of the trash, old deliveries and expired OAuth grants. Without it, webhooks are queued but never sent.
+ * On a PostgreSQL that several instances share, each may run it: deliveries are claimed, never sent twice.
+ */
+export const SvcWorkersLive = Layer.mergeAll(
+  Webhooks.WebhookWorkerLive(),
+  Webhooks.InstantHookWorkerLive(),
+  Boards.TrashPurgeLive(),
+  Webhooks.WebhookPurgeLive(),
+  Auth.OAuthPurgeLive()
+)
+
+/**
+ * Opens an owner account and answers a new API key of it (`svc_pat_…`, shown once). The address is new on every
+ * run, so the examples also start on a PostgreSQL database that an earlier run left accounts in.
+ */
+export const createOwnerKey = Effect.gen(function* () {
+  const { account } = yield* (yield* Accounts.Accounts).create({
+    email: `owner-${Date.now()}@example.com`,
+    password: "a long password",
+    plan: "starter"
+  })
+  const { token } = yield* (yield* Auth.ApiKeys).create(account.id, { name: "embedded" })
+  return token
+})
+
+/**
+ * svc's routes (MCP at `/mcp`, REST tools at `/v1/tools`, the store API at `/store-app/v1`, OAuth, `/health`) over a
+ * core that is already built. `publicUrl` is where callers reach them: it goes into OAuth metadata and OpenAPI.
+ */
+export const svcRoutes = (publicUrl: string, core: Context.Context<SvcCore>) =>
+  Http.ToolFacesLive.pipe(
+    Layer.provide(Http.PublicUrl.layer(publicUrl)),
+    Layer.provide(Http.HttpFaceSettings.Default),
+    Layer.provide(Layer.succeedContext(core))
+  )
+
+/** svc as one fetch handler, with the first API key and how to close it all. */
+export interface EmbeddedSvc {
+  readonly handler: (request: Request) => Promise<Response>
+  readonly apiKey: string
+  /** Closes the handler, then the core and its database. */
+  readonly dispose: () => Promise<void>
+}
+
+/**
+ * Builds the core and its background work once (one runtime holds them; your own code may share it) and serves the
+ * core as one fetch handler.
+ */
+export const startSvcHandler = async (publicUrl: string): Promise<EmbeddedSvc> => {
+  const runtime = ManagedRuntime.make(Layer.provideMerge(SvcWorkersLive, SvcCoreLive))
+  const apiKey = await runtime.runPromise(createOwnerKey)
+  const { context } = await runtime.runtime()
+  const { handler, dispose } = HttpLayerRouter.toWebHandler(svcRoutes(publicUrl, context), { disableLogger: true })
+  return {
+    handler,
+    apiKey,
+    dispose: async () => {
+      await dispose()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** The port to listen on: `PORT`, or 3000 (`PORT=0` picks a free one). */
+export const port = Number(process.env.PORT ?? 3000)
+
+/** Where callers reach the app: `PUBLIC_URL`, or this machine on {@link port}. */
+export const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`
+
+/** The two lines a newcomer (and the examples' test) reads: where to call, and with which key. */
+export const announce = (url: string, apiKey: string): void => {
+  console.log(`listening on ${url} (${databaseName})`)
+  console.log(`key ${apiKey}`)
+}
+
+/**
+ * Runs `stop` once, on the first SIGTERM or SIGINT, and lets the process end by itself once everything is closed
+ * (exit code 0; 1 if stopping failed).
+ */
+export const stopOnSignal = (stop: () => Promise<void>): void => {
+  const once = () => {
+    process.off("SIGTERM", once)
+    process.off("SIGINT", once)
+    stop().then(
+      () => console.log("stopped"),
+      (error: unknown) => {
+        console.error("stopping failed", error)
+        process.exitCode = 1
+      }
+    )
+  }
+  process.on("SIGTERM", once)
+  process.on("SIGINT", once)
+}
