@@ -4,12 +4,12 @@
  * it writes and reads a note; through the store API it records one sale twice with one order id and pages through the
  * sales; and it checks a real webhook delivery with `constructEvent`. A deliberate wrong field must fail the check.
  */
-import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase } from "./support/environment.js"
+import { run, succeeded } from "./support/scratch-project.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import {
   createWebhook,
@@ -34,31 +34,6 @@ afterAll(async () => {
   await dispose()
   rmSync(scratch, { recursive: true, force: true })
 })
-
-// npm hands a script it runs its settings as npm_* variables; the scratch project's npm must read its own.
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (file: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
-  new Promise<Run>((done) =>
-    execFile(
-      file,
-      [...args],
-      { cwd, env: { ...cleanEnv, ...env }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
-    )
-  )
-
-const succeeded = (what: string, result: Run) => {
-  expect(result.code, `${what}:\n${result.stdout}\n${result.stderr}`).toBe(0)
-  return result.stdout
-}
 
 // What a consumer writes: every value it needs comes from the environment, as from its own configuration.
 const program = `import { readFileSync } from "node:fs"

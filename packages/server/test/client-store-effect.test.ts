@@ -6,9 +6,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { StoreApiClient, StoreForbidden, StoreInvalid, StoreNotFound, StoreUnauthorized } from "@svc/client/effect"
 import { Effect, Layer, ParseResult } from "effect"
-import { engineName, freshDatabase, svcJson } from "./support/environment.js"
+import { engineName, freshDatabase } from "./support/environment.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
-import { setUpSeller } from "./support/webhooks.js"
+import { setUpSellerWithReadKey } from "./support/webhooks.js"
 
 let env: Record<string, string> = {}
 let dispose = async () => {}
@@ -22,13 +22,11 @@ beforeAll(async () => {
   const database = await freshDatabase()
   env = { ...database.env, SVC_BOOTSTRAP: "false" }
   dispose = database.dispose
-  const seller = await setUpSeller(env)
+  const seller = await setUpSellerWithReadKey(env)
   sellerToken = seller.token
   customAiId = seller.customAiId
-  const second = await svcJson(["custom-ais", "create", "--email", seller.email, "--name", "Second"], env)
-  secondCustomAiId = second.body.id
-  const readKey = await svcJson(["keys", "create", "--email", seller.email, "--part", "store=read"], env)
-  readToken = readKey.body.token
+  secondCustomAiId = seller.secondCustomAiId
+  readToken = seller.readToken
   server = await startServer(env)
 }, 120_000)
 

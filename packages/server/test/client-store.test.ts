@@ -18,7 +18,7 @@ import {
 } from "@svc/client"
 import { engineName, freshDatabase, svcJson } from "./support/environment.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
-import { setUpSeller } from "./support/webhooks.js"
+import { setUpSellerWithReadKey } from "./support/webhooks.js"
 
 let env: Record<string, string> = {}
 let dispose = async () => {}
@@ -54,13 +54,10 @@ beforeAll(async () => {
   const database = await freshDatabase()
   env = { ...database.env, SVC_BOOTSTRAP: "false" }
   dispose = database.dispose
-  const seller = await setUpSeller(env)
+  const seller = await setUpSellerWithReadKey(env)
   sellerToken = seller.token
   customAiId = seller.customAiId
-  const second = await svcJson(["custom-ais", "create", "--email", seller.email, "--name", "Second"], env)
-  secondCustomAiId = second.body.id
-  const readKey = await svcJson(["keys", "create", "--email", seller.email, "--part", "store=read"], env)
-  expect(readKey.code).toBe(0)
+  secondCustomAiId = seller.secondCustomAiId
   const free = ["--email", "free@example.com"]
   expect(
     (await svcJson(["accounts", "create", ...free, "--password", "long password 1", "--plan", "free"], env)).code
@@ -69,7 +66,7 @@ beforeAll(async () => {
   server = await startServer(env)
   baseUrl = server.baseUrl
   store = createStoreClient({ baseUrl, token: sellerToken, fetch: recordingFetch })
-  readOnly = createStoreClient({ baseUrl, token: readKey.body.token })
+  readOnly = createStoreClient({ baseUrl, token: seller.readToken })
   freePlan = createStoreClient({ baseUrl, token: freeKey.body.token })
   const created = await store.products.create({ custom_ai_id: customAiId, price_cents: 1900 })
   product = created.product.id

@@ -4,11 +4,11 @@
  * the `svc` binary, the server it starts, and a TypeScript program embedding the core (no HTTP), type-checked
  * against the installed declarations and run as JavaScript.
  */
-import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { cleanEnv, run, succeeded } from "./support/scratch-project.js"
 import { startServer } from "./support/server-process.js"
 
 const root = resolve(import.meta.dirname, "../../..")
@@ -17,32 +17,6 @@ const workspaces = ["core", "adapters", "client", "server"]
 const scratch = mkdtempSync(join(tmpdir(), "svc-pack-"))
 const project = join(scratch, "embedder")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-// npm hands a script it runs (`npm test`) its settings as npm_* variables; the scratch project's npm must read
-// its own directory and the user's settings instead, as a team's would.
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (file: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
-  new Promise<Run>((done) =>
-    execFile(
-      file,
-      [...args],
-      { cwd, env: { ...cleanEnv, ...env }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
-    )
-  )
-
-const succeeded = (what: string, result: Run) => {
-  expect(result.code, `${what}:\n${result.stdout}\n${result.stderr}`).toBe(0)
-  return result.stdout
-}
 
 // A program as a team embedding the core writes it: the core's services over the adapters' storage, on an
 // in-memory PGlite, in its own process; and the client checking a webhook delivery's signature. It imports the

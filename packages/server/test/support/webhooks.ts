@@ -14,6 +14,7 @@ import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { Effect, Layer } from "effect"
 import { storageLayer } from "../../src/storage.js"
+import { svcJson } from "./environment.js"
 
 /** One request a receiver got: the raw body bytes, headers, and when. */
 export interface Received {
@@ -193,4 +194,17 @@ export const deliveryLog = async (call: StoreCall, webhookId: string) => {
     cursor = page.body.has_more ? page.body.next_cursor : null
   } while (cursor !== null)
   return rows
+}
+
+/**
+ * A seller as `setUpSeller` makes it, plus a second Custom AI (a product of its own) and a `store=read` key: what the
+ * store client tests need to reach 409s and `api_key_access` refusals.
+ */
+export const setUpSellerWithReadKey = async (env: Record<string, string>) => {
+  const seller = await setUpSeller(env)
+  const second = await svcJson(["custom-ais", "create", "--email", seller.email, "--name", "Second"], env)
+  const readKey = await svcJson(["keys", "create", "--email", seller.email, "--part", "store=read"], env)
+  expect(second.code).toBe(0)
+  expect(readKey.code).toBe(0)
+  return { ...seller, secondCustomAiId: String(second.body.id), readToken: String(readKey.body.token) }
 }

@@ -1,0 +1,32 @@
+/** Running npm, tsc and node in a project outside the repository, as a team installing the packed packages would. */
+import { execFile } from "node:child_process"
+import { expect } from "@effect/vitest"
+
+// npm hands a script it runs (`npm test`) its settings as npm_* variables; the scratch project's npm must read
+// its own directory and the user's settings instead, as a team's would.
+export const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+
+/** How a command ended and what it printed. */
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs `file` with `args` in `cwd`, with `cleanEnv` and `env`; never rejects. */
+export const run = (file: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
+  new Promise<Run>((done) =>
+    execFile(
+      file,
+      [...args],
+      { cwd, env: { ...cleanEnv, ...env }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    )
+  )
+
+/** Fails the test unless the command exited 0 (showing its output); answers its stdout. */
+export const succeeded = (what: string, result: Run) => {
+  expect(result.code, `${what}:\n${result.stdout}\n${result.stderr}`).toBe(0)
+  return result.stdout
+}
