@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createOAuthClient, SvcOAuthError } from "@svc/client"
-import { signInAndDecide } from "./support/oauth-browser.js"
+import { registerPublicClient, signInAndDecide } from "./support/oauth-browser.js"
 import { useServer } from "./support/server-fixture.js"
 
 const fixture = useServer()
@@ -21,21 +21,7 @@ const demoOwner = () => {
   return { email, password }
 }
 
-const registerPublicClient = async () => {
-  const response = await fetch(`${fixture.server.baseUrl}/oauth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "client-oauth test",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      token_endpoint_auth_method: "none"
-    })
-  })
-  expect(response.status).toBe(201)
-  const body = (await response.json()) as { readonly client_id: string }
-  return body.client_id
-}
+const registerClient = () => registerPublicClient(fixture.server.baseUrl, "client-oauth test", REDIRECT_URI)
 
 const createNote = (token: string, markdown: string) =>
   fetch(`${fixture.server.baseUrl}/v1/tools/svc_create_note`, {
@@ -55,7 +41,7 @@ const rejection = (promise: Promise<unknown>) =>
 
 describe("the OAuth helper against svc serve", { timeout: 120_000 }, () => {
   it("signs in with PKCE, calls a tool with the access token, and refreshes", async () => {
-    const clientId = await registerPublicClient()
+    const clientId = await registerClient()
     const oauth = createOAuthClient({
       issuer: fixture.server.baseUrl,
       clientId,
@@ -110,7 +96,7 @@ describe("the OAuth helper against svc serve", { timeout: 120_000 }, () => {
   it("refuses a redirect back that is not the one it started", async () => {
     const oauth = createOAuthClient({
       issuer: fixture.server.baseUrl,
-      clientId: await registerPublicClient(),
+      clientId: await registerClient(),
       redirectUri: REDIRECT_URI
     })
     const started = await oauth.authorizationUrl()
@@ -127,7 +113,7 @@ describe("the OAuth helper against svc serve", { timeout: 120_000 }, () => {
   it("reports a denied consent as access_denied", async () => {
     const oauth = createOAuthClient({
       issuer: fixture.server.baseUrl,
-      clientId: await registerPublicClient(),
+      clientId: await registerClient(),
       redirectUri: REDIRECT_URI,
       scope: "read"
     })
@@ -143,7 +129,7 @@ describe("the OAuth helper against svc serve", { timeout: 120_000 }, () => {
     const storeApi = `${fixture.server.baseUrl}/store-app/v1`
     const oauth = createOAuthClient({
       issuer: fixture.server.baseUrl,
-      clientId: await registerPublicClient(),
+      clientId: await registerClient(),
       redirectUri: REDIRECT_URI,
       scope: "store",
       resource: storeApi,

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { engineName } from "./support/environment.js"
+import { registerPublicClient } from "./support/oauth-browser.js"
 import { useServer } from "./support/server-fixture.js"
 import { startServer } from "./support/server-process.js"
 
@@ -78,18 +79,7 @@ describe(`the authorization server in svc serve on ${engineName}`, { timeout: 18
     expect(password).not.toBe("")
     let baseUrl = fixture.server.baseUrl
 
-    const registered = await fetch(`${baseUrl}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: "Restart test",
-        redirect_uris: [REDIRECT],
-        grant_types: ["authorization_code", "refresh_token"],
-        token_endpoint_auth_method: "none"
-      })
-    })
-    expect(registered.status).toBe(201)
-    const clientId = String(((await registered.json()) as { client_id: string }).client_id)
+    const clientId = await registerPublicClient(baseUrl, "Restart test", REDIRECT)
     const { code, verifier } = await approve(baseUrl, clientId, email, password)
     const issued = await token(baseUrl, {
       grant_type: "authorization_code",

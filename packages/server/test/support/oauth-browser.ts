@@ -60,3 +60,19 @@ export const signInAndDecide = async (
   }
   return new URL(decided.location)
 }
+
+/** Registers a public client (PKCE, no secret) through dynamic registration; answers its `client_id`. */
+export const registerPublicClient = async (baseUrl: string, name: string, redirectUri: string): Promise<string> => {
+  const response = await fetch(`${baseUrl}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none"
+    })
+  })
+  if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${await response.text()}`)
+  return String(((await response.json()) as { readonly client_id: unknown }).client_id)
+}
