@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase } from "./support/environment.js"
-import { run, succeeded } from "./support/scratch-project.js"
+import { run, strictTsconfig, succeeded } from "./support/scratch-project.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import {
   createWebhook,
@@ -86,19 +86,6 @@ const tools = createToolClient({ baseUrl: "http://localhost", token: "t", transp
 await tools.svc_create_note({ markdown: "x", colour: "red" })
 `
 
-const tsconfig = (file: string) => ({
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    skipLibCheck: false,
-    types: ["node"],
-    outDir: "out"
-  },
-  include: [file]
-})
-
 describe("the packed @svc/client, installed alone outside the repository", { timeout: 600_000 }, () => {
   it("installs from its tarball, type-checks strictly, refuses a wrong field, and works against a real server", async () => {
     const tarballs = join(scratch, "tarballs")
@@ -120,13 +107,13 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
     )
 
     writeFileSync(join(project, "wrong.ts"), wrongProgram)
-    writeFileSync(join(project, "tsconfig.wrong.json"), JSON.stringify(tsconfig("wrong.ts"), null, 2))
+    writeFileSync(join(project, "tsconfig.wrong.json"), JSON.stringify(strictTsconfig(["wrong.ts"]), null, 2))
     const refused = await run(process.execPath, [tsc, "-p", "tsconfig.wrong.json", "--noEmit"], project)
     expect(refused.code).not.toBe(0)
     expect(refused.stdout).toContain("colour")
 
     writeFileSync(join(project, "consumer.ts"), program)
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig("consumer.ts"), null, 2))
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(strictTsconfig(["consumer.ts"]), null, 2))
     succeeded("tsc", await run(process.execPath, [tsc, "-p", "tsconfig.json"], project))
 
     const database = await freshDatabase()

@@ -4,15 +4,16 @@
  * type-check under `--strict` with the parameters typed as what they mean (`limit` a number), a wrong one must
  * not, and the program must work against the running server.
  */
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript"
 import ts from "typescript"
-import { engineName, svcJson, useFreshDatabase } from "./support/environment.js"
+import { engineName, useFreshDatabase } from "./support/environment.js"
+import { run } from "./support/scratch-project.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
+import { publishProduct, sell, setUpSeller, storeApi } from "./support/webhooks.js"
 
 const root = resolve(import.meta.dirname, "../../..")
 const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
@@ -69,54 +70,15 @@ const typeErrors = (file: string): Array<string> => {
     .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
 }
 
-const run = (file: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
-      process.execPath,
-      [join(root, "node_modules/tsx/dist/cli.mjs"), join(project, file)],
-      { cwd: project, timeout: 60_000 },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
-    )
-  })
-
 describe(`a client generated from the OpenAPI documents, on ${engineName}`, { timeout: 300_000 }, () => {
   it("types the calls from both documents, refuses a wrong parameter, and works against the server", async () => {
-    const email = "seller@example.com"
-    const cli = async (args: ReadonlyArray<string>) => {
-      const result = await svcJson(args, currentEnv())
-      expect(result.code).toBe(0)
-      return result.body as Record<string, string>
-    }
-    await cli(["accounts", "create", "--email", email, "--password", "long password 1", "--plan", "starter"])
-    await cli([
-      "store",
-      "set",
-      "--email",
-      email,
-      "--support-email",
-      "help@example.com",
-      "--card-processor",
-      "connected"
-    ])
-    const customAi = await cli(["custom-ais", "create", "--email", email, "--name", "Writing coach"])
-    const { token = "" } = await cli(["keys", "create", "--email", email])
-
+    const seller = await setUpSeller(currentEnv())
+    const token = seller.token
     const server: RunningServer = await startServer(currentEnv())
     try {
-      const store = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${server.baseUrl}/store-app/v1${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) })
-        })
-        expect(response.status).toBeLessThan(300)
-        return (await response.json()) as { readonly product: { readonly id: string } }
-      }
-      const { product } = await store("POST", "/products", { custom_ai_id: customAi.id, price_cents: 4900 })
-      await store("POST", `/products/${product.id}/publish`)
-      for (let i = 0; i < SALES; i++) {
-        await store("POST", "/sales", { event: "sale", product: product.id, email: `buyer${i}@example.com` })
-      }
+      const call = storeApi(server.baseUrl, token)
+      const product = await publishProduct(call, seller.customAiId)
+      for (let i = 0; i < SALES; i++) await sell(call, product, i)
 
       for (const [file, path] of [
         ["tools-api.ts", "/v1/openapi.json"],
@@ -133,7 +95,7 @@ describe(`a client generated from the OpenAPI documents, on ${engineName}`, { ti
       expect(wrong).toHaveLength(1)
       expect(wrong[0]).toMatch(/wrong\.ts: Type 'string' is not assignable to type 'number'/)
 
-      const ran = await run("program.ts")
+      const ran = await run(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "program.ts"], project)
       expect(ran.stderr).toBe("")
       expect(ran.code).toBe(0)
       const answer = JSON.parse(ran.stdout) as { title: string; pages: Array<Array<string>> }

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { cleanEnv, run, succeeded } from "./support/scratch-project.js"
+import { cleanEnv, run, strictTsconfig, succeeded } from "./support/scratch-project.js"
 import { startServer } from "./support/server-process.js"
 
 const root = resolve(import.meta.dirname, "../../..")
@@ -72,19 +72,7 @@ const embedded = await Effect.runPromise(Effect.provide(program, core))
 console.log(JSON.stringify({ ...embedded, webhook: event.id }))
 `
 
-const tsconfig = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    // The packages' declarations are checked too, with everything they import from their dependencies.
-    skipLibCheck: false,
-    types: ["node"],
-    outDir: "out"
-  },
-  include: ["embed.ts"]
-}
+const tsconfig = strictTsconfig(["embed.ts"])
 
 describe("the packed packages, installed outside the repository", { timeout: 600_000 }, () => {
   it("pack and install from their tarballs", async () => {

@@ -1,14 +1,12 @@
 /** The store API over the whole core on the test database, as a web handler, plus seller set-up helpers. */
-import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { SqlClient } from "@effect/sql"
 import type { Plan } from "@svc/core/accounts"
 import type { Access } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { Context, Effect, Layer } from "effect"
-import { PublicUrl } from "../../src/http/config.js"
-import { StoreApiRoutes } from "../../src/http/store-api/index.js"
 import { signUp, testCoreLayer } from "../support/core.js"
+import { callerOf, storeApiHandler } from "../webhooks/support.js"
 
 /** A store test harness: `call` sends one request to `/store-app/v1<path>`. */
 export interface StoreHarness {
@@ -46,35 +44,8 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
     StoreTest,
     Effect.gen(function* () {
       const core = yield* Layer.build(testCoreLayer())
-      const web = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          HttpLayerRouter.toWebHandler(
-            StoreApiRoutes.pipe(
-              Layer.provide(Layer.succeedContext(core)),
-              // The store API names its public address in OAuth challenges.
-              Layer.provide(PublicUrl.layer("http://store.test"))
-            ),
-            {
-              disableLogger: true
-            }
-          )
-        ),
-        (w) => Effect.promise(() => w.dispose())
-      )
-      const raw = (request: Request) => web.handler(request)
-      const call: StoreHarness["call"] = async (token, method, path, body) => {
-        const headers: Record<string, string> = { "content-type": "application/json" }
-        if (token !== undefined) headers.authorization = `Bearer ${token}`
-        const response = await raw(
-          new Request(`http://store.test/store-app/v1${path}`, {
-            method,
-            headers,
-            ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-          })
-        )
-        const text = await response.text()
-        return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
-      }
+      const raw = yield* storeApiHandler(core)
+      const call = callerOf(raw)
       const seller: StoreHarness["seller"] = (options = {}) =>
         Effect.gen(function* () {
           const user = yield* signUp({

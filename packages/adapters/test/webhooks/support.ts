@@ -44,9 +44,9 @@ export interface WebhookHarness {
 
 /**
  * The store API over `core` as a web handler, its settings read from `settings` and then the environment, closed
- * with the scope; answers a `Call` that sends one request with a bearer token (a string body is sent as it is).
+ * with the scope.
  */
-export const storeApiCaller = (core: Context.Context<Core>, settings: Record<string, string>) =>
+export const storeApiHandler = (core: Context.Context<Core>, settings: Record<string, string> = {}) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() =>
@@ -68,21 +68,29 @@ export const storeApiCaller = (core: Context.Context<Core>, settings: Record<str
       ),
       (web) => Effect.promise(() => web.dispose())
     ),
-    (web): Call =>
-      async (token, method, path, body) => {
-        const headers: Record<string, string> = { "content-type": "application/json" }
-        if (token !== undefined) headers.authorization = `Bearer ${token}`
-        const response = await web.handler(
-          new Request(`http://store.test/store-app/v1${path}`, {
-            method,
-            headers,
-            ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
-          })
-        )
-        const text = await response.text()
-        return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
-      }
+    (web) => (request: Request) => web.handler(request)
   )
+
+/** A `Call` over a store API handler: one request with a bearer token (a string body is sent as it is). */
+export const callerOf =
+  (handler: (request: Request) => Promise<Response>): Call =>
+  async (token, method, path, body) => {
+    const headers: Record<string, string> = { "content-type": "application/json" }
+    if (token !== undefined) headers.authorization = `Bearer ${token}`
+    const response = await handler(
+      new Request(`http://store.test/store-app/v1${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+      })
+    )
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) }
+  }
+
+/** `callerOf` over `storeApiHandler`. */
+export const storeApiCaller = (core: Context.Context<Core>, settings: Record<string, string>) =>
+  Effect.map(storeApiHandler(core, settings), callerOf)
 
 export class WebhookTest extends Context.Tag("test/WebhookTest")<WebhookTest, WebhookHarness>() {
   static readonly layer = Layer.scoped(

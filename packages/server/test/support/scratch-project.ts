@@ -30,3 +30,20 @@ export const succeeded = (what: string, result: Run) => {
   expect(result.code, `${what}:\n${result.stdout}\n${result.stderr}`).toBe(0)
   return result.stdout
 }
+
+/**
+ * The `tsconfig.json` of a scratch project: strict, and with `skipLibCheck: false` so the installed packages'
+ * declarations are checked too, with everything they import from their dependencies.
+ */
+export const strictTsconfig = (include: ReadonlyArray<string>) => ({
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    skipLibCheck: false,
+    types: ["node"],
+    outDir: "out"
+  },
+  include
+})
