@@ -34,6 +34,10 @@ const buildPackages = "packages/server/test/support/build-packages.ts"
 
 export default defineConfig({
   ssr: { resolve: { conditions: sourceConditions } },
+  // graphql ships CommonJS (`main`) and ES modules (`module`) without an exports map: Vite would take the ES build for
+  // our sources while Node gives graphql-yoga the CommonJS one, and two copies of graphql refuse each other's schema.
+  // Our sources get the one Node gives everyone, as they do outside the tests.
+  resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
     pool: "forks",
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU,

@@ -33,7 +33,7 @@ export interface ToolGate {
   /** The `WWW-Authenticate` header value for a 401. */
   readonly challenge: string
   /** The 401 challenge for this request: with `error="invalid_token"` when it carried a token (RFC 6750 §3.1). */
-  readonly challengeFor: (request: FaceRequest) => string
+  readonly challengeFor: (request: Pick<FaceRequest, "header">) => string
   /**
    * The 403 challenge for a tool call the `ToolServer` refused with `InsufficientScope` (`error="insufficient_scope"`,
    * `scope="read write"`), so the client can ask the user for more.

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { GraphqlRoutes } from "./graphql/index.js"
 import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
 import { OAuthRoutes } from "./oauth/index.js"
@@ -13,6 +14,14 @@ export {
   PublicUrl,
   type PublicUrlShape
 } from "./config.js"
+export {
+  DEFAULT_GRAPHQL_SETTINGS,
+  GRAPHQL_PATH,
+  GraphqlRoutes,
+  GraphqlSettings,
+  type GraphqlSettingsShape,
+  makeGraphqlSchema
+} from "./graphql/index.js"
 export { lanedServerLayer } from "./laned-server.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"
@@ -24,5 +33,15 @@ export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
-/** Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages), ready to merge into one router. */
-export const ToolFacesLive = Layer.mergeAll(McpRoutes, RestToolRoutes, MetaRoutes, OAuthRoutes, StoreApiRoutes)
+/**
+ * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API and
+ * GraphQL), ready to merge into one router.
+ */
+export const ToolFacesLive = Layer.mergeAll(
+  McpRoutes,
+  RestToolRoutes,
+  MetaRoutes,
+  OAuthRoutes,
+  StoreApiRoutes,
+  GraphqlRoutes
+)

@@ -6,14 +6,14 @@ import { engineName } from "../support/database.js"
 import { jsonOf, mcpHeaders, rpc } from "./requests.js"
 
 /** `{"markdown":"Bo??b"}` with the two `?` replaced by bytes that are not UTF-8 (the probe's `Bo\uFFFD\uFFFDb`). */
-const notUtf8 = (json: string): Uint8Array => {
+const notUtf8 = (json: string): Uint8Array<ArrayBuffer> => {
   const bytes = new TextEncoder().encode(json)
   const at = bytes.indexOf(0x3f)
   bytes.set([0xff, 0xfe], at)
   return bytes
 }
 
-const post = (url: string, headers: Record<string, string>, body: string | Uint8Array | undefined) =>
+const post = (url: string, headers: Record<string, string>, body: string | Uint8Array<ArrayBuffer> | undefined) =>
   new Request(url, { method: "POST", headers, ...(body === undefined ? {} : { body }) })
 
 layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })(

@@ -108,12 +108,14 @@ layer(app, { excludeTestServices: true, timeout: "60 seconds" })((it) => {
             // Over the network fetch announces a text body's length, and streams a stream's body chunked.
             const announced = await send(mcpPost(base, big, { token }))
             expect(announced.status).toBe(413)
-            const chunked = new Request(`${base}/mcp`, {
+            // `duplex` is Node's (undici's) request option; the DOM's RequestInit does not name it.
+            const streamed: RequestInit & { readonly duplex: "half" } = {
               method: "POST",
               headers: mcpPost(base, big, { token }).headers,
               body: new Blob([JSON.stringify(big)]).stream(),
               duplex: "half"
-            })
+            }
+            const chunked = new Request(`${base}/mcp`, streamed)
             expect(chunked.headers.get("content-length")).toBeNull()
             const unannounced = await send(chunked)
             expect(unannounced.status).toBe(413)

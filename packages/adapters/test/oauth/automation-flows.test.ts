@@ -46,7 +46,7 @@ const call = async (
       {
         ...insecure,
         [oauth.customFetch]: (input, init) =>
-          fetchVia(new Request(input, { method: init.method, headers: init.headers, body: init.body ?? null }))
+          fetchVia(new Request(input, { method: init.method, headers: init.headers, body: (init.body ?? null) as BodyInit | null }))
       }
     )
     return { status: response.status, challenge: undefined, body: await bodyOf(response) }

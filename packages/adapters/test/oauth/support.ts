@@ -100,7 +100,7 @@ export class Browser {
   }
 
   /** Posts a form body exactly as given (bytes a browser would never send, for the refusal tests). */
-  async postRaw(url: string, body: string | Uint8Array, origin: string | null = this.origin) {
+  async postRaw(url: string, body: string | Uint8Array<ArrayBuffer>, origin: string | null = this.origin) {
     const response = await fetch(url, {
       method: "POST",
       redirect: "manual",

@@ -140,6 +140,36 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
         retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000))
       })
 
+    /** Takes one call from the caller's per-minute limit (shared by every face), unless the credential is exempt. */
+    const admit = (principal: Principal): Effect.Effect<void, RateLimited> =>
+      principal.rateLimitExempt
+        ? Effect.void
+        : Effect.flatMap(
+            limiter.take(
+              `tools:${principal.credential.kind}:${principal.credential.id}`,
+              TOOL_CALLS_PER_MINUTE,
+              60_000
+            ),
+            (decision) => (decision.allowed ? Effect.void : Effect.fail(rateLimited(decision.retryAfterMs)))
+          )
+
+    /** The lookup and the OAuth write-scope check every call starts with. */
+    const lookup = (
+      principal: Principal,
+      name: string,
+      selection: ToolSelection | undefined
+    ): ServedTool | UnknownTool | InsufficientScope => {
+      const tool = served.get(name)
+      if (tool === undefined || (selection !== undefined && !selects(selection, tool.listed.entry))) {
+        return new UnknownTool({ tool: name })
+      }
+      const { entry } = tool.listed
+      if (principal.credential.kind === "oauth" && entry.write && !canUse(principal.access, entry)) {
+        return new InsufficientScope({ tool: name })
+      }
+      return tool
+    }
+
     return {
       /** The tools this caller is served (all it may use, or those `selection` keeps), in the service description's order. */
       list: (principal: Principal, selection?: ToolSelection): ReadonlyArray<ListedTool> =>
@@ -156,20 +186,24 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
         args: unknown,
         selection?: ToolSelection
       ): Effect.Effect<ToolAnswer, ToolRefusal> => {
-        const tool = served.get(name)
-        if (tool === undefined || (selection !== undefined && !selects(selection, tool.listed.entry))) {
-          return Effect.fail(new UnknownTool({ tool: name }))
-        }
-        const { entry } = tool.listed
-        if (principal.credential.kind === "oauth" && entry.write && !canUse(principal.access, entry)) {
-          return Effect.fail(new InsufficientScope({ tool: name }))
-        }
+        const tool = lookup(principal, name, selection)
+        if (!("listed" in tool)) return Effect.fail(tool)
         if (principal.rateLimitExempt) return run(principal, tool, args)
-        return Effect.flatMap(
-          limiter.take(`tools:${principal.credential.kind}:${principal.credential.id}`, TOOL_CALLS_PER_MINUTE, 60_000),
-          (decision) =>
-            decision.allowed ? run(principal, tool, args) : Effect.fail(rateLimited(decision.retryAfterMs))
-        )
+        return Effect.flatMap(admit(principal), () => run(principal, tool, args))
+      },
+      /**
+       * `admit` on its own: a face that answers several tool calls for one request it counts as fewer (GraphQL
+       * counts one per root field) takes the limit here and runs the calls with `callAdmitted`.
+       */
+      admit,
+      /** `call` without taking from the rate limit: for calls already counted through `admit`. */
+      callAdmitted: (
+        principal: Principal,
+        name: string,
+        args: unknown
+      ): Effect.Effect<ToolAnswer, UnknownTool | InsufficientScope> => {
+        const tool = lookup(principal, name, undefined)
+        return "listed" in tool ? run(principal, tool, args) : Effect.fail(tool)
       },
       registry
     } as const

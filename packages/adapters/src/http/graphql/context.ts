@@ -1,0 +1,150 @@
+import { WorkspacesRepo } from "@svc/core/accounts"
+import { type Audience, Authenticator, type Principal } from "@svc/core/auth"
+import type { RateLimited } from "@svc/core/limits"
+import { resolveStoreCaller, type StoreCaller } from "@svc/core/store"
+import { type ToolAnswer, type FailureStatus, ToolServer } from "@svc/core/tools"
+import { Cause, Context, Effect, Exit, Option, Runtime } from "effect"
+import { GraphQLError } from "graphql"
+import { bearerTokenOf, makeToolGate } from "../auth.js"
+import type { PublicUrl } from "../config.js"
+import { failureError, rateLimitedError, unauthenticatedError } from "./errors.js"
+
+/** The services the GraphQL resolvers run their effects with. */
+export type GraphqlServices = ToolServer | Authenticator | WorkspacesRepo
+
+/** A failure any resolver's effect may end with; each becomes a GraphQL error with a code and a status. */
+interface TaggedFailure {
+  readonly _tag: string
+  readonly message: string
+}
+
+const statusOfTag: Record<string, FailureStatus> = {
+  InvalidInput: "invalid",
+  BadListRequest: "invalid",
+  NotFound: "not-found",
+  Conflict: "conflict",
+  Forbidden: "forbidden",
+  StoreAccessDenied: "forbidden",
+  ScopeNotGranted: "forbidden",
+  InsufficientScope: "forbidden",
+  AuthExpired: "auth-expired",
+  Unreachable: "unreachable",
+  MissingWorkspace: "missing-workspace"
+}
+
+/**
+ * What a resolver knows of its request: the caller (authenticated lazily, once per audience), the rate limit, a
+ * runner for core effects that turns their failures into GraphQL errors, and request-scoped memos (DataLoaders).
+ */
+export interface GraphqlContext {
+  /** The caller as the tools see it (`AuthExpired` → 401, a `store`-only OAuth token → `FORBIDDEN`). */
+  readonly toolsCaller: () => Promise<Principal>
+  /** The caller of the store API, for a read or a change (plan, store access and binding as on `/store-app/v1`). */
+  readonly storeCaller: (change: boolean) => Promise<StoreCaller>
+  /** Takes one call from the caller's per-minute limit (every root field does, once). */
+  readonly admit: () => Promise<void>
+  /** Runs a tool for the caller without taking from the limit (its root field did); refusals become failures. */
+  readonly callTool: (name: string, args: Readonly<Record<string, unknown>>) => Promise<ToolAnswer>
+  /** Runs a core effect; its declared failures become GraphQL errors (`extensions.code` and `status`). */
+  readonly run: <A, E extends TaggedFailure>(effect: Effect.Effect<A, E, GraphqlServices>) => Promise<A>
+  /** A value made once per request under `key` (a DataLoader, say). */
+  readonly memo: <A>(key: string, make: () => A) => A
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal
+}
+
+/** A refusal as a thrown GraphQL error. */
+export const toGraphqlError = (failure: TaggedFailure, challenge: string): GraphQLError => {
+  if (failure._tag === "RateLimited") return rateLimitedError(failure as RateLimited)
+  if (failure._tag === "AuthExpired") return unauthenticatedError(failure.message, challenge)
+  const status = statusOfTag[failure._tag] ?? "invalid"
+  const errors = (failure as { readonly errors?: ReadonlyArray<{ path: string; message: string }> }).errors
+  return failureError({
+    status,
+    message: failure.message,
+    ...(status === "invalid" && errors !== undefined
+      ? { errors: errors.map(({ path, message }) => ({ path, message })) }
+      : {})
+  })
+}
+
+/** Makes the context of each GraphQL request from the services of the face. */
+export const makeContextFactory = Effect.gen(function* () {
+  const runtime = yield* Effect.runtime<GraphqlServices | PublicUrl>()
+  const authenticator = yield* Authenticator
+  const tools = yield* ToolServer
+  const workspaces = yield* WorkspacesRepo
+  const gate = yield* makeToolGate
+
+  return (request: Request): GraphqlContext => {
+    const headers = { header: (name: string) => request.headers.get(name) ?? undefined }
+    const token = bearerTokenOf(headers)
+    const challenge = gate.challengeFor(headers)
+    const signal = request.signal
+
+    const run = <A, E extends TaggedFailure>(effect: Effect.Effect<A, E, GraphqlServices>): Promise<A> =>
+      Runtime.runPromiseExit(runtime)(effect, { signal }).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure)) throw toGraphqlError(failure.value, challenge)
+        // A defect: yoga masks it as "Unexpected error." and logs it.
+        throw Cause.squash(exit.cause)
+      })
+
+    const principals = new Map<Audience, Promise<Principal>>()
+    const principal = (audience: Audience): Promise<Principal> => {
+      let found = principals.get(audience)
+      if (found === undefined) {
+        found = run(authenticator.authenticate(token, audience))
+        principals.set(audience, found)
+      }
+      return found
+    }
+
+    const memos = new Map<string, unknown>()
+    const memo = <A>(key: string, make: () => A): A => {
+      if (!memos.has(key)) memos.set(key, make())
+      return memos.get(key) as A
+    }
+
+    return {
+      toolsCaller: () => principal("tools"),
+      storeCaller: async (change) => {
+        const caller = await principal("store")
+        return run(Effect.provideService(resolveStoreCaller(caller, change), WorkspacesRepo, workspaces))
+      },
+      admit: async () => {
+        // The limit is per credential, whichever face it reaches; a `store`-only OAuth token counts there too.
+        const caller = await principal("tools").catch((error: unknown) =>
+          error instanceof GraphQLError && error.extensions.status === "forbidden"
+            ? principal("store")
+            : Promise.reject(error)
+        )
+        await run(tools.admit(caller))
+      },
+      callTool: async (name, args) => {
+        const caller = await principal("tools")
+        return run(
+          tools.callAdmitted(caller, name, args).pipe(
+            Effect.catchTag("InsufficientScope", (refused) =>
+              Effect.succeed<ToolAnswer>({
+                ok: false,
+                status: "forbidden",
+                message: `${refused.tool} changes data and this connection has only the read scope; authorize again with scope "read write"`
+              })
+            )
+          )
+        )
+      },
+      run,
+      memo,
+      signal
+    }
+  }
+})
+
+/** The context factory as a service, so routes and tests build it once. */
+export class GraphqlContextFactory extends Context.Tag("svc/http/graphql/GraphqlContextFactory")<
+  GraphqlContextFactory,
+  (request: Request) => GraphqlContext
+>() {}
