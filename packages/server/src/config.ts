@@ -1,4 +1,4 @@
-import { DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
+import { DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
 import { DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config } from "effect"
 
@@ -18,6 +18,20 @@ const positive = (name: string, fallback: number) =>
     Config.withDefault(fallback),
     Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
   )
+
+const switchedOn = (name: string, fallback: boolean) => Config.boolean(name).pipe(Config.withDefault(fallback))
+
+/** The GraphQL face's limits and switches (docs/graphql.md), the documented defaults where a variable is unset. */
+const graphqlSettings = Config.all({
+  maxDepth: positive("SVC_GRAPHQL_MAX_DEPTH", DEFAULT_GRAPHQL_SETTINGS.maxDepth),
+  maxCost: positive("SVC_GRAPHQL_MAX_COST", DEFAULT_GRAPHQL_SETTINGS.maxCost),
+  maxAliases: positive("SVC_GRAPHQL_MAX_ALIASES", DEFAULT_GRAPHQL_SETTINGS.maxAliases),
+  maxTokens: positive("SVC_GRAPHQL_MAX_TOKENS", DEFAULT_GRAPHQL_SETTINGS.maxTokens),
+  maxBatch: positive("SVC_GRAPHQL_MAX_BATCH", DEFAULT_GRAPHQL_SETTINGS.maxBatch),
+  introspection: switchedOn("SVC_GRAPHQL_INTROSPECTION", DEFAULT_GRAPHQL_SETTINGS.introspection),
+  graphiql: switchedOn("SVC_GRAPHQL_GRAPHIQL", DEFAULT_GRAPHQL_SETTINGS.graphiql),
+  pollIntervalMs: positive("SVC_GRAPHQL_POLL_INTERVAL_MS", DEFAULT_GRAPHQL_SETTINGS.pollIntervalMs)
+})
 
 /** Everything the server reads from its environment (see the README's configuration table). */
 export const ServerConfig = Config.all({
@@ -46,6 +60,7 @@ export const ServerConfig = Config.all({
   webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4),
   /** Time between the instant hooks' push rounds (pushed by the processes that send webhooks). */
   instantHookIntervalMs: positive("SVC_INSTANT_HOOK_INTERVAL_MS", DEFAULT_INSTANT_HOOK_INTERVAL_MS),
+  graphql: graphqlSettings,
   /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),

@@ -4,6 +4,7 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import {
   AuthUrl,
+  GraphqlSettings,
   HttpFaceSettings,
   lanedServerLayer,
   PublicUrl,
@@ -29,7 +30,8 @@ const FaceSettingsLive = Layer.unwrapEffect(
       Layer.succeed(HttpFaceSettings, {
         maxBodyBytes: 1024 * 1024,
         allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
-      })
+      }),
+      Layer.succeed(GraphqlSettings, config.graphql)
     )
   )
 )

@@ -65,5 +65,27 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })("Gra
         expect(answer.body.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED")
       })
     )
+    it.effect("introspection needs no token; a mutation over GET is refused; a GET query runs", () =>
+      Effect.gen(function* () {
+        const { url, signUp } = yield* TestApp
+        const schema = yield* Effect.promise(() =>
+          postGraphql(url, undefined, { query: "{ __schema { queryType { name } mutationType { name } } }" })
+        )
+        expect(schema.status).toBe(200)
+        expect(schema.body.data).toEqual({
+          __schema: { queryType: { name: "Query" }, mutationType: { name: "Mutation" } }
+        })
+        const { token } = yield* signUp({})
+        const get = (query: string) =>
+          fetch(`${url}/graphql?query=${encodeURIComponent(query)}`, {
+            headers: { authorization: `Bearer ${token}`, accept: "application/json" }
+          })
+        const read = yield* Effect.promise(() => get("{ viewer { plan } }"))
+        expect(read.status).toBe(200)
+        expect(yield* Effect.promise(() => read.json())).toEqual({ data: { viewer: { plan: "starter" } } })
+        const write = yield* Effect.promise(() => get(`mutation { createBoard(input: { title: "x" }) { __typename } }`))
+        expect(write.status).toBe(405)
+      })
+    )
   })
 })

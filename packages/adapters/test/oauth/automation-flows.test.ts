@@ -8,11 +8,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as oauth from "oauth4webapi"
-import { FACES, type Face, sendVia, TestApp, type TestAppShape, type TestUser } from "../support/app.js"
-import { Browser, formFields, signInAndDecide, TEST_PASSWORD } from "./support.js"
-
-const insecure = { [oauth.allowInsecureRequests]: true } as const
-const REDIRECT = "http://127.0.0.1:7788/callback"
+import { FACES, type Face, sendVia, TestApp, type TestAppShape } from "../support/app.js"
+import { automationClient, insecure, REDIRECT } from "./automation-client.js"
+import { Browser, formFields, TEST_PASSWORD } from "./support.js"
 
 /** What a protected-resource call answered: status, the parsed Bearer challenge (if any) and the JSON body. */
 interface Answer {
@@ -46,7 +44,13 @@ const call = async (
       {
         ...insecure,
         [oauth.customFetch]: (input, init) =>
-          fetchVia(new Request(input, { method: init.method, headers: init.headers, body: (init.body ?? null) as BodyInit | null }))
+          fetchVia(
+            new Request(input, {
+              method: init.method,
+              headers: init.headers,
+              body: (init.body ?? null) as BodyInit | null
+            })
+          )
       }
     )
     return { status: response.status, challenge: undefined, body: await bodyOf(response) }
@@ -59,75 +63,6 @@ const call = async (
       body: await bodyOf(error.response)
     }
   }
-}
-
-const clients = new Map<string, ReturnType<typeof registerAutomationClient>>()
-
-/** The automation client of this server, registered once (registration is rate-limited per caller). */
-const automationClient = (app: TestAppShape) => {
-  const found = clients.get(app.url)
-  if (found !== undefined) return found
-  const made = registerAutomationClient(app)
-  clients.set(app.url, made)
-  return made
-}
-
-/** The discovered server, one registered public client, and a function running one authorization with them. */
-const registerAutomationClient = async (app: TestAppShape) => {
-  const issuer = new URL(app.url)
-  const as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure })
-  )
-  const client = await oauth.processDynamicClientRegistrationResponse(
-    await oauth.dynamicClientRegistrationRequest(
-      as,
-      {
-        client_name: "Automation tool",
-        redirect_uris: [REDIRECT],
-        grant_types: ["authorization_code", "refresh_token"],
-        token_endpoint_auth_method: "none"
-      },
-      insecure
-    )
-  )
-  /** Signs `user` in and approves `scope` (and `resource`, a path, when given); answers the token response. */
-  const connect = async (user: TestUser, scope: string | undefined, resource: string | undefined) => {
-    const verifier = oauth.generateRandomCodeVerifier()
-    const state = oauth.generateRandomState()
-    const target = new URL(String(as.authorization_endpoint))
-    target.searchParams.set("client_id", client.client_id)
-    target.searchParams.set("redirect_uri", REDIRECT)
-    target.searchParams.set("response_type", "code")
-    if (scope !== undefined) target.searchParams.set("scope", scope)
-    target.searchParams.set("state", state)
-    target.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier))
-    target.searchParams.set("code_challenge_method", "S256")
-    if (resource !== undefined) target.searchParams.set("resource", `${app.url}${resource}`)
-    const callback = await signInAndDecide(new Browser(app.url), target.href, {
-      email: user.account.email,
-      password: TEST_PASSWORD
-    })
-    const params = oauth.validateAuthResponse(as, client, callback, state)
-    return oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
-        ...insecure,
-        ...(resource === undefined ? {} : { additionalParameters: { resource: `${app.url}${resource}` } })
-      })
-    )
-  }
-  const refresh = async (refreshToken: string, scope?: string) =>
-    oauth.processRefreshTokenResponse(
-      as,
-      client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, {
-        ...insecure,
-        ...(scope === undefined ? {} : { additionalParameters: { scope } })
-      })
-    )
-  return { as, client, connect, refresh }
 }
 
 /** What a token gets on the tool faces: everything, reads only, 403 insufficient_scope, or 401 (other audience). */

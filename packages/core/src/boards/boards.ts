@@ -1,12 +1,12 @@
 import { Clock, Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { invalid, NotFound } from "../shared/errors.js"
-import type { PageRequest } from "../shared/paging.js"
+import type { PageKey, PageRequest } from "../shared/paging.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { LIBRARY_LIMITS } from "../items/limits.js"
 import { ItemsRepo, type StoredItem } from "../items/ports.js"
 import { BoardsRepo, type CanvasPlacement } from "./ports.js"
-import { Board } from "./schema.js"
+import { Board, type ItemConnection, type PlacedItem } from "./schema.js"
 import { withSpan } from "../shared/spans.js"
 
 /** Where an item goes; a missing x/y places a new item on the next free grid cell and leaves a placed one where it is. */
@@ -21,6 +21,14 @@ const GRID_COLUMNS = 6
 const GRID_X = 320
 const GRID_Y = 240
 const gridCell = (n: number) => ({ x: (n % GRID_COLUMNS) * GRID_X, y: Math.floor(n / GRID_COLUMNS) * GRID_Y })
+
+/** A board with a page of its items and the connections touching them, as `svc_read_board` answers it. */
+export interface BoardPage {
+  readonly board: Board
+  readonly items: ReadonlyArray<PlacedItem>
+  readonly connections: ReadonlyArray<ItemConnection>
+  readonly next: PageKey | undefined
+}
 
 /** Boards: canvases of items. Create, rename, read, and place items on them. */
 export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
@@ -100,6 +108,35 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
         return { board: toBoard(found.value, count), items: placed.rows, connections, next: placed.next }
       }).pipe(withSpan("Boards.read"))
 
+    /**
+     * `read` of the first page of many boards at once, in two statements whatever their number: per board id found
+     * in the workspace (and not in the trash) the same board, items and connections `read` answers.
+     */
+    const readMany = (workspaceId: string, boardIds: ReadonlyArray<string>, limit: number) =>
+      Effect.gen(function* () {
+        const pages = boardIds.length === 0 ? [] : yield* boards.firstPages(workspaceId, boardIds, limit)
+        const touching = yield* boards.connectionsTouchingMany(
+          new Map(pages.map((page) => [page.boardId, page.items.map((item) => item.id)]))
+        )
+        return new Map<string, BoardPage>(
+          pages.map((page) => [
+            page.boardId,
+            {
+              board: new Board({
+                id: page.boardId,
+                title: page.title,
+                itemCount: page.itemCount,
+                createdAt: page.createdAt,
+                updatedAt: page.updatedAt
+              }),
+              items: page.items,
+              connections: touching.get(page.boardId) ?? [],
+              next: page.next
+            }
+          ])
+        )
+      }).pipe(withSpan("Boards.readMany"))
+
     /** Places existing items on a board (or moves those already on it); answers the board and those items. */
     const saveItems = (
       workspaceId: string,
@@ -172,6 +209,6 @@ export class Boards extends Effect.Service<Boards>()("svc/boards/Boards", {
         )
       }).pipe(withSpan("Boards.saveItems"))
 
-    return { create, rename, read, saveItems, lockBoard } as const
+    return { create, rename, read, readMany, saveItems, lockBoard } as const
   })
 }) {}

@@ -1,10 +1,18 @@
 /** Boards, notes, tables, tags, connections and the trash: services, repositories, schemas and toolsets. */
 export { boardTools } from "./board-tools.js"
-export { Boards, type PlacementInput } from "./boards.js"
+export { type BoardPage, Boards, type PlacementInput } from "./boards.js"
 export { Connections } from "./connections.js"
 export { noteTools } from "./note-tools.js"
 export { type NotePatch, Notes } from "./notes.js"
-export { BoardsRepo, type CanvasPlacement, ConnectionsRepo, TablesRepo, TagsRepo, TrashRepo } from "./ports.js"
+export {
+  type BoardFirstPage,
+  BoardsRepo,
+  type CanvasPlacement,
+  ConnectionsRepo,
+  TablesRepo,
+  TagsRepo,
+  TrashRepo
+} from "./ports.js"
 export {
   Board,
   Cells,

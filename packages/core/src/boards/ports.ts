@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { Page, PageRequest } from "../shared/paging.js"
+import type { Page, PageKey, PageRequest } from "../shared/paging.js"
 import type { CellValue, ItemConnection, PlacedItem, StoredRow, Tag } from "./schema.js"
 
 /** Where an item goes on a board. */
@@ -7,6 +7,20 @@ export interface CanvasPlacement {
   readonly itemId: string
   readonly x: number
   readonly y: number
+}
+
+/** The first page of one board's items, as a batched read answers it (`BoardsRepo.firstPages`). */
+export interface BoardFirstPage {
+  readonly boardId: string
+  readonly title: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  /** How many items not in the trash sit on the board. */
+  readonly itemCount: number
+  /** The board's items, most recently placed first, as `listItems` pages them. */
+  readonly items: ReadonlyArray<PlacedItem>
+  /** Where the next page starts; absent on the last page. */
+  readonly next: PageKey | undefined
 }
 
 /** Items placed on boards (a board is an item of type `board`; boards live in `ItemsRepo`). */
@@ -29,6 +43,22 @@ export class BoardsRepo extends Context.Tag("svc/boards/BoardsRepo")<
       boardId: string,
       itemIds: ReadonlyArray<string>
     ) => Effect.Effect<Array<ItemConnection>>
+    /**
+     * The first page of items of each of these boards of the workspace (those not in the trash; others are left
+     * out), in one statement whatever the number of boards.
+     */
+    readonly firstPages: (
+      workspaceId: string,
+      boardIds: ReadonlyArray<string>,
+      limit: number
+    ) => Effect.Effect<Array<BoardFirstPage>>
+    /**
+     * `connectionsTouching` of several boards in one statement: per board id, the connections touching its items
+     * of `itemIds`.
+     */
+    readonly connectionsTouchingMany: (
+      itemIdsByBoard: ReadonlyMap<string, ReadonlyArray<string>>
+    ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<ItemConnection>>>
   }
 >() {}
 

@@ -1,6 +1,12 @@
-import { Context, type Effect } from "effect"
-import type { Page, PageRequest } from "../shared/paging.js"
+import { Context, type Effect, type Option } from "effect"
+import type { Page, PageKey, PageRequest } from "../shared/paging.js"
 import type { EventRecord } from "./schema.js"
+
+/** Which event types a read of the log keeps: only `types` when given, never `excludeTypes`. */
+export interface EventTypeFilter {
+  readonly types?: ReadonlyArray<string>
+  readonly excludeTypes?: ReadonlyArray<string>
+}
 
 /** The append-only event log that feeds, hooks and webhooks read. */
 export class EventLog extends Context.Tag("svc/events/EventLog")<
@@ -14,5 +20,14 @@ export class EventLog extends Context.Tag("svc/events/EventLog")<
       filter: { readonly type?: string },
       page: PageRequest
     ) => Effect.Effect<Page<EventRecord>>
+    /** At most `limit` of a workspace's events after `after` (from the first when undefined), oldest first. */
+    readonly since: (
+      workspaceId: string,
+      filter: EventTypeFilter,
+      after: PageKey | undefined,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<EventRecord>>
+    /** One event of a workspace. */
+    readonly find: (workspaceId: string, id: string) => Effect.Effect<Option.Option<EventRecord>>
   }
 >() {}

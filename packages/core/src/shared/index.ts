@@ -11,7 +11,16 @@ export {
   Unreachable
 } from "./errors.js"
 export { EXCERPT_LENGTH, excerpt, PROBLEM_MESSAGE_LENGTH, shortProblemMessage } from "./excerpt.js"
-export { Cursor, decodeCursor, encodeCursor, Limit, type Page, type PageKey, pageOf, type PageRequest } from "./paging.js"
+export {
+  Cursor,
+  decodeCursor,
+  encodeCursor,
+  Limit,
+  type Page,
+  type PageKey,
+  pageOf,
+  type PageRequest
+} from "./paging.js"
 export { Ids, Secrets, Transactor } from "./ports.js"
 export { type RankedPage, rankedPageOf, type RankKey, type SearchPosition } from "./ranked-paging.js"
 export { withSpan } from "./spans.js"

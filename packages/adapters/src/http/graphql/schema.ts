@@ -13,7 +13,10 @@ import { makeTypeMaker } from "./derive.js"
 import type { GraphqlKit, GraphqlPart, RootFields } from "./parts.js"
 import { makeResults } from "./results.js"
 import { toolMutations } from "./tool-mutations.js"
+import { storePart } from "./store.js"
+import { subscriptionsPart } from "./subscriptions.js"
 import { viewerPart } from "./viewer.js"
+import { workspacePart } from "./workspace.js"
 
 /** Every root field takes one call from the caller's per-minute limit before it runs (the documented cost). */
 const charged = (field: GraphQLFieldConfig<unknown, GraphqlContext>): GraphQLFieldConfig<unknown, GraphqlContext> => {
@@ -67,6 +70,9 @@ export const makeGraphqlSchema = Effect.gen(function* () {
   const connections = makeConnections(types)
   const parts: ReadonlyArray<GraphqlPart> = [
     yield* viewerPart(kit, connections, registry),
+    yield* workspacePart(kit, connections, registry),
+    yield* storePart(kit, connections),
+    yield* subscriptionsPart(kit),
     toolMutations(registry, kit)
   ]
   const query = rootType("Query", merge(parts, "query"), "Reads: the caller, a workspace, a store.")

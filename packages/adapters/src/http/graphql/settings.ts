@@ -4,7 +4,7 @@ import { Context, Layer } from "effect"
 export interface GraphqlSettingsShape {
   /** Deepest selection nesting a document may have (fragments followed). */
   readonly maxDepth: number
-  /** Largest cost of one operation: each field costs 1, each object-returning field 2 more, times list sizes. */
+  /** Largest cost of one operation: a scalar field 1, a field with a selection 2 plus 1.5 × its fields' cost, times its `first`/`last`. */
   readonly maxCost: number
   /** Most aliases in one document. */
   readonly maxAliases: number

@@ -29,7 +29,8 @@ export const makeGraphqlYoga = Effect.gen(function* () {
     graphiql: settings.graphiql
       ? {
           title: "svc GraphQL",
-          headers: JSON.stringify({ Authorization: "Bearer svc_pat_…" }),
+          // A placeholder to replace with a key; ASCII only, as a browser refuses any other character in a header.
+          headers: JSON.stringify({ Authorization: "Bearer svc_pat_..." }),
           shouldPersistHeaders: false
         }
       : false,

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type EventRecord, EventLog } from "@svc/core/events"
 import { pageOf } from "@svc/core/shared"
 import { DELIVERY_WAKE_CHANNEL, envelopeAround, isWebhookEventType } from "@svc/core/webhooks"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
 import { withSpan } from "@svc/core/shared"
@@ -85,7 +85,30 @@ export const EventLogSql = Layer.effect(
           Effect.map((rows) => pageOf(rows.map(toEvent), page.limit)),
           Effect.orDie
         )
-      }
+      },
+      // Oldest first on the `events_workspace_recent` index, read backwards.
+      since: (workspaceId, filter, after, limit) => {
+        if (filter.types !== undefined && filter.types.length === 0) return Effect.succeed([])
+        const only = filter.types === undefined ? sql`` : sql`AND type IN ${sql.in(filter.types)}`
+        const not =
+          filter.excludeTypes === undefined || filter.excludeTypes.length === 0
+            ? sql``
+            : sql`AND type NOT IN ${sql.in(filter.excludeTypes)}`
+        const from = after ? sql`AND (created_at, id) > (${after.createdAt}, ${after.id})` : sql``
+        return sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
+                             WHERE workspace_id = ${workspaceId} ${only} ${not} ${from}
+                             ORDER BY created_at, id LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toEvent)),
+          Effect.orDie,
+          withSpan("EventLog.since", { captureStackTrace: false })
+        )
+      },
+      find: (workspaceId, id) =>
+        sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
+                      WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(toEvent))),
+          Effect.orDie
+        )
     }
   })
 )

@@ -1,0 +1,207 @@
+import { type StoreCaller, StoreCatalog, StoreCohorts, StoreCustomers, StoreSales } from "@svc/core/store"
+import { HttpSender, Webhooks } from "@svc/core/webhooks"
+import { Config, Effect, Either, SchemaAST as AST, type Schema } from "effect"
+import {
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLString
+} from "graphql"
+import { pascalCase } from "./derive.js"
+import type { GraphqlKit, RootFields } from "./parts.js"
+import { decodeInput, payloadOf, runChange, type StoreFailure, successOf } from "./store-contract.js"
+
+/** Test-only: loopback receivers over plain http, the switch the store API's webhook routes and the sender read. */
+const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+
+const hasRequiredField = (schema: Schema.Schema.Any): boolean => {
+  const encoded = AST.encodedAST(schema.ast)
+  return encoded._tag === "TypeLiteral" && encoded.propertySignatures.some((property) => !property.isOptional)
+}
+
+/** How one store change is offered as a mutation. */
+interface StoreChange<I> {
+  readonly description: string
+  /** The answer type; the store API endpoint's success schema unless given. */
+  readonly payload: GraphQLOutputType
+  /** The store API endpoint's body schema, taken as the `input` argument and decoded with it. */
+  readonly body?: Schema.Schema.Any
+  /** Whether the change names its record by `id` (the endpoint's path). */
+  readonly byId?: boolean
+  readonly change: (caller: StoreCaller, input: I, id: string) => Effect.Effect<unknown, StoreFailure>
+}
+
+/**
+ * The store's changes as mutations: products, sales, customers and webhooks, each calling the service the store
+ * API's handler calls, its input the endpoint's body schema and its answer the endpoint's success or a ToolFailure.
+ */
+export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLObjectType) =>
+  Effect.gen(function* () {
+    const catalog = yield* StoreCatalog
+    const sales = yield* StoreSales
+    const customers = yield* StoreCustomers
+    const cohorts = yield* StoreCohorts
+    const webhooks = yield* Webhooks
+    const sender = yield* HttpSender
+    const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
+
+    const derived = (group: string, name: string, typeName: string) => types.output(successOf(group, name), typeName)
+
+    // Every product answer: the endpoint's fields, its product the graph's Product (with sales, customers, cohorts).
+    const productPayload = new GraphQLNonNull(
+      new GraphQLObjectType({
+        name: types.reserve("ProductPayload"),
+        description: "A product as it now is, whether it can go live and what remains before it can.",
+        fields: () => ({
+          ...(types.outputFields(successOf("products", "get"), "ProductPayload") as GraphQLFieldConfigMap<
+            unknown,
+            unknown
+          >),
+          product: { type: new GraphQLNonNull(product) }
+        })
+      })
+    )
+
+    const mutation: RootFields = {}
+    const offer = <I>(name: string, spec: StoreChange<I>) => {
+      const pascal = pascalCase(name)
+      const args: GraphQLFieldConfigArgumentMap = {}
+      if (spec.byId === true) args.id = { type: new GraphQLNonNull(GraphQLString) }
+      const body = spec.body
+      if (body !== undefined) {
+        const input = types.input(body, `${pascal}Input`)
+        args.input = {
+          type: hasRequiredField(body)
+            ? input
+            : ((input instanceof GraphQLNonNull ? input.ofType : input) as GraphQLInputType)
+        }
+      }
+      mutation[name] = {
+        type: results.union(`${pascal}Result`, spec.payload),
+        description: `${spec.description}\n\nRefusals come back as ToolFailure; the store API's rules apply.`,
+        args,
+        resolve: async (_source, given: { readonly id?: string; readonly input?: unknown }, context) => {
+          const decoded = body === undefined ? Either.right({} as I) : decodeInput<I>(body, given.input)
+          if (Either.isLeft(decoded)) return decoded.left
+          return runChange(context, (caller) => spec.change(caller, decoded.right, given.id ?? ""))
+        }
+      }
+    }
+
+    const bodies = {
+      createProduct: payloadOf("products", "create"),
+      updateProduct: payloadOf("products", "update"),
+      recordSale: payloadOf("sales", "record"),
+      addCustomer: payloadOf("customers", "add"),
+      removeAccess: payloadOf("customers", "removeAccess"),
+      accessEmail: payloadOf("customers", "accessEmail"),
+      cohort: payloadOf("customers", "cohort"),
+      createWebhook: payloadOf("webhooks", "create"),
+      updateWebhook: payloadOf("webhooks", "update"),
+      rollSecret: payloadOf("webhooks", "rollSecret"),
+      testWebhook: payloadOf("webhooks", "test")
+    }
+
+    offer<{ readonly custom_ai_id: string } & Parameters<typeof catalog.patch>[2]>("createProduct", {
+      description: "Creates a product selling a Custom AI, as a draft (POST /products).",
+      payload: productPayload,
+      body: bodies.createProduct,
+      change: (caller, { custom_ai_id, ...changes }) => catalog.create(caller, custom_ai_id, changes)
+    })
+    offer<Parameters<typeof catalog.patch>[2]>("updateProduct", {
+      description: "Changes fields of a product; null clears a field (PATCH /products/<id>).",
+      payload: productPayload,
+      body: bodies.updateProduct,
+      byId: true,
+      change: (caller, changes, id) => catalog.patch(caller, id, changes)
+    })
+    offer("publishProduct", {
+      description: "Puts a product on sale (POST /products/<id>/publish).",
+      payload: productPayload,
+      byId: true,
+      change: (caller, _input, id) => catalog.publish(caller, id)
+    })
+    offer("unpublishProduct", {
+      description: "Takes a product off sale (POST /products/<id>/unpublish).",
+      payload: productPayload,
+      byId: true,
+      change: (caller, _input, id) => catalog.unpublish(caller, id)
+    })
+    offer<Parameters<typeof sales.recordSale>[1]>("recordSale", {
+      description:
+        "Records a sale, renewal, cancellation or refund from your own checkout (POST /sales); a turned-away " +
+        "sale answers status rejected with a reason.",
+      payload: derived("sales", "record", "RecordSalePayload"),
+      body: bodies.recordSale,
+      change: (caller, input) => sales.recordSale(caller, input)
+    })
+    offer<Parameters<typeof customers.add>[1]>("addCustomer", {
+      description: "Gives a person access to a product for free (POST /customers).",
+      payload: derived("customers", "add", "AddCustomerPayload"),
+      body: bodies.addCustomer,
+      change: (caller, input) => customers.add(caller, input)
+    })
+    offer<Parameters<typeof customers.removeAccess>[1]>("removeCustomerAccess", {
+      description: "Switches a person's access to a product off (POST /customers/remove-access).",
+      payload: derived("customers", "removeAccess", "RemoveCustomerAccessPayload"),
+      body: bodies.removeAccess,
+      change: (caller, input) => customers.removeAccess(caller, input)
+    })
+    offer<Parameters<typeof customers.resendAccessEmail>[1]>("resendAccessEmail", {
+      description: "Sends a person's access email again, once a minute at most (POST /customers/access-email).",
+      payload: derived("customers", "accessEmail", "ResendAccessEmailPayload"),
+      body: bodies.accessEmail,
+      change: (caller, input) => customers.resendAccessEmail(caller, input)
+    })
+    offer<Parameters<typeof cohorts.move>[1]>("moveCustomerToCohort", {
+      description: "Moves a buyer into a cohort of the product (POST /customers/cohort).",
+      payload: derived("customers", "cohort", "MoveCustomerToCohortPayload"),
+      body: bodies.cohort,
+      change: (caller, input) => cohorts.move(caller, input)
+    })
+    offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {
+      description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",
+      payload: derived("webhooks", "create", "CreateWebhookPayload"),
+      body: bodies.createWebhook,
+      change: (caller, input) => webhooks.create(caller, input, policy)
+    })
+    offer<Parameters<typeof webhooks.update>[2]>("updateWebhook", {
+      description: "Changes a webhook's address, events, description or whether it is on (PATCH /webhooks/<id>).",
+      payload: derived("webhooks", "update", "UpdateWebhookPayload"),
+      body: bodies.updateWebhook,
+      byId: true,
+      change: (caller, patch, id) => webhooks.update(caller, id, patch, policy)
+    })
+    offer("deleteWebhook", {
+      description: "Deletes a webhook (DELETE /webhooks/<id>).",
+      payload: derived("webhooks", "remove", "DeleteWebhookPayload"),
+      byId: true,
+      change: (caller, _input, id) => webhooks.remove(caller, id)
+    })
+    offer<{ readonly grace_seconds?: number }>("rollWebhookSecret", {
+      description:
+        "Makes a new signing secret; the old one may sign on for a grace period (POST /webhooks/<id>/roll-secret).",
+      payload: derived("webhooks", "rollSecret", "RollWebhookSecretPayload"),
+      body: bodies.rollSecret,
+      byId: true,
+      change: (caller, input, id) => webhooks.rollSecret(caller, id, input.grace_seconds)
+    })
+    offer<{ readonly type?: string }>("testWebhook", {
+      description: "Sends a signed sample event to the webhook now and answers how it went (POST /webhooks/<id>/test).",
+      payload: derived("webhooks", "test", "TestWebhookPayload"),
+      body: bodies.testWebhook,
+      byId: true,
+      change: (caller, input, id) =>
+        webhooks.test(caller, id, input.type).pipe(Effect.provideService(HttpSender, sender))
+    })
+    offer("resendWebhookDelivery", {
+      description: "Queues a delivery of an event to its webhook again (POST /deliveries/<id>/resend).",
+      payload: derived("webhooks", "resend", "ResendWebhookDeliveryPayload"),
+      byId: true,
+      change: (caller, _input, id) => webhooks.resend(caller, id)
+    })
+    return mutation
+  })
