@@ -5,9 +5,8 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Tracer } from "effect"
-import type { GraphQLClient } from "graphql-request"
 import { TestApp } from "../support/app.js"
-import { graphqlClient } from "./support.js"
+import { graphqlClient, mutate, request } from "./support.js"
 
 type Row = Record<string, unknown>
 
@@ -27,24 +26,6 @@ const CountingTracer = Layer.unwrapEffect(
     )
   )
 )
-
-const request = <A>(client: GraphQLClient, query: string, variables?: Record<string, unknown>) =>
-  Effect.promise(() => client.request<A>(query, variables))
-
-const mutate = (client: GraphQLClient, field: string, input: Record<string, unknown>, select = "") =>
-  Effect.map(
-    request<Record<string, Row>>(
-      client,
-      `mutation($input: ${field.charAt(0).toUpperCase()}${field.slice(1)}Input!) { ${field}(input: $input) {
-         __typename ... on ToolFailure { status message } ${select} } }`,
-      { input }
-    ),
-    (answer) => {
-      const payload = answer[field] as Row
-      expect(payload.__typename).not.toBe("ToolFailure")
-      return payload
-    }
-  )
 
 interface BoardNode {
   readonly id: string

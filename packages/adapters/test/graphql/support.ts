@@ -1,4 +1,6 @@
 /** A GraphQL client for the tests: `graphql-request` against the test app's Node server. */
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
 import { GraphQLClient } from "graphql-request"
 
 /** A client of `<url>/graphql` that sends `token` as a bearer token (none when `undefined`). */
@@ -34,3 +36,23 @@ export interface GraphqlBody {
     readonly extensions?: Record<string, unknown>
   }>
 }
+
+/** Sends one GraphQL request through `client` (graphql-request throws on GraphQL errors). */
+export const request = <A>(client: GraphQLClient, query: string, variables?: Record<string, unknown>) =>
+  Effect.promise(() => client.request<A>(query, variables))
+
+/** Runs a tool mutation (`field`, whose input type is `<Field>Input`) and answers its payload, failing on a ToolFailure. */
+export const mutate = (client: GraphQLClient, field: string, input: Record<string, unknown>, select = "") =>
+  Effect.map(
+    request<Record<string, Record<string, unknown>>>(
+      client,
+      `mutation($input: ${field.charAt(0).toUpperCase()}${field.slice(1)}Input!) { ${field}(input: $input) {
+         __typename ... on ToolFailure { status message } ${select} } }`,
+      { input }
+    ),
+    (answer) => {
+      const payload = answer[field] as Record<string, unknown>
+      expect(payload.__typename).not.toBe("ToolFailure")
+      return payload
+    }
+  )

@@ -5,9 +5,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { readOnlyAccess } from "@svc/core/auth"
 import { Effect } from "effect"
-import type { GraphQLClient } from "graphql-request"
 import { TestApp } from "../support/app.js"
-import { graphqlClient, postGraphql } from "./support.js"
+import { graphqlClient, mutate, postGraphql, request } from "./support.js"
 
 type Row = Record<string, unknown>
 type Connection<A = Row> = {
@@ -15,25 +14,6 @@ type Connection<A = Row> = {
   nodes: Array<A>
   pageInfo: { hasNextPage: boolean; endCursor: string | null }
 }
-
-const request = <A>(client: GraphQLClient, query: string, variables?: Record<string, unknown>) =>
-  Effect.promise(() => client.request<A>(query, variables))
-
-/** Runs a mutation and answers its payload, failing the test on a ToolFailure. */
-const mutate = (client: GraphQLClient, field: string, input: Record<string, unknown>, select: string) =>
-  Effect.map(
-    request<Record<string, Row>>(
-      client,
-      `mutation($input: ${field.charAt(0).toUpperCase()}${field.slice(1)}Input!) { ${field}(input: $input) {
-         __typename ... on ToolFailure { status message } ${select} } }`,
-      { input }
-    ),
-    (answer) => {
-      const payload = answer[field] as Row
-      expect(payload.__typename).not.toBe("ToolFailure")
-      return payload
-    }
-  )
 
 /** A tool's answer over the REST face, to compare with. */
 const callTool = <A>(url: string, token: string, name: string, args: Record<string, unknown>) =>

@@ -313,13 +313,14 @@ export const makeTypeMaker = (): TypeMaker => {
     return type
   }
 
-  const fieldsOf = (node: AST.TypeLiteral, parent: string): GraphQLFieldConfigMap<unknown, unknown> =>
+  /** The fields of a struct on one side: same names, nullability and descriptions for object and input types. */
+  const propertiesOf = (node: AST.TypeLiteral, parent: string, side: "output" | "input") =>
     Object.fromEntries(
       node.propertySignatures
         .filter((property) => typeof property.name === "string" && GRAPHQL_NAME.test(property.name))
         .map((property) => {
           const key = property.name as string
-          const { type, nullable } = shape(property.type, `${parent}${pascalCase(key)}`, "output")
+          const { type, nullable } = shape(property.type, `${parent}${pascalCase(key)}`, side)
           const description = propertyDescription(property)
           return [
             key,
@@ -329,25 +330,13 @@ export const makeTypeMaker = (): TypeMaker => {
             }
           ] as const
         })
-    ) as GraphQLFieldConfigMap<unknown, unknown>
+    )
 
-  const inputFieldsOf = (node: AST.TypeLiteral, parent: string): GraphQLInputFieldConfigMap =>
-    Object.fromEntries(
-      node.propertySignatures
-        .filter((property) => typeof property.name === "string" && GRAPHQL_NAME.test(property.name))
-        .map((property) => {
-          const key = property.name as string
-          const { type, nullable } = shape(property.type, `${parent}${pascalCase(key)}`, "input")
-          const description = propertyDescription(property)
-          return [
-            key,
-            {
-              type: nullable || property.isOptional ? type : new GraphQLNonNull(type),
-              ...(description === undefined ? {} : { description })
-            }
-          ] as const
-        })
-    ) as GraphQLInputFieldConfigMap
+  const fieldsOf = (node: AST.TypeLiteral, parent: string) =>
+    propertiesOf(node, parent, "output") as GraphQLFieldConfigMap<unknown, unknown>
+
+  const inputFieldsOf = (node: AST.TypeLiteral, parent: string) =>
+    propertiesOf(node, parent, "input") as GraphQLInputFieldConfigMap
 
   const propertyDescription = (property: AST.PropertySignature): string | undefined => {
     const own = AST.getDescriptionAnnotation(property)

@@ -46,7 +46,13 @@ export const toolConnectionField = (
   kit: GraphqlKit,
   connections: Connections,
   tool: Tool,
-  options: { readonly list: string; readonly node: string; readonly description?: string }
+  options: {
+    readonly list: string
+    readonly node: string
+    readonly description?: string
+    /** The cursor of one row; by default its keyset cursor (`keysetCursor`), which ranked lists must not use. */
+    readonly cursorOf?: (node: unknown) => string | null
+  }
 ): GraphQLFieldConfig<InWorkspace, GraphqlContext, PageArgs & Record<string, unknown>> => {
   const node: GraphQLOutputType = kit.types.output(
     elementSchema(fieldSchema(tool.outputSchema.ast, options.list)),
@@ -66,7 +72,8 @@ export const toolConnectionField = (
         })
       )
       return connectionOf(answer[options.list] as ReadonlyArray<unknown>, answer.nextCursor as string | undefined, {
-        after
+        after,
+        ...(options.cursorOf === undefined ? {} : { cursorOf: options.cursorOf })
       })
     }
   }

@@ -1,6 +1,6 @@
 import { Board, Boards, ItemConnection, PlacedItem, Table } from "@svc/core/boards"
 import { encodeCursor } from "@svc/core/shared"
-import type { Tool, ToolRegistryShape } from "@svc/core/tools"
+import type { ToolRegistryShape } from "@svc/core/tools"
 import { Effect } from "effect"
 import {
   type GraphQLFieldConfig,
@@ -15,7 +15,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { elementSchema, fieldSchema } from "./schema-fields.js"
-import { answerOrThrow, type InWorkspace, servedTool, toolConnectionField, withoutNulls } from "./tool-fields.js"
+import { answerOrThrow, type InWorkspace, servedTool, toolConnectionField } from "./tool-fields.js"
 import { boardPages, type EncodedBoardPage } from "./workspace-loaders.js"
 
 /** The page size of the tools' lists when `first` is left out. */
@@ -29,33 +29,6 @@ interface BoardSource extends InWorkspace {
 
 /** A paged list whose order is not the keyset (rank, name, position): only the last edge carries a cursor. */
 const unkeyed = () => null
-
-/**
- * A connection field over a paged list tool whose rows are not in keyset order, so that no edge but the last
- * claims a cursor the tool would not take.
- */
-const orderedListField = (
-  kit: GraphqlKit,
-  connections: Connections,
-  tool: Tool,
-  options: { readonly list: string; readonly node: string; readonly description?: string }
-): GraphQLFieldConfig<InWorkspace, GraphqlContext, PageArgs & Record<string, unknown>> => ({
-  ...toolConnectionField(kit, connections, tool, options),
-  resolve: async (source, { first, after, ...filters }, context) => {
-    const answer = answerOrThrow(
-      await context.callTool(tool.name, {
-        ...withoutNulls(filters),
-        workspaceId: source.workspaceId,
-        ...(first == null ? {} : { limit: first }),
-        ...(after == null ? {} : { cursor: after })
-      })
-    )
-    return connectionOf(answer[options.list] as ReadonlyArray<unknown>, answer.nextCursor as string | undefined, {
-      after,
-      cursorOf: unkeyed
-    })
-  }
-})
 
 /** Where a page of a board's items continues after `item`: the board's keyset (placed at, item id). */
 const placedCursor = (item: unknown): string | null => {
@@ -167,10 +140,11 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
           node: "ItemSummary",
           description: "The workspace's items, newest first, narrowed like svc_list_workspace_items."
         }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
-        search: orderedListField(kit, connections, tool("svc_search_workspace_items"), {
+        search: toolConnectionField(kit, connections, tool("svc_search_workspace_items"), {
           list: "items",
           node: "ItemHit",
-          description: "Full-text search of the workspace's items, best first (svc_search_workspace_items)."
+          description: "Full-text search of the workspace's items, best first (svc_search_workspace_items).",
+          cursorOf: unkeyed
         }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
         boards: {
           type: connections.of(new GraphQLNonNull(workspaceBoard)),
@@ -239,15 +213,17 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
             }
           }
         },
-        tags: orderedListField(kit, connections, listTags, {
+        tags: toolConnectionField(kit, connections, listTags, {
           list: "tags",
           node: "Tag",
-          description: "The workspace's tags by name, each with its item count (svc_list_tags)."
+          description: "The workspace's tags by name, each with its item count (svc_list_tags).",
+          cursorOf: unkeyed
         }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
-        highlights: orderedListField(kit, connections, tool("svc_search_highlights"), {
+        highlights: toolConnectionField(kit, connections, tool("svc_search_highlights"), {
           list: "highlights",
           node: "Highlight",
-          description: "Saved highlights, best first for a query, else newest first (svc_search_highlights)."
+          description: "Saved highlights, best first for a query, else newest first (svc_search_highlights).",
+          cursorOf: unkeyed
         }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
       }
     })
