@@ -137,7 +137,7 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })("Gra
         const answer = yield* request<{ workspace: Record<string, unknown> }>(
           client,
           `query($board: String!, $note: String!, $table: String!) { workspace {
-             board(id: $board) { id title itemCount items { nodes { id x y title } } connections { fromItemId toItemId label boardId } }
+             board(id: $board) { id title itemCount items { nodes { id x y title item { id type } } } connections { fromItemId toItemId label boardId } }
              note(id: $note) { id title markdown }
              table(id: $table, first: 2) { title columns { name type } rowCount rows { nodes { cells } pageInfo { hasNextPage endCursor } } }
              tags { nodes { name itemCount } }
@@ -150,8 +150,8 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })("Gra
         const items = (workspace.board as { items: Connection }).items.nodes
         expect(items).toEqual(
           expect.arrayContaining([
-            { id: note.id, x: 10, y: 20, title: "Idea" },
-            { id: other.id, x: -5, y: 7.5, title: "Other" }
+            { id: note.id, x: 10, y: 20, title: "Idea", item: { id: note.id, type: "note" } },
+            { id: other.id, x: -5, y: 7.5, title: "Other", item: { id: other.id, type: "note" } }
           ])
         )
         expect((workspace.board as { connections: Array<Row> }).connections).toEqual([

@@ -1,3 +1,4 @@
+import { ItemType, Platform } from "@svc/core/items"
 import { ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import {
@@ -66,6 +67,9 @@ const rootType = (name: string, fields: RootFields, description: string) =>
 export const makeGraphqlSchema = Effect.gen(function* () {
   const { registry } = yield* ToolServer
   const types = makeTypeMaker()
+  // Literal sets used in many places: named once for what they are, not for the first field that meets them.
+  types.rename(ItemType, "ItemType")
+  types.rename(Platform, "Platform")
   const kit: GraphqlKit = { types, results: makeResults(types) }
   const connections = makeConnections(types)
   const parts: ReadonlyArray<GraphqlPart> = [

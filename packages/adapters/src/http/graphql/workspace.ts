@@ -55,6 +55,18 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
     const listTags = tool("svc_list_tags")
 
     const placedItem = types.output(PlacedItem, "PlacedItem")
+    // `items { x y item { … } }` and the flat `items { id title x y }` both read a board's items: the placed item's
+    // own fields (derived from `PlacedItem`) and the item itself under `item`.
+    const boardItem = new GraphQLNonNull(
+      new GraphQLObjectType({
+        name: types.reserve("BoardItem"),
+        description: "An item on a board: where it sits (x, y), and the item itself.",
+        fields: () => ({
+          ...types.outputFields(PlacedItem, "BoardItem"),
+          item: { type: placedItem, description: "The item placed.", resolve: (placed: unknown) => placed }
+        })
+      })
+    )
     const itemConnection = types.output(ItemConnection, "ItemConnection")
 
     const loaderOf = (context: GraphqlContext, workspaceId: string, first: number | null | undefined) =>
@@ -95,7 +107,7 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
           ])
         ),
         items: {
-          type: connections.of(placedItem),
+          type: connections.of(boardItem),
           description: "Items on the board with their x/y, most recently placed first.",
           args: pageArgs,
           resolve: async (source: BoardSource, args: PageArgs, context: GraphqlContext) => {
