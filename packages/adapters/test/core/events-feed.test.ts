@@ -4,7 +4,8 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Accounts } from "@svc/core/accounts"
-import { type EventFeedOptions, EventLog, eventFeed, resumePoint } from "@svc/core/events"
+import { type EventFeedOptions, EventLog, eventFeed } from "@svc/core/events"
+import { resumePoint } from "@svc/core/webhooks"
 import { Effect, Fiber, Stream, TestClock } from "effect"
 import { testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"

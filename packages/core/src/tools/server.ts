@@ -196,6 +196,13 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
        * counts one per root field) takes the limit here and runs the calls with `callAdmitted`.
        */
       admit,
+      /**
+       * The workspace a call of `principal` acts in: `workspaceId`, when the credential reaches it, else its default
+       * (`NotFound`, `MissingWorkspace` otherwise). The rule every tool's workspace follows, for faces that read a
+       * workspace without calling a tool first.
+       */
+      workspaceOf: (principal: Principal, workspaceId: string | undefined): Effect.Effect<Workspace, DomainError> =>
+        resolveWorkspace(principal)(workspaceId),
       /** `call` without taking from the rate limit: for calls already counted through `admit`. */
       callAdmitted: (
         principal: Principal,

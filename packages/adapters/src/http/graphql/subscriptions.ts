@@ -1,5 +1,6 @@
 import type { WorkspacesRepo } from "@svc/core/accounts"
-import { type EventLog, eventFeed, followedWorkspace, LoggedEvent, resumePoint, visibleEvents } from "@svc/core/events"
+import { type EventLog, eventFeed, LoggedEvent } from "@svc/core/events"
+import { followedWorkspace, resumePoint, visibleEvents } from "@svc/core/webhooks"
 import { Cause, Effect, Exit, Option, Runtime, Schema, Stream } from "effect"
 import { GraphQLError, GraphQLList, GraphQLNonNull, GraphQLString } from "graphql"
 import { type GraphqlContext, toGraphqlError } from "./context.js"

@@ -1,4 +1,4 @@
-import type { Tool, ToolAnswer, ToolRegistryShape } from "@svc/core/tools"
+import type { Tool, ToolAnswer } from "@svc/core/tools"
 import type { GraphQLFieldConfig, GraphQLFieldConfigArgumentMap, GraphQLOutputType } from "graphql"
 import { connectionOf, type Connections, type PageArgs, pageArgs } from "./connections.js"
 import type { GraphqlContext } from "./context.js"
@@ -6,14 +6,6 @@ import { failureError } from "./errors.js"
 import type { GraphqlKit } from "./parts.js"
 import { isToolFailure } from "./results.js"
 import { elementSchema, fieldSchema } from "./schema-fields.js"
-
-/** The tool the registry serves under `name` (a start-up error when it serves none: the schema names it). */
-export const servedTool = (registry: ToolRegistryShape, name: string): Tool => {
-  const listed = registry.find(name)
-  if (listed === undefined)
-    throw new Error(`the GraphQL schema reads through ${name}, which this registry does not serve`)
-  return listed.tool
-}
 
 /** A tool's answer, or the GraphQL error of its failure (query fields fail as errors; mutations answer them). */
 export const answerOrThrow = (answer: ToolAnswer): Readonly<Record<string, unknown>> => {

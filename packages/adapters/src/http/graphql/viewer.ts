@@ -5,7 +5,7 @@ import { Effect, Option } from "effect"
 import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from "graphql"
 import type { Connections } from "./connections.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
-import { servedTool, toolConnectionField } from "./tool-fields.js"
+import { toolConnectionField } from "./tool-fields.js"
 
 /**
  * `viewer`: who is calling. The account and its plan, the credential, what it may do on each part (the same
@@ -15,11 +15,15 @@ export const viewerPart = (kit: GraphqlKit, connections: Connections, registry: 
   Effect.gen(function* () {
     const accounts = yield* AccountsRepo
     const { types } = kit
-    const workspaces = toolConnectionField(kit, connections, servedTool(registry, "svc_list_workspaces"), {
-      list: "workspaces",
-      node: "WorkspaceRow",
-      description: "The workspaces this credential reaches, newest first (svc_list_workspaces)."
-    })
+    // Left out where the server does not serve svc_list_workspaces (an embedding backend choosing its areas).
+    const listWorkspaces = registry.find("svc_list_workspaces")?.tool
+    const workspaces =
+      listWorkspaces &&
+      toolConnectionField(kit, connections, listWorkspaces, {
+        list: "workspaces",
+        node: "WorkspaceRow",
+        description: "The workspaces this credential reaches, newest first (svc_list_workspaces)."
+      })
     const partAccess = new GraphQLObjectType({
       name: types.reserve("PartAccess"),
       description: "What the credential may do on one part of the service.",
@@ -50,7 +54,7 @@ export const viewerPart = (kit: GraphqlKit, connections: Connections, registry: 
           type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(partAccess))),
           description: "The level on every part (off, read or edit)."
         },
-        workspaces
+        ...(workspaces === undefined ? {} : { workspaces })
       }
     })
     const part: GraphqlPart = {

@@ -1,6 +1,6 @@
 import { Board, Boards, ItemConnection, PlacedItem, Table } from "@svc/core/boards"
 import { encodeCursor } from "@svc/core/shared"
-import type { ToolRegistryShape } from "@svc/core/tools"
+import { type ToolRegistryShape, ToolServer } from "@svc/core/tools"
 import { Effect } from "effect"
 import {
   type GraphQLFieldConfig,
@@ -15,7 +15,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { elementSchema, fieldSchema } from "./schema-fields.js"
-import { answerOrThrow, type InWorkspace, servedTool, toolConnectionField } from "./tool-fields.js"
+import { answerOrThrow, type InWorkspace, toolConnectionField } from "./tool-fields.js"
 import { boardPages, type EncodedBoardPage } from "./workspace-loaders.js"
 
 /** The page size of the tools' lists when `first` is left out. */
@@ -46,8 +46,10 @@ const placedCursor = (item: unknown): string | null => {
 export const workspacePart = (kit: GraphqlKit, connections: Connections, registry: ToolRegistryShape) =>
   Effect.gen(function* () {
     const boardsService = yield* Boards
+    const tools = yield* ToolServer
     const { types } = kit
-    const tool = (name: string) => servedTool(registry, name)
+    // An embedding backend may serve some areas' tools only: a field whose tool is not served is left out.
+    const tool = (name: string) => registry.find(name)?.tool
     const listItems = tool("svc_list_workspace_items")
     const readBoard = tool("svc_read_board")
     const readNote = tool("svc_get_note_markdown")
@@ -70,7 +72,7 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
     const itemConnection = types.output(ItemConnection, "ItemConnection")
 
     const loaderOf = (context: GraphqlContext, workspaceId: string, first: number | null | undefined) =>
-      boardPages(context, boardsService, readBoard, encodeCursor, workspaceId, first ?? DEFAULT_FIRST)
+      boardPages(context, boardsService, readBoard!, encodeCursor, workspaceId, first ?? DEFAULT_FIRST)
 
     /** The board's page of `first` items after `after`: batched for a first page, else `svc_read_board` itself. */
     const pageOf = async (source: BoardSource, args: PageArgs, context: GraphqlContext): Promise<EncodedBoardPage> => {
@@ -80,7 +82,7 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
         return loaded
       }
       const answer = answerOrThrow(
-        await context.callTool(readBoard.name, {
+        await context.callTool(readBoard!.name, {
           workspaceId: source.workspaceId,
           boardId: source.id,
           ...(args.first == null ? {} : { limit: args.first }),
@@ -128,115 +130,152 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
 
     const boardNode = (workspaceId: string, id: string): BoardSource => ({ workspaceId, id })
 
-    const tableView = new GraphQLObjectType({
-      name: types.reserve("TableView"),
-      description: "A table (as svc_read_table answers it): title, columns, row count and a page of rows in order.",
-      fields: {
-        ...(types.outputFields(Table, "Table") as GraphQLFieldConfigMap<unknown, unknown>),
-        rows: {
-          type: connections.of(
-            types.output(elementSchema(fieldSchema(readTable.outputSchema.ast, "rows")), "TableRow")
-          ),
-          description: "A page of rows in position order."
+    const tableView =
+      readTable &&
+      new GraphQLObjectType({
+        name: types.reserve("TableView"),
+        description: "A table (as svc_read_table answers it): title, columns, row count and a page of rows in order.",
+        fields: {
+          ...(types.outputFields(Table, "Table") as GraphQLFieldConfigMap<unknown, unknown>),
+          rows: {
+            type: connections.of(
+              types.output(elementSchema(fieldSchema(readTable.outputSchema.ast, "rows")), "TableRow")
+            ),
+            description: "A page of rows in position order."
+          }
         }
-      }
-    })
+      })
 
+    const search = tool("svc_search_workspace_items")
+    const highlights = tool("svc_search_highlights")
     const workspace = new GraphQLObjectType<InWorkspace, GraphqlContext>({
       name: types.reserve("Workspace"),
       description: "A workspace and what it holds, read through the same tools as the other faces.",
       fields: {
         id: { type: new GraphQLNonNull(GraphQLString), resolve: (source) => source.workspaceId },
-        items: toolConnectionField(kit, connections, listItems, {
-          list: "items",
-          node: "ItemSummary",
-          description: "The workspace's items, newest first, narrowed like svc_list_workspace_items."
-        }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
-        search: toolConnectionField(kit, connections, tool("svc_search_workspace_items"), {
-          list: "items",
-          node: "ItemHit",
-          description: "Full-text search of the workspace's items, best first (svc_search_workspace_items).",
-          cursorOf: unkeyed
-        }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
-        boards: {
-          type: connections.of(new GraphQLNonNull(workspaceBoard)),
-          description: "The workspace's boards, newest first; their items and connections load together.",
-          args: pageArgs,
-          resolve: async (source: InWorkspace, { first, after }: PageArgs, context: GraphqlContext) => {
-            const answer = answerOrThrow(
-              await context.callTool(listItems.name, {
-                workspaceId: source.workspaceId,
-                type: "board",
-                ...(first == null ? {} : { limit: first }),
-                ...(after == null ? {} : { cursor: after })
-              })
-            )
-            const rows = answer.items as ReadonlyArray<{ readonly id: string; readonly createdAt: string }>
-            return connectionOf(
-              rows.map((row) => ({ ...boardNode(source.workspaceId, row.id), createdAt: row.createdAt })),
-              answer.nextCursor as string | undefined,
-              { after }
-            )
-          }
-        },
-        board: {
-          type: new GraphQLNonNull(workspaceBoard),
-          description: "One board (svc_read_board): not-found for one in the trash or of another workspace.",
-          args: { id: { type: new GraphQLNonNull(GraphQLString), description: "Board id (board_…)." } },
-          // Loaded here, so that a missing board fails this field (NOT_FOUND) and its fields share the page.
-          resolve: async (source: InWorkspace, { id }: { readonly id: string }, context: GraphqlContext) => {
-            const node = boardNode(source.workspaceId, id)
-            return { ...node, page: await pageOf(node, {}, context) }
-          }
-        },
-        note: {
-          type: types.output(fieldSchema(readNote.outputSchema.ast, "note"), "Note"),
-          description: "One note with its Markdown body (svc_get_note_markdown).",
-          args: { id: { type: new GraphQLNonNull(GraphQLString), description: "Note id (note_…)." } },
-          resolve: async (source: InWorkspace, { id }: { readonly id: string }, context: GraphqlContext) =>
-            answerOrThrow(await context.callTool(readNote.name, { workspaceId: source.workspaceId, noteId: id })).note
-        },
-        table: {
-          type: new GraphQLNonNull(tableView),
-          description: "One table with a page of its rows (svc_read_table).",
-          args: {
-            id: { type: new GraphQLNonNull(GraphQLString), description: "Table id (table_…)." },
-            ...pageArgs
-          },
-          resolve: async (
-            source: InWorkspace,
-            { id, first, after }: { readonly id: string } & PageArgs,
-            context: GraphqlContext
-          ) => {
-            const answer = answerOrThrow(
-              await context.callTool(readTable.name, {
-                workspaceId: source.workspaceId,
-                tableId: id,
-                ...(first == null ? {} : { limit: first }),
-                ...(after == null ? {} : { cursor: after })
-              })
-            )
-            return {
-              ...(answer.table as Record<string, unknown>),
-              rows: connectionOf(answer.rows as ReadonlyArray<unknown>, answer.nextCursor as string | undefined, {
-                after,
-                cursorOf: unkeyed
-              })
+        ...(listItems
+          ? {
+              items: toolConnectionField(kit, connections, listItems, {
+                list: "items",
+                node: "ItemSummary",
+                description: "The workspace's items, newest first, narrowed like svc_list_workspace_items."
+              }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
             }
-          }
-        },
-        tags: toolConnectionField(kit, connections, listTags, {
-          list: "tags",
-          node: "Tag",
-          description: "The workspace's tags by name, each with its item count (svc_list_tags).",
-          cursorOf: unkeyed
-        }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>,
-        highlights: toolConnectionField(kit, connections, tool("svc_search_highlights"), {
-          list: "highlights",
-          node: "Highlight",
-          description: "Saved highlights, best first for a query, else newest first (svc_search_highlights).",
-          cursorOf: unkeyed
-        }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
+          : {}),
+        ...(search
+          ? {
+              search: toolConnectionField(kit, connections, search, {
+                list: "items",
+                node: "ItemHit",
+                description: "Full-text search of the workspace's items, best first (svc_search_workspace_items).",
+                cursorOf: unkeyed
+              }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
+            }
+          : {}),
+        ...(listItems && readBoard
+          ? {
+              boards: {
+                type: connections.of(new GraphQLNonNull(workspaceBoard)),
+                description: "The workspace's boards, newest first; their items and connections load together.",
+                args: pageArgs,
+                resolve: async (source: InWorkspace, { first, after }: PageArgs, context: GraphqlContext) => {
+                  const answer = answerOrThrow(
+                    await context.callTool(listItems.name, {
+                      workspaceId: source.workspaceId,
+                      type: "board",
+                      ...(first == null ? {} : { limit: first }),
+                      ...(after == null ? {} : { cursor: after })
+                    })
+                  )
+                  const rows = answer.items as ReadonlyArray<{ readonly id: string; readonly createdAt: string }>
+                  return connectionOf(
+                    rows.map((row) => ({ ...boardNode(source.workspaceId, row.id), createdAt: row.createdAt })),
+                    answer.nextCursor as string | undefined,
+                    { after }
+                  )
+                }
+              }
+            }
+          : {}),
+        ...(readBoard
+          ? {
+              board: {
+                type: new GraphQLNonNull(workspaceBoard),
+                description: "One board (svc_read_board): not-found for one in the trash or of another workspace.",
+                args: { id: { type: new GraphQLNonNull(GraphQLString), description: "Board id (board_…)." } },
+                // Loaded here, so that a missing board fails this field (NOT_FOUND) and its fields share the page.
+                resolve: async (source: InWorkspace, { id }: { readonly id: string }, context: GraphqlContext) => {
+                  const node = boardNode(source.workspaceId, id)
+                  return { ...node, page: await pageOf(node, {}, context) }
+                }
+              }
+            }
+          : {}),
+        ...(readNote
+          ? {
+              note: {
+                type: types.output(fieldSchema(readNote.outputSchema.ast, "note"), "Note"),
+                description: "One note with its Markdown body (svc_get_note_markdown).",
+                args: { id: { type: new GraphQLNonNull(GraphQLString), description: "Note id (note_…)." } },
+                resolve: async (source: InWorkspace, { id }: { readonly id: string }, context: GraphqlContext) =>
+                  answerOrThrow(await context.callTool(readNote.name, { workspaceId: source.workspaceId, noteId: id }))
+                    .note
+              }
+            }
+          : {}),
+        ...(readTable && tableView
+          ? {
+              table: {
+                type: new GraphQLNonNull(tableView),
+                description: "One table with a page of its rows (svc_read_table).",
+                args: {
+                  id: { type: new GraphQLNonNull(GraphQLString), description: "Table id (table_…)." },
+                  ...pageArgs
+                },
+                resolve: async (
+                  source: InWorkspace,
+                  { id, first, after }: { readonly id: string } & PageArgs,
+                  context: GraphqlContext
+                ) => {
+                  const answer = answerOrThrow(
+                    await context.callTool(readTable.name, {
+                      workspaceId: source.workspaceId,
+                      tableId: id,
+                      ...(first == null ? {} : { limit: first }),
+                      ...(after == null ? {} : { cursor: after })
+                    })
+                  )
+                  return {
+                    ...(answer.table as Record<string, unknown>),
+                    rows: connectionOf(answer.rows as ReadonlyArray<unknown>, answer.nextCursor as string | undefined, {
+                      after,
+                      cursorOf: unkeyed
+                    })
+                  }
+                }
+              }
+            }
+          : {}),
+        ...(listTags
+          ? {
+              tags: toolConnectionField(kit, connections, listTags, {
+                list: "tags",
+                node: "Tag",
+                description: "The workspace's tags by name, each with its item count (svc_list_tags).",
+                cursorOf: unkeyed
+              }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
+            }
+          : {}),
+        ...(highlights
+          ? {
+              highlights: toolConnectionField(kit, connections, highlights, {
+                list: "highlights",
+                node: "Highlight",
+                description: "Saved highlights, best first for a query, else newest first (svc_search_highlights).",
+                cursorOf: unkeyed
+              }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
+            }
+          : {})
       }
     })
 
@@ -249,15 +288,9 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
           args: { id: { type: GraphQLString, description: "Workspace id (ws_…); default: the credential's." } },
           resolve: async (_source, { id }: { readonly id?: string | null }, context) => {
             const principal = await context.toolsCaller()
-            // The tool server resolves the workspace for this caller (reach, default, plan, access) as for any tool.
-            answerOrThrow(
-              await context.callTool(listTags.name, { ...(id == null ? {} : { workspaceId: id }), limit: 1 })
-            )
-            const workspaceId = id ?? principal.workspaceId
-            if (workspaceId == null) {
-              throw failureError({ status: "missing-workspace", message: "this credential has no default workspace" })
-            }
-            return { workspaceId }
+            // The tool server's own rule: the default workspace, or one this credential reaches (else not-found).
+            const found = await context.run(tools.workspaceOf(principal, id ?? undefined))
+            return { workspaceId: found.id }
           }
         }
       }

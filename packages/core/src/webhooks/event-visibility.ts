@@ -6,8 +6,8 @@ import type { Principal } from "../auth/schema.js"
 import { Forbidden, invalid, MissingWorkspace, NotFound } from "../shared/errors.js"
 import type { PageKey } from "../shared/paging.js"
 import { toolGroups } from "../tools/groups.js"
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types.js"
-import { EventLog, type EventTypeFilter } from "./ports.js"
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js"
+import { EventLog, type EventTypeFilter } from "../events/ports.js"
 
 const reaches = (principal: Principal, group: keyof typeof toolGroups): boolean =>
   planAtLeast(principal.plan, toolGroups[group].plan) && levelOf(principal.access, toolGroups[group].part) !== "off"
