@@ -16,6 +16,10 @@ const engineFree = [
   "packages/server/test/examples.test.ts",
   "packages/server/test/tracing-config.test.ts",
   "packages/server/test/graphql-config.test.ts",
+  // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.
+  "packages/adapters/test/graphql/limits.test.ts",
+  "packages/adapters/test/graphql/graphiql-browser.test.ts",
+  "packages/server/test/graphql-serve.test.ts",
   "packages/adapters/test/core/fork-ready.test.ts",
   "packages/adapters/test/core/ids.test.ts",
   "packages/adapters/test/http/gzip-answers.test.ts",

@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql"
 import { Effect, Option } from "effect"
 import { createYoga, type YogaServerInstance } from "graphql-yoga"
 import { type GraphqlContext, makeContextFactory } from "./context.js"
@@ -34,7 +33,9 @@ export const makeGraphqlYoga = Effect.gen(function* () {
           shouldPersistHeaders: false
         }
       : false,
-    renderGraphiQL,
+    // GraphiQL's page is a 9 MB script: loaded on the first page view, not by every server start (or test file).
+    renderGraphiQL: (options) =>
+      import("@graphql-yoga/render-graphiql").then((graphiql) => graphiql.renderGraphiQL(options)),
     plugins: [...guardPlugins(settings)],
     logging: "warn"
   })
