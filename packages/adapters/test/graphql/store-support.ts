@@ -8,12 +8,11 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Plan } from "@svc/core/accounts"
 import { type Access, BrowserSessions, OAuthAuthorization, OAuthClients, OAuthTokens } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSetup } from "@svc/core/store"
 import { ConfigProvider, Context, Effect, Layer, Option } from "effect"
 import { GraphQLClient } from "graphql-request"
 import { PublicUrl } from "../../src/http/config.js"
 import { GraphqlRoutes } from "../../src/http/graphql/index.js"
-import { signUp, testCoreLayer } from "../support/core.js"
+import { signUpSeller, testCoreLayer } from "../support/core.js"
 
 type Core = Layer.Layer.Success<ReturnType<typeof testCoreLayer>>
 
@@ -108,12 +107,8 @@ export class StoreGraphql extends Context.Tag("test/StoreGraphql")<StoreGraphql,
       const run: StoreGraphqlHarness["run"] = (effect) => Effect.provide(effect, core)
       const seller: StoreGraphqlHarness["seller"] = (options = {}) =>
         Effect.gen(function* () {
-          const user = yield* signUp({
-            plan: options.plan ?? "starter",
-            ...(options.access ? { access: options.access } : {})
-          })
+          const user = yield* signUpSeller(options)
           const workspaceId = user.workspace.id
-          yield* (yield* StoreSetup).set(workspaceId, { supportEmail: "help@example.com", cardProcessor: "none" })
           const newCustomAi = () =>
             Effect.flatMap(CustomAis, (s) => s.create(workspaceId, { name: "Coach" })).pipe(
               Effect.map((made) => made.id),

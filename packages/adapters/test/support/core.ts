@@ -5,6 +5,7 @@
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { Accounts, type Plan } from "@svc/core/accounts"
 import { type Access, ApiKeys, AuthSettings, type Part, type Principal } from "@svc/core/auth"
+import { StoreSetup } from "@svc/core/store"
 import { HttpSender } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
@@ -51,4 +52,15 @@ export const signUp = (
     const { key, token } = yield* keys.create(account.id, { access: options.access, toolsets: options.toolsets })
     const principal: Principal = yield* keys.authenticate(token)
     return { account, workspace, store, key, token, principal }
+  })
+
+/** A seller: `signUp` (Starter unless `plan` says otherwise), its store set up to sell with no card processor. */
+export const signUpSeller = (options: { readonly plan?: Plan; readonly access?: Access } = {}) =>
+  Effect.gen(function* () {
+    const user = yield* signUp({
+      plan: options.plan ?? "starter",
+      ...(options.access ? { access: options.access } : {})
+    })
+    yield* (yield* StoreSetup).set(user.workspace.id, { supportEmail: "help@example.com", cardProcessor: "none" })
+    return user
   })

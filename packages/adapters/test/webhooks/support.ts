@@ -9,11 +9,10 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { SqlClient } from "@effect/sql"
 import type { Access } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSetup } from "@svc/core/store"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { PublicUrl } from "../../src/http/config.js"
 import { StoreApiRoutes } from "../../src/http/store-api/index.js"
-import { signUp, testCoreLayer } from "../support/core.js"
+import { signUpSeller, testCoreLayer } from "../support/core.js"
 
 type Core = Layer.Layer.Success<ReturnType<typeof testCoreLayer>>
 
@@ -103,12 +102,8 @@ export class WebhookTest extends Context.Tag("test/WebhookTest")<WebhookTest, We
 
       const seller: WebhookHarness["seller"] = (options = {}) =>
         Effect.gen(function* () {
-          const user = yield* signUp({
-            plan: options.plan ?? "starter",
-            ...(options.access ? { access: options.access } : {})
-          })
+          const user = yield* signUpSeller(options)
           const workspaceId = user.workspace.id
-          yield* (yield* StoreSetup).set(workspaceId, { supportEmail: "help@example.com", cardProcessor: "none" })
           const productId = () =>
             Effect.gen(function* () {
               const customAi = yield* (yield* CustomAis).create(workspaceId, { name: "Coach" })

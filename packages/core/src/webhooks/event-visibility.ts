@@ -1,9 +1,8 @@
 import { Effect, Option } from "effect"
-import { WorkspacesRepo } from "../accounts/ports.js"
 import { planAtLeast } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
 import type { Principal } from "../auth/schema.js"
-import { Forbidden, invalid, MissingWorkspace, NotFound } from "../shared/errors.js"
+import { Forbidden, invalid } from "../shared/errors.js"
 import type { PageKey } from "../shared/paging.js"
 import { toolGroups } from "../tools/groups.js"
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js"
@@ -34,28 +33,6 @@ export const visibleEvents = (principal: Principal, requested: ReadonlyArray<str
   const kept = requested.filter((type) => (isWebhookEventType(type) ? store : workspace))
   return kept.length === 0 ? Effect.fail(refused) : Effect.succeed<EventTypeFilter>({ types: kept })
 }
-
-/**
- * The workspace whose events `principal` follows: `workspaceId`, else the credential's own. The rule of the tools
- * (`ToolServer`): a bound key reaches its workspace only, an account-wide sign-in every workspace of the account.
- */
-export const followedWorkspace = (principal: Principal, workspaceId: string | undefined) =>
-  Effect.gen(function* () {
-    if (workspaceId === undefined) {
-      if (principal.workspaceId === null) {
-        return yield* new MissingWorkspace({ message: "you have no default workspace; pass workspaceId" })
-      }
-      return principal.workspaceId
-    }
-    const unreachable = new NotFound({
-      message: `no workspace ${workspaceId} that this credential can reach; svc_list_workspaces lists the ones it can`
-    })
-    if (principal.reach === "bound") {
-      return workspaceId === principal.workspaceId ? workspaceId : yield* unreachable
-    }
-    const found = yield* (yield* WorkspacesRepo).findById(workspaceId)
-    return Option.isSome(found) && found.value.ownerId === principal.accountId ? workspaceId : yield* unreachable
-  })
 
 /** Where a feed resumed after event `id` starts; an id the workspace's log does not hold is invalid input. */
 export const resumePoint = (workspaceId: string, id: string) =>

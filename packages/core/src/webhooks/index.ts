@@ -103,4 +103,4 @@ export {
   SETTLE_MS
 } from "./instant-hooks/index.js"
 /** Which events of the log a caller may follow (the GraphQL subscription), and where a resumed feed starts. */
-export { followedWorkspace, resumePoint, visibleEvents } from "./event-visibility.js"
+export { resumePoint, visibleEvents } from "./event-visibility.js"

@@ -3,7 +3,7 @@ import { type Audience, Authenticator, type Principal } from "@svc/core/auth"
 import type { RateLimited } from "@svc/core/limits"
 import { resolveStoreCaller, type StoreCaller } from "@svc/core/store"
 import { type ToolAnswer, type FailureStatus, ToolServer } from "@svc/core/tools"
-import { Cause, Context, Effect, Exit, Option, Runtime } from "effect"
+import { Cause, Effect, Exit, Option, Runtime } from "effect"
 import { GraphQLError } from "graphql"
 import { bearerTokenOf, makeToolGate } from "../auth.js"
 import type { PublicUrl } from "../config.js"
@@ -39,6 +39,8 @@ const statusOfTag: Record<string, FailureStatus> = {
 export interface GraphqlContext {
   /** The caller as the tools see it (`AuthExpired` → 401, a `store`-only OAuth token → `FORBIDDEN`). */
   readonly toolsCaller: () => Promise<Principal>
+  /** The caller on whichever face its token reaches: the tools', or the store API's for a `store`-only OAuth token. */
+  readonly caller: () => Promise<Principal>
   /** The caller of the store API, for a read or a change (plan, store access and binding as on `/store-app/v1`). */
   readonly storeCaller: (change: boolean) => Promise<StoreCaller>
   /** Takes one call from the caller's per-minute limit (every root field does, once). */
@@ -51,6 +53,8 @@ export interface GraphqlContext {
   readonly memo: <A>(key: string, make: () => A) => A
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal
+  /** The web request (for its headers: `Last-Event-ID`). */
+  readonly request: Request
 }
 
 /** A refusal as a thrown GraphQL error. */
@@ -107,20 +111,23 @@ export const makeContextFactory = Effect.gen(function* () {
       return memos.get(key) as A
     }
 
+    // The limit is per credential, whichever face it reaches; a `store`-only OAuth token is the store API's caller.
+    const caller = () =>
+      principal("tools").catch((error: unknown) =>
+        error instanceof GraphQLError && error.extensions.status === "forbidden"
+          ? principal("store")
+          : Promise.reject(error)
+      )
+
     return {
       toolsCaller: () => principal("tools"),
+      caller,
       storeCaller: async (change) => {
-        const caller = await principal("store")
-        return run(Effect.provideService(resolveStoreCaller(caller, change), WorkspacesRepo, workspaces))
+        const store = await principal("store")
+        return run(Effect.provideService(resolveStoreCaller(store, change), WorkspacesRepo, workspaces))
       },
       admit: async () => {
-        // The limit is per credential, whichever face it reaches; a `store`-only OAuth token counts there too.
-        const caller = await principal("tools").catch((error: unknown) =>
-          error instanceof GraphQLError && error.extensions.status === "forbidden"
-            ? principal("store")
-            : Promise.reject(error)
-        )
-        await run(tools.admit(caller))
+        await run(tools.admit(await caller()))
       },
       callTool: async (name, args) => {
         const caller = await principal("tools")
@@ -138,13 +145,8 @@ export const makeContextFactory = Effect.gen(function* () {
       },
       run,
       memo,
-      signal
+      signal,
+      request
     }
   }
 })
-
-/** The context factory as a service, so routes and tests build it once. */
-export class GraphqlContextFactory extends Context.Tag("svc/http/graphql/GraphqlContextFactory")<
-  GraphqlContextFactory,
-  (request: Request) => GraphqlContext
->() {}

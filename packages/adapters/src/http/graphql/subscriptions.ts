@@ -1,8 +1,9 @@
 import type { WorkspacesRepo } from "@svc/core/accounts"
 import { type EventLog, eventFeed, LoggedEvent } from "@svc/core/events"
-import { followedWorkspace, resumePoint, visibleEvents } from "@svc/core/webhooks"
+import { ToolServer } from "@svc/core/tools"
+import { resumePoint, visibleEvents } from "@svc/core/webhooks"
 import { Cause, Effect, Exit, Option, Runtime, Schema, Stream } from "effect"
-import { GraphQLError, GraphQLList, GraphQLNonNull, GraphQLString } from "graphql"
+import { GraphQLList, GraphQLNonNull, GraphQLString } from "graphql"
 import { type GraphqlContext, toGraphqlError } from "./context.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { DEFAULT_GRAPHQL_SETTINGS, GraphqlSettings } from "./settings.js"
@@ -13,19 +14,9 @@ interface EventsArgs {
   readonly after?: string | null
 }
 
-/** The caller of a subscription: as the tools see it, or, for a `store`-only OAuth token, as the store API does. */
-const callerOf = (context: GraphqlContext) =>
-  context
-    .toolsCaller()
-    .catch((error: unknown) =>
-      error instanceof GraphQLError && error.extensions.status === "forbidden"
-        ? context.storeCaller(false).then((caller) => caller.principal)
-        : Promise.reject(error)
-    )
-
 /** The `Last-Event-ID` header of an SSE reconnection (yoga puts the web request in the context). */
 const lastEventIdOf = (context: GraphqlContext): string | undefined =>
-  (context as GraphqlContext & { readonly request?: Request }).request?.headers.get("last-event-id") ?? undefined
+  context.request.headers.get("last-event-id") ?? undefined
 
 /** Ends the stream when the client goes away, besides yoga's `return()` on the iterator. */
 const untilAborted = (signal: AbortSignal) =>
@@ -44,6 +35,7 @@ const untilAborted = (signal: AbortSignal) =>
 export const subscriptionsPart = (kit: GraphqlKit) =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<EventLog | WorkspacesRepo>()
+    const tools = yield* ToolServer
     const settings = Option.getOrElse(yield* Effect.serviceOption(GraphqlSettings), () => DEFAULT_GRAPHQL_SETTINGS)
     const encode = Schema.encodeSync(LoggedEvent)
 
@@ -83,12 +75,12 @@ export const subscriptionsPart = (kit: GraphqlKit) =>
             }
           },
           subscribe: async (_source, args: EventsArgs, context) => {
-            const principal = await callerOf(context)
+            const principal = await context.caller()
             const after = args.after ?? lastEventIdOf(context)
             const { signal } = context
             const feed = await run(
               Effect.gen(function* () {
-                const workspaceId = yield* followedWorkspace(principal, args.workspaceId ?? undefined)
+                const workspaceId = (yield* tools.workspaceOf(principal, args.workspaceId ?? undefined)).id
                 const filter = yield* visibleEvents(principal, args.types ?? undefined)
                 const start = after === undefined ? undefined : yield* resumePoint(workspaceId, after)
                 return eventFeed({
