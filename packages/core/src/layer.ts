@@ -18,6 +18,7 @@ import { highlightTools } from "./highlights/tools.js"
 import { LibrarySaves } from "./library/service.js"
 import { libraryTools } from "./library/tools.js"
 import { StoreLive } from "./store/layer.js"
+import { storeTools } from "./store/tools.js"
 import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
 import { InstantHooks } from "./webhooks/instant-hooks/service.js"
@@ -72,5 +73,6 @@ export const everyToolset = [
   libraryTools,
   boardTools,
   tableTools,
-  tagTools
+  tagTools,
+  storeTools
 ] as const

@@ -5,7 +5,7 @@
 export type AccessState = "none" | "active" | "cancelled" | "ended" | "refunded" | "removed"
 
 /** How a person came to have a product. */
-export type AccessHow = "bought" | "free" | "own_checkout" | "added"
+export type AccessHow = "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle"
 
 /** A person's access to a product. */
 export interface ProductAccess {
@@ -20,6 +20,11 @@ export interface ProductAccess {
   readonly paidUntil: Date | null
   /** When a cancelled membership's access runs out; null: at the end event. */
   readonly endsAt: Date | null
+  /**
+   * The bundle that gave this access (null: the person's own, from a sale or grant of the product itself). A
+   * refund or end of that bundle takes away only the access it gave.
+   */
+  readonly viaBundleId: string | null
   readonly grantedAt: Date | null
   readonly updatedAt: Date
 }

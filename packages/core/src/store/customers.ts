@@ -2,9 +2,9 @@ import { Clock, Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited } from "../limits/schema.js"
-import { Mailer } from "../mail/ports.js"
 import { NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { makeAccessEmail } from "./access-email.js"
 import { type Customer, hasAccess, type ProductAccess as Access } from "./access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
@@ -41,7 +41,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const products = yield* ProductsRepo
     const access = yield* AccessRepo
     const limiter = yield* RateLimiter
-    const mailer = yield* Mailer
+    const accessEmail = yield* makeAccessEmail
     const ids = yield* Ids
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
@@ -163,13 +163,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             })
           }
           if (input.send_email !== false) {
-            yield* mailer.send({
-              workspaceId: caller.workspaceId,
-              kind: "store.access",
-              to: input.email,
-              subject: `Your access to ${product.fields.title}`,
-              text: `You have been given access to ${product.fields.title}.`
-            })
+            yield* accessEmail.send(product, input.email, "added")
           }
           return { ok: true, status: "added" } as AddCustomerAnswer
         })
@@ -207,13 +201,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             retryAfterSeconds: Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
           })
         }
-        yield* mailer.send({
-          workspaceId: caller.workspaceId,
-          kind: "store.access",
-          to: input.email,
-          subject: `Your access to ${product.fields.title}`,
-          text: `Here is your access to ${product.fields.title} again.`
-        })
+        yield* accessEmail.send(product, input.email, "again")
         return { ok: true as const, sent: true }
       })
 

@@ -10,9 +10,9 @@ const eventId = Schema.String.annotations({ description: "The event's id (evt_â€
 const nullableString = Schema.NullOr(Schema.String)
 
 /** How a person came to have a product. */
-export const AccessHowLiteral = Schema.Literal("bought", "free", "own_checkout", "added").annotations({
+export const AccessHowLiteral = Schema.Literal("bought", "free", "own_checkout", "added", "imported", "bundle").annotations({
   description:
-    "bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers)."
+    "bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought)."
 })
 
 /** A row of `GET /sales/recent`: the sale row, how it was sold, and the event's id. */

@@ -70,3 +70,4 @@ export {
 export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./sales.js"
 export { StoreSetup } from "./settings.js"
 export { StoreTagging } from "./tags.js"
+export { storeTools } from "./tools.js"

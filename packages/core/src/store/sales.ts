@@ -2,10 +2,10 @@ import { Clock, Config, Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited } from "../limits/schema.js"
-import { Mailer } from "../mail/ports.js"
 import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
+import { makeAccessEmail } from "./access-email.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
 import { creationKey, pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "./paging.js"
@@ -67,7 +67,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const sales = yield* SalesRepo
     const access = yield* AccessRepo
     const limiter = yield* RateLimiter
-    const mailer = yield* Mailer
+    const accessEmail = yield* makeAccessEmail
     const ids = yield* Ids
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
@@ -129,15 +129,30 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             ...customerData(product, { ...person, name: input.name ?? person.name }, "own_checkout"),
             created_at: now.toISOString()
           })
-          yield* mailer.send({
-            workspaceId: product.workspaceId,
-            kind: "store.access",
-            to: person.email,
-            subject: `Your access to ${product.fields.title}`,
-            text: `Thank you for your purchase. You now have access to ${product.fields.title}.`
-          })
+          yield* accessEmail.send(product, person.email, "bought")
         }
         return first
+      })
+
+    // One refund per sale, whichever face asks: the key is the order id (what `POST /sales` refunds by), else the
+    // sale's own id, so a refund through a tool and a resent one through the API count once.
+    const refundKey = (sale: Sale) => (sale.orderId === null ? `refund-sale:${sale.id}` : `refund:${sale.orderId}`)
+
+    /** Refunds a recorded sale of `product`: its access ends, and `purchase.refunded` is recorded once. */
+    const refund = (caller: StoreCaller, product: Product, sale: Sale, now: Date) =>
+      Effect.gen(function* () {
+        if (!(yield* sales.claim(caller.workspaceId, refundKey(sale), now))) return done("duplicate")
+        const person = yield* access.lock(caller.workspaceId, product.id, sale.buyerEmail, now)
+        if (person.state === "active" || person.state === "cancelled") {
+          yield* access.save({ ...person, state: "refunded", endsAt: now, updatedAt: now })
+        }
+        // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
+        yield* recordEvent(caller.workspaceId, "purchase.refunded", {
+          ...saleJson(sale),
+          sale_id: sale.id,
+          refunded_at: now.toISOString()
+        })
+        return done("revoked")
       })
 
     const record = (caller: StoreCaller, input: SaleInput) =>
@@ -274,18 +289,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 `no sale with order_id ${orderId} for this product; record the sale first`
               )
             }
-            if (!(yield* sales.claim(caller.workspaceId, `refund:${orderId}`, now))) return done("duplicate")
-            const person = yield* access.lock(caller.workspaceId, product.id, sale.value.buyerEmail, now)
-            if (person.state === "active" || person.state === "cancelled") {
-              yield* access.save({ ...person, state: "refunded", endsAt: now, updatedAt: now })
-            }
-            // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
-            yield* recordEvent(caller.workspaceId, "purchase.refunded", {
-              ...saleJson(sale.value),
-              sale_id: sale.value.id,
-              refunded_at: now.toISOString()
-            })
-            return done("revoked")
+            return yield* refund(caller, product, sale.value, now)
           }
         }
       })
@@ -293,6 +297,26 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     /** Records one sale event: rate limits first, then the whole change and its events in one transaction. */
     const recordSale = (caller: StoreCaller, input: SaleInput) =>
       Effect.zipRight(admit(caller.workspaceId), transactor.withTransaction(record(caller, input)))
+
+    /**
+     * Refunds one sale by its id (the tools' way; `POST /sales` refunds by order id): the same change, answer and
+     * single event as a refund event through the API, in one transaction.
+     */
+    const refundSale = (caller: StoreCaller, saleId: string) =>
+      Effect.zipRight(
+        admit(caller.workspaceId),
+        transactor.withTransaction(
+          Effect.gen(function* () {
+            const sale = yield* sales.find(caller.workspaceId, saleId)
+            if (Option.isNone(sale)) return yield* new NotFound({ message: `no sale ${saleId} in this store` })
+            const product = yield* products.find(caller.workspaceId, sale.value.productId)
+            if (Option.isNone(product)) {
+              return yield* new NotFound({ message: `the product of sale ${saleId} no longer exists` })
+            }
+            return yield* refund(caller, product.value, sale.value, new Date(yield* Clock.currentTimeMillis))
+          })
+        )
+      )
 
     /** Paged sale rows, newest first. */
     const listPage = (
@@ -326,6 +350,6 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         })
       )
 
-    return { recordSale, listPage, get } as const
+    return { recordSale, refundSale, listPage, get } as const
   })
 }) {}

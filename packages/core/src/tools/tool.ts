@@ -16,6 +16,11 @@ export interface ToolContext {
    * Lazy, so account-level tools (listing workspaces) work for a caller with no default workspace.
    */
   readonly workspace: Effect.Effect<Workspace, DomainError>
+  /**
+   * Resolves another workspace by the same rule (`undefined`: the caller's default), for tools that name what
+   * they act on another way (a store by its handle).
+   */
+  readonly reach: ResolveWorkspace
 }
 
 /** Resolves the workspace of a call; supplied by the tool server. */
@@ -123,7 +128,7 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
         if (Either.isLeft(decoded)) return Effect.fail(toInvalidInput(decoded.left))
         const { workspaceId, ...fields } = decoded.right
         return Effect.flatMap(
-          spec.handler(fields as Schema.Struct.Type<In>, { principal, workspace: resolve(workspaceId) }),
+          spec.handler(fields as Schema.Struct.Type<In>, { principal, workspace: resolve(workspaceId), reach: resolve }),
           (result) => {
             const encoded = encode(result)
             // Our own answer failing its own schema is a bug, not the caller's problem.

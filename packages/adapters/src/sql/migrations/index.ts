@@ -10,6 +10,7 @@ import oauthExpiry from "./0011_oauth_expiry.js"
 import apiKeyToolsets from "./0012_api_key_toolsets.js"
 import oauthAnyAudience from "./0013_oauth_any_audience.js"
 import instantHooks from "./0014_instant_hooks.js"
+import storeTools from "./0015_store_tools.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -24,5 +25,6 @@ export const migrations = {
   "0011_oauth_expiry": oauthExpiry,
   "0012_api_key_toolsets": apiKeyToolsets,
   "0013_oauth_any_audience": oauthAnyAudience,
-  "0014_instant_hooks": instantHooks
+  "0014_instant_hooks": instantHooks,
+  "0015_store_tools": storeTools
 }

@@ -15,6 +15,7 @@ interface AccessRow {
   readonly subscription_id: string | null
   readonly paid_until: Date | null
   readonly ends_at: Date | null
+  readonly via_bundle_id: string | null
   readonly granted_at: Date | null
   readonly updated_at: Date
 }
@@ -38,6 +39,7 @@ const toAccess = (row: AccessRow): ProductAccess => ({
   subscriptionId: row.subscription_id,
   paidUntil: row.paid_until,
   endsAt: row.ends_at,
+  viaBundleId: row.via_bundle_id,
   grantedAt: row.granted_at,
   updatedAt: row.updated_at
 })
@@ -76,7 +78,7 @@ export const AccessRepoSql = Layer.effect(
       save: (a) =>
         lean`UPDATE store_access SET name = ${a.name}, state = ${a.state}, how = ${a.how}, order_id = ${a.orderId},
               subscription_id = ${a.subscriptionId}, paid_until = ${a.paidUntil}, ends_at = ${a.endsAt},
-              granted_at = ${a.grantedAt}, updated_at = ${a.updatedAt}
+              via_bundle_id = ${a.viaBundleId}, granted_at = ${a.grantedAt}, updated_at = ${a.updatedAt}
             WHERE workspace_id = ${a.workspaceId} AND product_id = ${a.productId} AND email = ${a.email}`.pipe(
           Effect.asVoid,
           Effect.orDie

@@ -57,6 +57,12 @@ export const ProductsRepoSql = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
           Effect.orDie
         ),
+      findByCustomAi: (workspaceId, customAiId) =>
+        lean<ProductRow>`SELECT * FROM store_products
+                          WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
+          Effect.orDie
+        ),
       update: (p) =>
         lean`UPDATE store_products SET status = ${p.status}, fields = ${JSON.stringify(p.fields)}::jsonb,
               updated_at = ${p.updatedAt}, published_at = ${p.publishedAt}

@@ -1,0 +1,90 @@
+import { Effect, Option, Schema } from "effect"
+import { WorkspacesRepo } from "../accounts/ports.js"
+import { levelOf } from "../auth/access.js"
+import { RateLimited } from "../limits/schema.js"
+import { Conflict, type DomainError, Forbidden, invalid, NotFound } from "../shared/errors.js"
+import type { ToolContext } from "../tools/tool.js"
+import type { StoreCaller } from "./caller.js"
+import { BadListRequest, StoreAccessDenied } from "./errors.js"
+
+/** The `storeHandle` field every store tool takes. */
+export const StoreHandleField = Schema.optional(
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60)).annotations({
+    description: "Store handle (svc_list_stores); default: the workspace's store."
+  })
+)
+
+/**
+ * The store a store tool acts on, as the store services' caller: the one `storeHandle` names, else the store of
+ * the call's workspace. A handle the credential cannot reach is `not-found`, as an unknown one is, so handles of
+ * other accounts' stores do not leak. The tool server has already applied the Store group's plan gate and the
+ * key's `store` part (read for reads, edit for changes) before the handler runs.
+ */
+export const makeStoreOfCall = Effect.gen(function* () {
+  const workspaces = yield* WorkspacesRepo
+
+  const unknownHandle = (handle: string) =>
+    new NotFound({ message: `no store ${handle} that this credential can reach; svc_list_stores lists them` })
+
+  const callerOf = (context: ToolContext, store: StoreCaller["store"]): StoreCaller => ({
+    principal: context.principal,
+    store,
+    workspaceId: store.workspaceId,
+    canWrite: levelOf(context.principal.access, "store") === "edit",
+    // The store API keeps product changes from automation-tool connections; a tool call is the seller's agent,
+    // and what an OAuth token may call is already decided by its scopes at the tool server.
+    automation: false
+  })
+
+  return (context: ToolContext, storeHandle: string | undefined): Effect.Effect<StoreCaller, DomainError> =>
+    storeHandle === undefined
+      ? Effect.gen(function* () {
+          const workspace = yield* context.workspace
+          const store = yield* workspaces.findStore(workspace.id)
+          if (Option.isNone(store)) {
+            return yield* new NotFound({
+              message: `workspace ${workspace.id} has no store; svc_list_stores lists the stores this credential reaches`
+            })
+          }
+          return callerOf(context, store.value)
+        })
+      : Effect.gen(function* () {
+          const store = yield* workspaces.findStoreByHandle(storeHandle.trim().toLowerCase())
+          if (Option.isNone(store)) return yield* unknownHandle(storeHandle)
+          yield* Effect.mapError(context.reach(store.value.workspaceId), () => unknownHandle(storeHandle))
+          return callerOf(context, store.value)
+        })
+})
+
+type StoreRefusal = StoreAccessDenied | BadListRequest | RateLimited
+
+const asDomainError = (error: StoreRefusal): DomainError => {
+  if (error instanceof StoreAccessDenied) {
+    return new Forbidden({ message: error.message, reason: error.code === "plan" ? "plan" : "access" })
+  }
+  if (error instanceof BadListRequest) return invalid("", error.message)
+  return new Conflict({ message: `${error.message} (retry after ${error.retryAfterSeconds} s)` })
+}
+
+/**
+ * The store services' own refusals as tool failures: a store access refusal is `forbidden`, a bad list field
+ * `invalid`, and a store limit (one access email per person per minute, sales per minute) `conflict` with the
+ * wait in its message.
+ */
+export const asToolFailure = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, Exclude<E, StoreRefusal> | DomainError, R> =>
+  Effect.mapError(effect, (error) =>
+    error instanceof StoreAccessDenied || error instanceof BadListRequest || error instanceof RateLimited
+      ? asDomainError(error)
+      : (error as Exclude<E, StoreRefusal>)
+  )
+
+/**
+ * A store answer that turned the request away (`ok: false` with a `reason`, as `POST /sales` and
+ * `POST /customers` answer) as a tool failure: unknown products and orders are `not-found`, the rest `conflict`.
+ */
+export const rejectionFailure = (reason: string, message: string): DomainError =>
+  reason === "product_not_found" || reason === "order_not_found"
+    ? new NotFound({ message })
+    : new Conflict({ message: `${message} (${reason})` })
