@@ -65,6 +65,10 @@ export interface TestAppShape {
     /** The key's default toolsets (every group when left out). */
     readonly toolsets?: ReadonlyArray<Part>
   }) => Effect.Effect<TestUser>
+  /** Runs set-up the faces have no route for yet (a Custom AI, store settings) on the app's core. */
+  readonly setUp: <A, E>(
+    effect: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof testCoreLayer>>>
+  ) => Effect.Effect<A, E>
   /** Another web handler over the same core (same storage, keys and rate limiter) with other options, closed with the scope. */
   readonly makeHandler: (options: FacesOptions) => Effect.Effect<WebHandler, never, Scope.Scope>
 }
@@ -154,6 +158,7 @@ export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>(
           registry,
           extraToolNames,
           signUp: (signUpOptions = {}) => signUp(signUpOptions).pipe(Effect.provide(core), Effect.orDie),
+          setUp: (effect) => Effect.provide(effect, core),
           makeHandler: (other) => webHandlerOf(facesOver(core, url, registryFor(core, other).registry, other))
         }
       })
