@@ -1,9 +1,10 @@
 /** The store API over the whole core on the test database, as a web handler, plus seller set-up helpers. */
 import { SqlClient } from "@effect/sql"
 import type { Plan } from "@svc/core/accounts"
-import type { Access } from "@svc/core/auth"
+import { type Access, ApiKeys } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
+import { ToolServer } from "@svc/core/tools"
 import { Context, Effect, Layer } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { callerOf, storeApiHandler } from "../webhooks/support.js"
@@ -21,6 +22,12 @@ export interface StoreHarness {
   readonly setUp: <A, E>(
     effect: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof testCoreLayer>>>
   ) => Effect.Effect<A, E>
+  /** Calls a tool through the real ToolServer as the key `token` gives, and answers the tool's answer body. */
+  readonly tool: (token: string, name: string, args: unknown) => Effect.Effect<Record<string, unknown>>
+  /** The workspace's event log, oldest first. */
+  readonly events: (
+    workspaceId: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly type: string; readonly data: Record<string, unknown> }>>
   /** The messages the outbox `Mailer` recorded for a workspace, oldest first. */
   readonly outbox: (
     workspaceId: string
@@ -73,7 +80,27 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
                      WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
         ).pipe(Effect.provide(core), Effect.orDie)
       const setUp: StoreHarness["setUp"] = (effect) => Effect.provide(effect, core)
-      return { call, raw, seller, outbox, setUp }
+      const tool: StoreHarness["tool"] = (token, name, args) =>
+        Effect.gen(function* () {
+          const principal = yield* (yield* ApiKeys).authenticate(token)
+          return (yield* (yield* ToolServer).call(principal, name, args)) as Record<string, unknown>
+        }).pipe(Effect.provide(core), Effect.orDie)
+      const events: StoreHarness["events"] = (workspaceId) =>
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ type: string; data: unknown }>`SELECT type, data FROM events
+                     WHERE workspace_id = ${workspaceId} ORDER BY seq`
+        ).pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({
+              type: row.type,
+              data: (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as Record<string, unknown>
+            }))
+          ),
+          Effect.provide(core),
+          Effect.orDie
+        )
+      return { call, raw, seller, outbox, setUp, tool, events }
     })
   )
 }

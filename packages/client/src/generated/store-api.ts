@@ -106,7 +106,7 @@ export interface paths {
         };
         readonly get: operations["products.cohorts"];
         readonly put?: never;
-        readonly post?: never;
+        readonly post: operations["products.createCohort"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -1110,12 +1110,24 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
-             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought).
              * @enum {string}
              */
-            readonly how: "bought" | "free" | "own_checkout" | "added";
+            readonly how: "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle";
+            /** @description Bundle sales only: each product in the bundle and the access the sale gave. */
+            readonly bundle_products?: readonly components["schemas"]["BundleProductLine"][];
             /** @description The event's id (evt_…), stable across polls. */
             readonly event_id: string;
+        };
+        /** @description A product of a sold bundle and the access it gave. */
+        readonly BundleProductLine: {
+            readonly product_id: string;
+            readonly product_title: string;
+            /**
+             * @description granted (the bundle gave it), already_had (the buyer had it and keeps it as it was), access_off or sold_out.
+             * @enum {string}
+             */
+            readonly access: "granted" | "already_had" | "access_off" | "sold_out";
         };
         /** @description A person's first access to a product. */
         readonly CustomerFeedRow: {
@@ -1126,10 +1138,12 @@ export interface components {
             readonly email: string;
             readonly name: string | null;
             /**
-             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought).
              * @enum {string}
              */
-            readonly how: "bought" | "free" | "own_checkout" | "added";
+            readonly how: "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle";
+            /** @description With how bundle: the bundle that gave it. */
+            readonly bundle_id?: string;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
@@ -1168,10 +1182,12 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
-             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought).
              * @enum {string}
              */
-            readonly how: "bought" | "free" | "own_checkout" | "added";
+            readonly how: "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle";
+            /** @description Bundle sales only: each product in the bundle and the access the sale gave. */
+            readonly bundle_products?: readonly components["schemas"]["BundleProductLine"][];
             /** @description The sale row's id (purchase:…). */
             readonly sale_id: string;
             /** @enum {string} */
@@ -1307,10 +1323,10 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
-             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought).
              * @enum {string}
              */
-            readonly how: "bought" | "free" | "own_checkout" | "added";
+            readonly how: "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle";
         };
         /** @description A refund: the refunded sale row's fields, sale_id and refunded_at. */
         readonly PurchaseRefundedData: {
@@ -1421,10 +1437,10 @@ export interface components {
             /** @description The person's name; null when they gave none. */
             readonly name: string | null;
             /**
-             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales) or added (POST /customers).
+             * @description bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought).
              * @enum {string}
              */
-            readonly how: "bought" | "free" | "own_checkout" | "added";
+            readonly how: "bought" | "free" | "own_checkout" | "added" | "imported" | "bundle";
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
@@ -2000,7 +2016,15 @@ export interface operations {
                         readonly data: readonly {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -2287,7 +2311,15 @@ export interface operations {
                         readonly product: {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -2394,7 +2426,7 @@ export interface operations {
                         readonly can_publish: boolean;
                         readonly publish_checklist: readonly {
                             /** @enum {string} */
-                            readonly item: "support_email" | "payment" | "checkout_url";
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -2519,7 +2551,15 @@ export interface operations {
                         readonly product: {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -2626,7 +2666,7 @@ export interface operations {
                         readonly can_publish: boolean;
                         readonly publish_checklist: readonly {
                             /** @enum {string} */
-                            readonly item: "support_email" | "payment" | "checkout_url";
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -2813,7 +2853,15 @@ export interface operations {
                         readonly product: {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -2920,7 +2968,7 @@ export interface operations {
                         readonly can_publish: boolean;
                         readonly publish_checklist: readonly {
                             /** @enum {string} */
-                            readonly item: "support_email" | "payment" | "checkout_url";
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -3045,7 +3093,15 @@ export interface operations {
                         readonly product: {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -3152,7 +3208,7 @@ export interface operations {
                         readonly can_publish: boolean;
                         readonly publish_checklist: readonly {
                             /** @enum {string} */
-                            readonly item: "support_email" | "payment" | "checkout_url";
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -3277,7 +3333,15 @@ export interface operations {
                         readonly product: {
                             /** @description Product id (prod_…). */
                             readonly id: string;
-                            readonly custom_ai_id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
                             /**
                              * @description draft (never published), live (on sale) or off (unpublished).
                              * @enum {string}
@@ -3384,7 +3448,7 @@ export interface operations {
                         readonly can_publish: boolean;
                         readonly publish_checklist: readonly {
                             /** @enum {string} */
-                            readonly item: "support_email" | "payment" | "checkout_url";
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -3507,6 +3571,136 @@ export interface operations {
                         /** @enum {boolean} */
                         readonly ok: true;
                         readonly cohorts: readonly components["schemas"]["CohortRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "products.createCohort": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * maxLength(200)
+                     * @description Cohort name, 1 to 200 characters.
+                     */
+                    readonly name: string;
+                    /** @description The most people it takes (1 to 100000); null or left out for no cap. */
+                    readonly capacity?: components["schemas"]["Int"] | null;
+                    /** @description The day it starts, YYYY-MM-DD. */
+                    readonly starts_on?: string | null;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly cohort: components["schemas"]["CohortRow"];
                     };
                 };
             };
@@ -4229,10 +4423,17 @@ export interface operations {
                                 readonly has_access: boolean;
                                 /** @description active, cancelled, ended, refunded or removed. */
                                 readonly state: string;
-                                /** @description bought, free, own_checkout or added. */
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
                                 readonly how: string | null;
                                 readonly paid_until: string | null;
                                 readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
                             }[];
                             /** @description The person's tag names, alphabetical. */
                             readonly tags: readonly string[];
@@ -4512,10 +4713,17 @@ export interface operations {
                                 readonly has_access: boolean;
                                 /** @description active, cancelled, ended, refunded or removed. */
                                 readonly state: string;
-                                /** @description bought, free, own_checkout or added. */
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
                                 readonly how: string | null;
                                 readonly paid_until: string | null;
                                 readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
                             }[];
                             /** @description The person's tag names, alphabetical. */
                             readonly tags: readonly string[];
@@ -4765,10 +4973,17 @@ export interface operations {
                                 readonly has_access: boolean;
                                 /** @description active, cancelled, ended, refunded or removed. */
                                 readonly state: string;
-                                /** @description bought, free, own_checkout or added. */
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
                                 readonly how: string | null;
                                 readonly paid_until: string | null;
                                 readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
                             }[];
                             /** @description The person's tag names, alphabetical. */
                             readonly tags: readonly string[];

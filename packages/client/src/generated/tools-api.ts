@@ -739,6 +739,286 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_get_seller_overview": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get seller overview
+         * @description Read a store's figures for a period (7d/30d/90d/365d ending now, default 30d, or from/to) against the one before: revenue, sales, refunds, net, new customers, active memberships; top 5 products; 10 latest events. Next: svc_manage_sales.
+         */
+        readonly post: operations["svc_get_seller_overview"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_stores": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List stores
+         * @description List the stores this credential reaches: handle, name, plan gate and set-up checklist (support email, payment, a product, a live product). Pass a handle as storeHandle to svc_get_seller_overview and other store tools.
+         */
+        readonly post: operations["svc_list_stores"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_custom_ai_product": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get Custom AI product
+         * @description Read a Custom AI's product: its fields as GET /products/<id> answers them, can_publish and publish_checklist. Free. Change it with svc_save_custom_ai_product; sell it with svc_publish_custom_ai_product.
+         */
+        readonly post: operations["svc_get_custom_ai_product"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_bundle": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get a bundle
+         * @description Get a bundle (a product selling several products together): fields, products, publish checklist. Change it with svc_save_bundle.
+         */
+        readonly post: operations["svc_get_bundle"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_customers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List customers
+         * @description List the store's customers, newest first, with each product's access state and tags (as GET /customers). Read one: svc_get_customer; change access: svc_manage_customer_access.
+         */
+        readonly post: operations["svc_list_customers"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_customer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get customer
+         * @description Read one customer by email (as GET /customers/<email>): each product's access state with its content links, and tags. Change access: svc_manage_customer_access.
+         */
+        readonly post: operations["svc_get_customer"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_save_custom_ai_product": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Save Custom AI product
+         * @description Create a Custom AI's product (a draft) or change its fields, with the products API's rules and price caps. Returns the product, publish_checklist and created. Free. Next: svc_publish_custom_ai_product.
+         */
+        readonly post: operations["svc_save_custom_ai_product"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_publish_custom_ai_product": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Publish Custom AI product
+         * @description Publish a Custom AI's product (live: true; a conflict lists what publish_checklist lacks) or unpublish it (false: sales stop, buyers keep access). Returns the product. Free. Next: svc_manage_sales, svc_list_customers.
+         */
+        readonly post: operations["svc_publish_custom_ai_product"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_save_bundle": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Save a bundle
+         * @description Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.
+         */
+        readonly post: operations["svc_save_bundle"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_customer_access": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage customer access
+         * @description Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once per person per minute). Answers the outcome and the customer now. Bulk: svc_import_customers.
+         */
+        readonly post: operations["svc_manage_customer_access"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_import_customers": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import customers
+         * @description Import up to 1000 people with free access to live products, with tags; no access email unless sendEmail. Answers a status per row; bad rows are skipped, repeats change nothing. Then svc_list_customers.
+         */
+        readonly post: operations["svc_import_customers"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_cohorts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage cohorts
+         * @description List a product's cohorts, create one (name, capacity, startsOn), update one (capacity null removes the cap) or move a buyer with access into one (overCap adds to a full cohort). Answers the cohort as it now is. Find buyers with svc_list_customers.
+         */
+        readonly post: operations["svc_manage_cohorts"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_content_links": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage content links
+         * @description List, add, reorder or remove the links a product delivers (at most 50); buyers with access get them in the access email and svc_get_customer. Answers the links now.
+         */
+        readonly post: operations["svc_manage_content_links"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_sales": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage sales
+         * @description List or get a store's sales, record a sale event from your own checkout (as POST /sales; always pass orderId so a resend counts once), or refund a sale by saleId (access ends). Check access with svc_get_customer.
+         */
+        readonly post: operations["svc_manage_sales"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5974,6 +6254,1924 @@ export interface operations {
                              */
                             readonly updatedAt: string;
                         };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_seller_overview: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description Period ending now; default 30d.
+                     * @enum {string}
+                     */
+                    readonly period?: "7d" | "30d" | "90d" | "365d";
+                    /** @description Start, ISO date or time; with to. */
+                    readonly from?: string;
+                    /** @description End (exclusive); at most 366 days. */
+                    readonly to?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The period the figures cover. */
+                        readonly period: {
+                            /** @description Start, ISO time, inclusive. */
+                            readonly from: string;
+                            /** @description End, ISO time, exclusive. */
+                            readonly to: string;
+                        };
+                        /** @description The previous period they are compared with. */
+                        readonly previous: {
+                            /** @description Start, ISO time, inclusive. */
+                            readonly from: string;
+                            /** @description End, ISO time, exclusive. */
+                            readonly to: string;
+                        };
+                        /** @description Each figure with its previous value and change. */
+                        readonly figures: {
+                            /** @description Sum of amount_cents of paid sales created in the period. */
+                            readonly revenue_cents: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description Sales created in the period (paid, free or refunded rows). */
+                            readonly sales: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description purchase.refunded events in the period. */
+                            readonly refunds: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description Sum of the refunded sales' amount_cents. */
+                            readonly refunded_cents: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description revenue_cents minus refunded_cents. */
+                            readonly net_revenue_cents: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description Store customers created in the period. */
+                            readonly new_customers: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                            /** @description Monthly or yearly access that was on at the period's end. */
+                            readonly active_memberships: {
+                                /** @description The figure in the period. */
+                                readonly value: number;
+                                /** @description The figure in the previous period of the same length. */
+                                readonly previous: number;
+                                /** @description Change against previous in percent, one decimal; null when previous is 0. */
+                                readonly change_pct: number | null;
+                            };
+                        };
+                        /** @description The 5 products with the most revenue in the period. */
+                        readonly top_products: readonly {
+                            /** @description Product id (prod_…). */
+                            readonly product_id: string;
+                            /** @description Product title when sold. */
+                            readonly product_title: string;
+                            /** @description Sales of it in the period. */
+                            readonly sales: number;
+                            /** @description Paid revenue of it in the period. */
+                            readonly revenue_cents: number;
+                        }[];
+                        /** @description The 10 latest store events, newest first. */
+                        readonly latest_events: readonly {
+                            /** @description Event id (evt_…). */
+                            readonly id: string;
+                            /** @description Event type, e.g. purchase.created. */
+                            readonly type: string;
+                            /** @description When it happened, ISO time. */
+                            readonly created_at: string;
+                            /** @description One line saying what happened. */
+                            readonly summary: string;
+                        }[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_stores: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The stores, newest workspace first. */
+                        readonly stores: readonly {
+                            /** @description Store handle; pass it as storeHandle to the store tools. */
+                            readonly handle: string;
+                            /** @description Store display name. */
+                            readonly name: string;
+                            /** @description The store's workspace (ws_…). */
+                            readonly workspaceId: string;
+                            /** @description True for the store of the default workspace (used when storeHandle is left out). */
+                            readonly isDefault: boolean;
+                            /**
+                             * @description The account's plan: free, starter or pro.
+                             * @enum {string}
+                             */
+                            readonly plan: "free" | "starter" | "pro";
+                            /** @description True when the plan includes the store tools (Starter or above). */
+                            readonly planAllowsStore: boolean;
+                            /** @description The set-up checklist, every item with done and a message. */
+                            readonly setup: readonly {
+                                /**
+                                 * @description What is checked: support_email, payment (card processor or own checkout), product, live_product.
+                                 * @enum {string}
+                                 */
+                                readonly item: "support_email" | "payment" | "product" | "live_product";
+                                /** @description True when this item is done. */
+                                readonly done: boolean;
+                                /** @description What is there, or what is missing and how to do it. */
+                                readonly message: string;
+                            }[];
+                        }[];
+                        /** @description Pass as cursor to read the next page; absent on the last page. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_custom_ai_product: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Custom AI id (cai_…) the product sells. */
+                    readonly customAIId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        readonly product: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description True when publish_checklist is empty. */
+                        readonly can_publish: boolean;
+                        /** @description What remains before the product can go live; empty when it can. */
+                        readonly publish_checklist: readonly {
+                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
+                            readonly item: string;
+                            /** @description What to do to meet it. */
+                            readonly message: string;
+                        }[];
+                        /** @description With a quantity_limit: places left (people with access hold one each). */
+                        readonly quantity_left?: number;
+                        /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
+                        readonly waitlist_waiting?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_bundle: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Bundle id (prod_…). */
+                    readonly bundleId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case. */
+                        readonly bundle: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description The products the bundle sells, in order. */
+                        readonly products: readonly {
+                            /** @description Product id (prod_…) in the bundle. */
+                            readonly id: string;
+                            /** @description The product's title. */
+                            readonly title: string;
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                        }[];
+                        /** @description True when publish_checklist is empty. */
+                        readonly can_publish: boolean;
+                        /** @description What remains before the bundle can go live; empty when it can. */
+                        readonly publish_checklist: readonly {
+                            /**
+                             * @description What is missing: support_email, payment, checkout_url or bundle_products (publish them).
+                             * @enum {string}
+                             */
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
+                            /** @description What to do to meet it. */
+                            readonly message: string;
+                        }[];
+                        /** @description With a quantity_limit: places left (people with access hold one each). */
+                        readonly quantity_left?: number;
+                        /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
+                        readonly waitlist_waiting?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_customers: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Product id (prod_…). */
+                    readonly productId?: string;
+                    /** @description Has access now (true) or not. */
+                    readonly hasAccess?: boolean;
+                    /** @description Tag name or id. */
+                    readonly tag?: string;
+                    /** @description ISO time; created after it. */
+                    readonly createdAfter?: string;
+                    /** @description ISO time; created before it. */
+                    readonly createdBefore?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The customers, newest first. */
+                        readonly customers: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description Pass as cursor to read the next page; absent on the last page. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_customer: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Person's email. */
+                    readonly email: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The customer as GET /customers/<email> answers it: id, email, name, created_at, has_access, products_with_access, tags, and products (one access line per product: state, how, bundle_id, content_links). */
+                        readonly customer: {
+                            readonly [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_save_custom_ai_product: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Custom AI id (cai_…) the product sells. */
+                    readonly customAIId: string;
+                    /** @description Product fields as POST/PATCH /products take them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_url… Left out: kept; null: default. */
+                    readonly fields?: {
+                        readonly [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        readonly product: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description True when publish_checklist is empty. */
+                        readonly can_publish: boolean;
+                        /** @description What remains before the product can go live; empty when it can. */
+                        readonly publish_checklist: readonly {
+                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
+                            readonly item: string;
+                            /** @description What to do to meet it. */
+                            readonly message: string;
+                        }[];
+                        /** @description With a quantity_limit: places left (people with access hold one each). */
+                        readonly quantity_left?: number;
+                        /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
+                        readonly waitlist_waiting?: number;
+                        /** @description True when this call created the product. */
+                        readonly created: boolean;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_publish_custom_ai_product: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Custom AI id (cai_…) the product sells. */
+                    readonly customAIId: string;
+                    /** @description true publishes, false unpublishes. */
+                    readonly live: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        readonly product: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description True when publish_checklist is empty. */
+                        readonly can_publish: boolean;
+                        /** @description What remains before the product can go live; empty when it can. */
+                        readonly publish_checklist: readonly {
+                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
+                            readonly item: string;
+                            /** @description What to do to meet it. */
+                            readonly message: string;
+                        }[];
+                        /** @description With a quantity_limit: places left (people with access hold one each). */
+                        readonly quantity_left?: number;
+                        /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
+                        readonly waitlist_waiting?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_save_bundle: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description Bundle id (prod_…). */
+                    readonly bundleId?: string;
+                    /** @description 2 to 20 products (not bundles), in order. */
+                    readonly productIds?: readonly string[];
+                    /** @description Product fields as PATCH /store-app/v1/products/<id> takes them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_mode, checkout_url, whats_included… Left out: kept; null: default. */
+                    readonly fields?: {
+                        readonly [key: string]: unknown;
+                    };
+                    /**
+                     * @description live publishes, off unpublishes.
+                     * @enum {string}
+                     */
+                    readonly status?: "live" | "off";
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case. */
+                        readonly bundle: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description The products the bundle sells, in order. */
+                        readonly products: readonly {
+                            /** @description Product id (prod_…) in the bundle. */
+                            readonly id: string;
+                            /** @description The product's title. */
+                            readonly title: string;
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                        }[];
+                        /** @description True when publish_checklist is empty. */
+                        readonly can_publish: boolean;
+                        /** @description What remains before the bundle can go live; empty when it can. */
+                        readonly publish_checklist: readonly {
+                            /**
+                             * @description What is missing: support_email, payment, checkout_url or bundle_products (publish them).
+                             * @enum {string}
+                             */
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
+                            /** @description What to do to meet it. */
+                            readonly message: string;
+                        }[];
+                        /** @description With a quantity_limit: places left (people with access hold one each). */
+                        readonly quantity_left?: number;
+                        /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
+                        readonly waitlist_waiting?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_customer_access: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description What to do.
+                     * @enum {string}
+                     */
+                    readonly action: "grant" | "remove" | "resend_email";
+                    /** @description Product id (prod_…). */
+                    readonly productId: string;
+                    /** @description Person's email. */
+                    readonly email: string;
+                    /** @description Person's name. */
+                    readonly name?: string;
+                    /** @description grant: send the access email (default true). */
+                    readonly sendEmail?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * @description grant: added or already_has_access; remove: removed or already_off; resend_email: sent.
+                         * @enum {string}
+                         */
+                        readonly status: "added" | "already_has_access" | "removed" | "already_off" | "sent";
+                        /** @description The customer as GET /customers/<email> answers it: id, email, name, created_at, has_access, products_with_access, tags, and products (one access line per product: state, how, bundle_id, content_links). */
+                        readonly customer: {
+                            readonly [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_import_customers: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /** @description People to import. */
+                    readonly rows: readonly {
+                        /** @description Person's email. */
+                        readonly email: string;
+                        /** @description Person's name. */
+                        readonly name?: string;
+                        /** @description Product id (prod_…). */
+                        readonly productId: string;
+                        /** @description Tag names to add. */
+                        readonly tags?: readonly string[];
+                    }[];
+                    /** @description Email new people (default false). */
+                    readonly sendEmail?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description One line per input row, in order. */
+                        readonly results: readonly {
+                            /** @description The row's index in the input, from 0. */
+                            readonly row: number;
+                            /** @description The row's email (normalised when valid). */
+                            readonly email: string;
+                            /**
+                             * @description added, already_has_access, access_off (the seller switched it off) or invalid.
+                             * @enum {string}
+                             */
+                            readonly status: "added" | "already_has_access" | "access_off" | "invalid";
+                            /** @description Why the row was not added, when it was not. */
+                            readonly reason?: string;
+                        }[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_cohorts: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description list, create, update or move.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "create" | "update" | "move";
+                    /** @description Product id (prod_…). */
+                    readonly productId?: string;
+                    /** @description Cohort id (coh_…). */
+                    readonly cohortId?: string;
+                    /** @description Cohort name. */
+                    readonly name?: string;
+                    /** @description Most people; null: no cap. */
+                    readonly capacity?: number | null;
+                    /** @description Start day, YYYY-MM-DD. */
+                    readonly startsOn?: string | null;
+                    /** @description Buyer's email. */
+                    readonly email?: string;
+                    /** @description move: into a full cohort. */
+                    readonly overCap?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description list: the cohorts. */
+                        readonly cohorts?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description create, update, move: The cohort as GET /products/<id>/cohorts lists it: id, product_id, name, capacity, starts_on, members, spots_left, full, created_at. */
+                        readonly cohort?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /**
+                         * @description What the call did (already_in_cohort: nothing to do).
+                         * @enum {string}
+                         */
+                        readonly status?: "created" | "updated" | "moved" | "already_in_cohort";
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_content_links: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description What to do.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "add" | "reorder" | "remove";
+                    /** @description Product id (prod_…). */
+                    readonly productId: string;
+                    /** @description add: link title. */
+                    readonly title?: string;
+                    /** @description add: http(s) address. */
+                    readonly url?: string;
+                    /** @description reorder: all link ids, new order. */
+                    readonly linkIds?: readonly string[];
+                    /** @description remove: link id. */
+                    readonly linkId?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The product's links, in order. */
+                        readonly links: readonly {
+                            /** @description Link id (link_…). */
+                            readonly id: string;
+                            /** @description What the buyer sees. */
+                            readonly title: string;
+                            /** @description The http or https address. */
+                            readonly url: string;
+                            /** @description Its place in the list, from 0. */
+                            readonly position: number;
+                        }[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_sales: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description record needs event, productId, email; get, refund saleId.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "get" | "record" | "refund";
+                    /** @description Sale id (purchase:…). */
+                    readonly saleId?: string;
+                    /**
+                     * @description Sale event to record.
+                     * @enum {string}
+                     */
+                    readonly event?: "sale" | "renewal" | "cancel" | "end" | "refund";
+                    /** @description Product id (prod_…). */
+                    readonly productId?: string;
+                    /** @description Buyer's email. */
+                    readonly email?: string;
+                    /** @description Buyer's name. */
+                    readonly name?: string;
+                    /** @description Your order id; counts once. */
+                    readonly orderId?: string;
+                    /** @description Your subscription id. */
+                    readonly subscriptionId?: string;
+                    /** @description Paid until (ISO or ms). */
+                    readonly paidUntil?: string;
+                    /** @description cancel: access ends (ISO or ms). */
+                    readonly endsAt?: string;
+                    /**
+                     * @description list: only this status.
+                     * @enum {string}
+                     */
+                    readonly status?: "paid" | "refunded" | "free";
+                    /** @description list: created after (ISO). */
+                    readonly createdAfter?: string;
+                    /** @description list: created before (ISO). */
+                    readonly createdBefore?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description list: the sales, newest first. */
+                        readonly sales?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description list: pass as cursor for the next page; absent on the last. */
+                        readonly nextCursor?: string;
+                        /** @description get, refund: The sale as GET /sales/<id> answers it: id, product_id, product_title, buyer_email, amount_cents, currency, billing, source, order_id, status (paid, refunded, free), created_at. */
+                        readonly sale?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /**
+                         * @description record, refund: what the event did, as POST /sales answers (duplicate: already counted).
+                         * @enum {string}
+                         */
+                        readonly status?: "granted" | "restored" | "renewed" | "cancelled" | "revoked" | "duplicate";
                     };
                 };
             };

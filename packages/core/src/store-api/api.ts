@@ -118,6 +118,24 @@ const products = HttpApiGroup.make("products")
       .setPath(idPath)
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true), cohorts: Schema.Array(CohortRow) }))
   )
+  .add(
+    HttpApiEndpoint.post("createCohort", "/products/:id/cohorts")
+      .setPath(idPath)
+      .setPayload(
+        Schema.Struct({
+          name: Schema.String.pipe(Schema.maxLength(200)).annotations({
+            description: "Cohort name, 1 to 200 characters."
+          }),
+          capacity: Schema.optional(Schema.NullOr(Schema.Int)).annotations({
+            description: "The most people it takes (1 to 100000); null or left out for no cap."
+          }),
+          starts_on: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+            description: "The day it starts, YYYY-MM-DD."
+          })
+        }).annotations(strict)
+      )
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), cohort: CohortRow }), { status: 201 })
+  )
 
 const sales = HttpApiGroup.make("sales")
   .add(

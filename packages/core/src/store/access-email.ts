@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import { Mailer } from "../mail/ports.js"
+import { makeBundleItems } from "./bundle-items.js"
+import { ContentLinksRepo } from "./content-links.js"
 import type { Product } from "./product.js"
 
 /** Why a person is sent their access email. */
@@ -17,16 +19,33 @@ const opening: Record<AccessOccasion, (title: string) => string> = {
  */
 export const makeAccessEmail = Effect.gen(function* () {
   const mailer = yield* Mailer
+  const contentLinks = yield* ContentLinksRepo
+  const bundleItems = yield* makeBundleItems
+
+  // A bundle's one email names every product it gives.
+  const includes = (product: Product) =>
+    Effect.map(bundleItems.productsOf(product), (bundled) =>
+      bundled.length === 0 ? [] : [`It includes: ${bundled.map((p) => p.fields.title).join(", ")}.`]
+    )
 
   /** Sends `to` the access email for `product`. */
   const send = (product: Product, to: string, occasion: AccessOccasion) =>
-    mailer.send({
-      workspaceId: product.workspaceId,
-      kind: "store.access",
-      to,
-      subject: `Your access to ${product.fields.title}`,
-      text: opening[occasion](product.fields.title)
-    })
+    Effect.flatMap(
+      Effect.zip(contentLinks.listForProduct(product.workspaceId, product.id), includes(product)),
+      ([links, included]) =>
+        mailer.send({
+          workspaceId: product.workspaceId,
+          kind: "store.access",
+          to,
+          subject: `Your access to ${product.fields.title}`,
+          // The product's content links, one `title: url` line each, are what the person now has.
+          text: [
+            opening[occasion](product.fields.title),
+            ...included,
+            ...links.map((l) => `${l.title}: ${l.url}`)
+          ].join("\n")
+        })
+    )
 
   return { send } as const
 })

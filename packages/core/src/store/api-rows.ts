@@ -10,7 +10,13 @@ const iso = Schema.String.annotations({ description: "ISO 8601 timestamp, UTC." 
 /** A product with every field. */
 export const ProductRow = Schema.Struct({
   id: Schema.String.annotations({ description: "Product id (prod_…)." }),
-  custom_ai_id: Schema.String,
+  kind: Schema.Literal("custom_ai", "bundle").annotations({
+    description: "custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together)."
+  }),
+  custom_ai_id: Schema.NullOr(Schema.String).annotations({ description: "The Custom AI it sells; null for a bundle." }),
+  bundle_product_ids: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "Bundles only: the ids of the products it sells, in order."
+  }),
   status: ProductStatus,
   live: Schema.Boolean,
   ...ProductFields.fields,
@@ -24,7 +30,7 @@ export const ProductRow = Schema.Struct({
 
 /** One thing left to do before publishing. */
 export const ChecklistItemRow = Schema.Struct({
-  item: Schema.Literal("support_email", "payment", "checkout_url"),
+  item: Schema.Literal("support_email", "payment", "checkout_url", "bundle_products"),
   message: Schema.String
 })
 
@@ -83,9 +89,17 @@ export const AccessLine = Schema.Struct({
   product_title: Schema.String,
   has_access: Schema.Boolean,
   state: Schema.String.annotations({ description: "active, cancelled, ended, refunded or removed." }),
-  how: Schema.NullOr(Schema.String).annotations({ description: "bought, free, own_checkout or added." }),
+  how: Schema.NullOr(Schema.String).annotations({
+    description: "bought, free, own_checkout, added, imported or bundle."
+  }),
   paid_until: Schema.NullOr(iso),
-  access_ends_at: Schema.NullOr(iso)
+  access_ends_at: Schema.NullOr(iso),
+  bundle_id: Schema.NullOr(Schema.String).annotations({
+    description: "The bundle that gave this access; null when the access is the person's own."
+  }),
+  content_links: Schema.Array(Schema.Struct({ title: Schema.String, url: Schema.String })).annotations({
+    description: "The links the product delivers, in order; empty without access."
+  })
 })
 
 /** One person with every product they have. */

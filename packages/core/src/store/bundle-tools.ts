@@ -1,5 +1,139 @@
-import { Effect } from "effect"
-import type { Tool } from "../tools/tool.js"
+import { Effect, Either, Schema } from "effect"
+import { FieldProblem, InvalidInput } from "../shared/errors.js"
+import { toInvalidInput } from "../tools/problems.js"
+import { defineTool, type Tool } from "../tools/tool.js"
+import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
+import { StoreBundles } from "./bundles.js"
+import { ProductChanges, ProductStatus } from "./product.js"
+import { asToolFailure, makeStoreOfCall, StoreHandleField } from "./tool-support.js"
 
-/** The Store group's svc_get_bundle and svc_save_bundle (being built). */
-export const bundleTools = Effect.succeed<ReadonlyArray<Tool>>([])
+const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
+
+const BundleIdField = ProductIdText.annotations({
+  description: "Bundle id (prod_…)."
+})
+
+const ProductIdsField = Schema.Array(ProductIdText.annotations({ description: "Product id (prod_…)." })).pipe(
+  Schema.minItems(BUNDLE_MIN_PRODUCTS),
+  Schema.maxItems(BUNDLE_MAX_PRODUCTS)
+)
+
+const FieldsInput = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  .annotations({
+    description: "Product fields as PATCH /products/<id> takes them (docs/store-api.md): title, price_cents, billing…"
+  })
+  .annotations({
+    description:
+      "Product fields as PATCH /store-app/v1/products/<id> takes them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_mode, checkout_url, whats_included… Left out: kept; null: default."
+  })
+
+const bundleAnswer = {
+  bundle: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description:
+      "The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case."
+  }),
+  products: Schema.Array(
+    Schema.Struct({
+      id: Schema.String.annotations({ description: "Product id (prod_…) in the bundle." }),
+      title: Schema.String.annotations({ description: "The product's title." }),
+      status: ProductStatus
+    })
+  ).annotations({ description: "The products the bundle sells, in order." }),
+  can_publish: Schema.Boolean.annotations({ description: "True when publish_checklist is empty." }),
+  publish_checklist: Schema.Array(
+    Schema.Struct({
+      item: Schema.Literal("support_email", "payment", "checkout_url", "bundle_products").annotations({
+        description: "What is missing: support_email, payment, checkout_url or bundle_products (publish them)."
+      }),
+      message: Schema.String.annotations({ description: "What to do to meet it." })
+    })
+  ).annotations({ description: "What remains before the bundle can go live; empty when it can." }),
+  quantity_left: Schema.optional(Schema.Int).annotations({
+    description: "With a quantity_limit: places left (people with access hold one each)."
+  }),
+  waitlist_waiting: Schema.optional(Schema.Int).annotations({
+    description: "With waitlist_mode or quantity_waitlist on: how many people wait."
+  })
+}
+
+const decodeChanges = Schema.decodeUnknownEither(ProductChanges, { onExcessProperty: "error", errors: "all" })
+
+/** `fields` decoded strictly, as the store API decodes a PATCH body; problems named `fields.<name>`. */
+const readChanges = (fields: unknown) =>
+  Either.match(decodeChanges(fields), {
+    onLeft: (error) => {
+      const problems = toInvalidInput(error).errors.map(
+        (p) => new FieldProblem({ path: p.path === "" ? "fields" : `fields.${p.path}`, message: p.message })
+      )
+      return Effect.fail(
+        new InvalidInput({
+          message: problems.map((p) => `${p.path} ${p.message}`).join("; ") || "fields do not match the product fields",
+          errors: problems
+        })
+      )
+    },
+    onRight: Effect.succeed
+  })
+
+/** The Store group's svc_get_bundle and svc_save_bundle, over `StoreBundles`. */
+export const bundleTools = Effect.gen(function* () {
+  const bundles = yield* StoreBundles
+  const storeOf = yield* makeStoreOfCall
+  const tools: ReadonlyArray<Tool> = [
+    defineTool({
+      name: "svc_get_bundle",
+      title: "Get a bundle",
+      group: "Store",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description:
+        "Get a bundle (a product selling several products together): fields, products, publish checklist. Change it with svc_save_bundle.",
+      input: { storeHandle: StoreHandleField, bundleId: BundleIdField },
+      output: bundleAnswer,
+      handler: (input, context) =>
+        Effect.gen(function* () {
+          const caller = yield* storeOf(context, input.storeHandle)
+          const { ok: _, ...answer } = yield* asToolFailure(bundles.get(caller, input.bundleId))
+          return answer
+        })
+    }),
+    defineTool({
+      name: "svc_save_bundle",
+      title: "Save a bundle",
+      group: "Store",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      description:
+        "Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.",
+      input: {
+        storeHandle: StoreHandleField,
+        bundleId: Schema.optional(BundleIdField),
+        productIds: Schema.optional(ProductIdsField).annotations({
+          description: `${BUNDLE_MIN_PRODUCTS} to ${BUNDLE_MAX_PRODUCTS} products (not bundles), in order.`
+        }),
+        fields: Schema.optional(FieldsInput),
+        status: Schema.optional(
+          Schema.Literal("live", "off").annotations({
+            description: "live publishes, off unpublishes."
+          })
+        )
+      },
+      output: bundleAnswer,
+      handler: (input, context) =>
+        Effect.gen(function* () {
+          const changes = yield* readChanges(input.fields ?? {})
+          const caller = yield* storeOf(context, input.storeHandle)
+          const { ok: _, ...answer } = yield* asToolFailure(
+            bundles.save(caller, {
+              bundleId: input.bundleId,
+              productIds: input.productIds,
+              changes,
+              status: input.status
+            })
+          )
+          return answer
+        })
+    })
+  ]
+  return tools
+})

@@ -14,13 +14,23 @@ import {
   type ProductChanges,
   type ProductStatus
 } from "./product.js"
-import { applyChanges, checkProductFields, publishChecklist, type StoreSettings } from "./product-rules.js"
+import {
+  applyChanges,
+  type ChecklistItem,
+  checkProductFields,
+  publishChecklist,
+  type StoreSettings
+} from "./product-rules.js"
+import { type BundleChecklistItem, bundleChecklist, bundleDefaultFields } from "./bundle.js"
+import { makeBundleItems } from "./bundle-items.js"
 import { makeStock } from "./stock.js"
 
-/** A product with every field, as the store API answers it. */
-export const productJson = (product: Product) => ({
+/** A product with every field, as the store API answers it (a bundle with the ids of the products it sells). */
+export const productJson = (product: Product, bundleProductIds?: ReadonlyArray<string>) => ({
   id: product.id,
+  kind: product.kind,
   custom_ai_id: product.customAiId,
+  ...(product.kind === "bundle" ? { bundle_product_ids: bundleProductIds ?? [] } : {}),
   status: product.status,
   live: product.status === "live",
   ...product.fields,
@@ -54,6 +64,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     const ids = yield* Ids
     const transactor = yield* Transactor
     const stock = yield* makeStock
+    const bundleItems = yield* makeBundleItems
 
     const settingsOf = (workspaceId: string) =>
       Effect.map(
@@ -61,14 +72,28 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         Option.getOrElse(() => noSettings(workspaceId))
       )
 
+    // What remains before going live; a bundle also needs every product in it live.
+    const checklistOf = (product: Product) =>
+      Effect.gen(function* () {
+        const items: Array<ChecklistItem | BundleChecklistItem> = [
+          ...publishChecklist(product.fields, yield* settingsOf(product.workspaceId))
+        ]
+        const bundled = yield* bundleItems.productsOf(product)
+        if (product.kind === "bundle") items.push(...bundleChecklist(bundled))
+        return { items, bundled }
+      })
+
     // `quantity_left` and `waitlist_waiting` only where they apply (a quantity limit, a waitlist).
     const answer = (product: Product) =>
       Effect.gen(function* () {
-        const checklist = publishChecklist(product.fields, yield* settingsOf(product.workspaceId))
+        const { items: checklist, bundled } = yield* checklistOf(product)
         const standing = yield* stock.standing(product, new Date(yield* Clock.currentTimeMillis))
         return {
           ok: true as const,
-          product: productJson(product),
+          product: productJson(
+            product,
+            bundled.map((p) => p.id)
+          ),
           can_publish: checklist.length === 0,
           publish_checklist: checklist,
           ...standing
@@ -98,7 +123,11 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     const listCustomAis = (caller: StoreCaller) =>
       Effect.gen(function* () {
         const all = yield* customAis.list(caller.workspaceId)
-        const byCustomAi = new Map((yield* products.listAll(caller.workspaceId)).map((p) => [p.customAiId, p.id]))
+        const byCustomAi = new Map(
+          (yield* products.listAll(caller.workspaceId)).flatMap((p) =>
+            p.customAiId === null ? [] : [[p.customAiId, p.id] as const]
+          )
+        )
         return {
           ok: true as const,
           custom_ais: all.map((c) => ({
@@ -127,6 +156,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         const product: Product = {
           id: yield* ids.make("prod_"),
           workspaceId: caller.workspaceId,
+          kind: "custom_ai",
           customAiId,
           status: "draft",
           fields,
@@ -145,17 +175,32 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     /** One product with every field. */
     const get = (caller: StoreCaller, id: string) => Effect.flatMap(findProduct(caller, id), answer)
 
+    /** The id of a Custom AI's product, none while it has none; a Custom AI not in this store is `not-found`. */
+    const productIdOfCustomAi = (caller: StoreCaller, customAiId: string) =>
+      Effect.gen(function* () {
+        if (Option.isNone(yield* customAis.find(caller.workspaceId, customAiId))) {
+          return yield* new NotFound({
+            message: `no Custom AI ${customAiId} in this store; GET /custom-ais lists them`
+          })
+        }
+        return Option.map(yield* products.findByCustomAi(caller.workspaceId, customAiId), (product) => product.id)
+      })
+
     /** Changes fields (left out: kept, null: default); a live product must still pass its publish checks. */
     const patch = (caller: StoreCaller, id: string, changes: ProductChanges) =>
       transactor.withTransaction(
         Effect.gen(function* () {
           yield* requireProductEditor(caller)
           const product = yield* findProduct(caller, id)
-          const customAi = yield* customAis.find(caller.workspaceId, product.customAiId)
-          const defaults = defaultProductFields(
-            Option.match(customAi, { onNone: () => product.fields.title, onSome: (c) => c.name }),
-            Option.match(customAi, { onNone: () => true, onSome: (c) => c.kind === "assistant" })
-          )
+          const customAi =
+            product.customAiId === null ? Option.none() : yield* customAis.find(caller.workspaceId, product.customAiId)
+          const defaults =
+            product.kind === "bundle"
+              ? bundleDefaultFields(yield* bundleItems.productsOf(product))
+              : defaultProductFields(
+                  Option.match(customAi, { onNone: () => product.fields.title, onSome: (c) => c.name }),
+                  Option.match(customAi, { onNone: () => true, onSome: (c) => c.kind === "assistant" })
+                )
           const fields = applyChanges(product.fields, changes, defaults)
           const broken = checkProductFields(fields)
           if (broken) return yield* broken
@@ -180,7 +225,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
           yield* requireProductEditor(caller)
           const product = yield* findProduct(caller, id)
           if (status === "live") {
-            const checklist = publishChecklist(product.fields, yield* settingsOf(caller.workspaceId))
+            const checklist = (yield* checklistOf(product)).items
             if (checklist.length > 0) {
               return yield* new Conflict({
                 message: `the product cannot go live yet: ${checklist.map((c) => c.message).join("; ")}`
@@ -225,9 +270,22 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         }
         const { page, range } = yield* readListQuery(query)
         const rows = yield* products.listPage(caller.workspaceId, { status, ...range }, page)
-        return pageAnswer(rows, productJson, page, creationKey)
+        const bundled = yield* bundleItems.idsOf(caller.workspaceId, rows.rows)
+        return pageAnswer(rows, (p) => productJson(p, bundled.get(p.id)), page, creationKey)
       })
 
-    return { me, listCustomAis, create, get, patch, publish, unpublish, listSummaries, listPage, settingsOf } as const
+    return {
+      me,
+      listCustomAis,
+      create,
+      get,
+      productIdOfCustomAi,
+      patch,
+      publish,
+      unpublish,
+      listSummaries,
+      listPage,
+      settingsOf
+    } as const
   })
 }) {}

@@ -4,7 +4,7 @@ import { FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.
 import { Ids, Transactor } from "../shared/ports.js"
 import { isCalendarDay } from "../shared/time.js"
 import { hasAccess } from "./access.js"
-import type { StoreCaller } from "./caller.js"
+import { requireProductEditor, type StoreCaller } from "./caller.js"
 import { type Cohort, COHORT_CAPACITY_MAX, cohortJson } from "./cohort.js"
 import { AccessRepo, CohortsRepo, ProductsRepo } from "./ports.js"
 
@@ -14,6 +14,39 @@ export interface NewCohort {
   readonly name: string
   readonly capacity?: number | null | undefined
   readonly startsOn?: string | null | undefined
+}
+
+/** Changes to a cohort: a field left out is kept; `null` removes the cap or the start day. */
+export interface CohortChanges {
+  readonly name?: string | undefined
+  readonly capacity?: number | null | undefined
+  readonly startsOn?: string | null | undefined
+}
+
+/** The rules of a cohort's fields, every broken one at once; a cap may not be below the people already in it. */
+const checkCohort = (
+  cohort: { readonly name: string; readonly capacity: number | null; readonly startsOn: string | null },
+  members: number
+) => {
+  const problems: Array<FieldProblem> = []
+  const problem = (path: string, message: string) => problems.push(new FieldProblem({ path, message }))
+  if (cohort.name.length === 0 || cohort.name.length > 200)
+    problem("name", "the cohort name must be 1 to 200 characters")
+  const capacity = cohort.capacity
+  if (capacity !== null && !(Number.isInteger(capacity) && capacity >= 1 && capacity <= COHORT_CAPACITY_MAX)) {
+    problem("capacity", `the capacity must be a whole number from 1 to ${COHORT_CAPACITY_MAX}`)
+  } else if (capacity !== null && capacity < members) {
+    problem(
+      "capacity",
+      `the cohort already has ${members} people; the capacity cannot be below that (null removes the cap)`
+    )
+  }
+  if (cohort.startsOn !== null && !isCalendarDay(cohort.startsOn)) {
+    problem("starts_on", "the start day must be a real day, YYYY-MM-DD")
+  }
+  return problems.length > 0
+    ? Effect.fail(new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems }))
+    : Effect.void
 }
 
 /** The cohorts of a store's products, and moving buyers into them. */
@@ -35,24 +68,14 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
         })
       )
 
-    /** Creates a cohort of a product (the CLI's `svc cohorts create`; the store API only reads them). */
+    /** Creates a cohort of a product (the CLI's `svc cohorts create`; the API and tools go through `createFor`). */
     const create = (workspaceId: string, input: NewCohort) =>
       Effect.gen(function* () {
         const product = yield* productOf(workspaceId, input.productId)
         const name = input.name.trim()
-        const problems: Array<FieldProblem> = []
-        const problem = (path: string, message: string) => problems.push(new FieldProblem({ path, message }))
-        if (name.length === 0 || name.length > 200) problem("name", "the cohort name must be 1 to 200 characters")
         const capacity = input.capacity ?? null
-        if (capacity !== null && !(Number.isInteger(capacity) && capacity >= 1 && capacity <= COHORT_CAPACITY_MAX)) {
-          problem("capacity", `the capacity must be a whole number from 1 to ${COHORT_CAPACITY_MAX}`)
-        }
         const startsOn = input.startsOn ?? null
-        if (startsOn !== null && !isCalendarDay(startsOn))
-          problem("starts_on", "the start day must be a real day, YYYY-MM-DD")
-        if (problems.length > 0) {
-          return yield* new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
-        }
+        yield* checkCohort({ name, capacity, startsOn }, 0)
         const cohort: Cohort = {
           id: yield* ids.make("coh_"),
           workspaceId,
@@ -65,6 +88,49 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
         yield* cohorts.insert(cohort)
         return cohortJson({ ...cohort, members: 0 })
       })
+
+    /**
+     * Creates a cohort for a store API or tool caller (`POST /products/<id>/cohorts`, `svc_manage_cohorts`). A
+     * cohort is part of how a product is sold, so it is a product change: refused to automation connections.
+     */
+    const createFor = (caller: StoreCaller, input: NewCohort) =>
+      Effect.zipRight(
+        requireProductEditor(caller),
+        Effect.map(create(caller.workspaceId, input), (cohort) => ({ ok: true as const, cohort }))
+      )
+
+    /**
+     * Changes a cohort's name, cap or start day (`null` removes the cap or the start day). A cap below the
+     * people already in it is refused. The cohort is locked so a concurrent move cannot slip past the new cap.
+     */
+    const update = (caller: StoreCaller, cohortId: string, changes: CohortChanges) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          yield* requireProductEditor(caller)
+          if (changes.name === undefined && changes.capacity === undefined && changes.startsOn === undefined) {
+            return yield* invalid("", "give at least one of name, capacity, startsOn to change")
+          }
+          const locked = yield* cohorts.lock(caller.workspaceId, cohortId)
+          if (Option.isNone(locked)) {
+            return yield* new NotFound({
+              message: `no cohort ${cohortId} in this store; GET /products/<id>/cohorts lists a product's cohorts`
+            })
+          }
+          const current = locked.value
+          const next: Cohort = {
+            id: current.id,
+            workspaceId: current.workspaceId,
+            productId: current.productId,
+            name: changes.name === undefined ? current.name : changes.name.trim(),
+            capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+            startsOn: changes.startsOn === undefined ? current.startsOn : changes.startsOn,
+            createdAt: current.createdAt
+          }
+          yield* checkCohort(next, current.members)
+          yield* cohorts.update(next)
+          return { ok: true as const, cohort: cohortJson({ ...next, members: current.members }) }
+        })
+      )
 
     /** A product's cohorts, earliest start first. */
     const list = (caller: StoreCaller, productId: string) =>
@@ -145,6 +211,6 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
         })
       )
 
-    return { create, list, move } as const
+    return { create, createFor, update, list, move } as const
   })
 }) {}

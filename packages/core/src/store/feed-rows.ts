@@ -10,15 +10,37 @@ const eventId = Schema.String.annotations({ description: "The event's id (evt_â€
 const nullableString = Schema.NullOr(Schema.String)
 
 /** How a person came to have a product. */
-export const AccessHowLiteral = Schema.Literal("bought", "free", "own_checkout", "added", "imported", "bundle").annotations({
+export const AccessHowLiteral = Schema.Literal(
+  "bought",
+  "free",
+  "own_checkout",
+  "added",
+  "imported",
+  "bundle"
+).annotations({
   description:
     "bought (the service's checkout), free (a free claim), own_checkout (a sale reported through POST /sales), added (POST /customers), imported (a customer import) or bundle (given by a bundle the person bought)."
+})
+
+/** What a bundle sale gave for one product in the bundle. */
+export const BundleProductLine = Schema.Struct({
+  product_id: Schema.String,
+  product_title: Schema.String,
+  access: Schema.Literal("granted", "already_had", "access_off", "sold_out").annotations({
+    description:
+      "granted (the bundle gave it), already_had (the buyer had it and keeps it as it was), access_off or sold_out."
+  })
+}).annotations({ identifier: "BundleProductLine", description: "A product of a sold bundle and the access it gave." })
+
+const bundleProducts = Schema.optional(Schema.Array(BundleProductLine)).annotations({
+  description: "Bundle sales only: each product in the bundle and the access the sale gave."
 })
 
 /** A row of `GET /sales/recent`: the sale row, how it was sold, and the event's id. */
 export const SaleFeedRow = Schema.Struct({
   ...SaleRow.fields,
   how: AccessHowLiteral,
+  bundle_products: bundleProducts,
   event_id: eventId
 }).annotations({ identifier: "SaleFeedRow", description: "A paid sale: the sale row plus how and event_id." })
 
@@ -30,6 +52,7 @@ export const CustomerFeedRow = Schema.Struct({
   email: Schema.String,
   name: nullableString,
   how: AccessHowLiteral,
+  bundle_id: Schema.optional(Schema.String).annotations({ description: "With how bundle: the bundle that gave it." }),
   created_at: iso
 }).annotations({ identifier: "CustomerFeedRow", description: "A person's first access to a product." })
 
@@ -38,6 +61,7 @@ export const FirstPaymentRow = Schema.Struct({
   ...SaleRow.fields,
   id: eventId,
   how: AccessHowLiteral,
+  bundle_products: bundleProducts,
   sale_id: Schema.String.annotations({ description: "The sale row's id (purchase:â€¦)." }),
   payment: Schema.Literal("first")
 }).annotations({ identifier: "FirstPaymentRow", description: "The first payment of a paid membership." })

@@ -11,14 +11,25 @@ export {
   ProductSummary,
   SaleRow
 } from "./api-rows.js"
+export {
+  BUNDLE_MAX_PRODUCTS,
+  BUNDLE_MIN_PRODUCTS,
+  type BundleChecklistItem,
+  bundleChecklist,
+  bundledProductJson
+} from "./bundle.js"
+export type { BundleAccessLine } from "./bundle-access.js"
+export { type BundleSave, StoreBundles } from "./bundles.js"
 export { resolveStoreCaller, type StoreCaller } from "./caller.js"
 export { StoreCatalog } from "./catalog.js"
 export type { Cohort, CohortMember, CohortWithMembers } from "./cohort.js"
 export { type NewCohort, StoreCohorts } from "./cohorts.js"
 export { type AddCustomerAnswer, StoreCustomers } from "./customers.js"
+export { type ContentLink, ContentLinksRepo, StoreContentLinks } from "./content-links.js"
 export { BadListRequest, StoreAccessDenied } from "./errors.js"
 export {
   AccessHowLiteral,
+  BundleProductLine,
   CohortRow,
   CohortSignupRow,
   CustomerFeedRow,
@@ -32,9 +43,22 @@ export {
 export { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
 export { StoreFeeds } from "./feeds.js"
 export { StoreLive } from "./layer.js"
+export {
+  OVERVIEW_MAX_DAYS,
+  OVERVIEW_PERIODS,
+  type OverviewPeriod,
+  type OverviewRequest,
+  type PeriodFigures,
+  type ProductCounts,
+  type ProductSales,
+  STORE_EVENT_TYPES,
+  StoreOverview,
+  StoreStatsRepo
+} from "./overview.js"
 export type { StoreListQuery } from "./paging.js"
 export {
   AccessRepo,
+  BundlesRepo,
   CohortsRepo,
   type CreatedRange,
   type FeedQuery,
@@ -53,6 +77,7 @@ export {
   PaymentPlan,
   type Product,
   ProductChanges,
+  type ProductKind,
   type ProductFieldName,
   ProductFields,
   ProductStatus,

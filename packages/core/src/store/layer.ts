@@ -1,9 +1,12 @@
 import { Layer } from "effect"
 import { CustomAis } from "../custom-ai/service.js"
+import { StoreBundles } from "./bundles.js"
 import { StoreCatalog } from "./catalog.js"
 import { StoreCohorts } from "./cohorts.js"
+import { StoreContentLinks } from "./content-links.js"
 import { StoreCustomers } from "./customers.js"
 import { StoreFeeds } from "./feeds.js"
+import { StoreOverview } from "./overview.js"
 import { StoreSales } from "./sales.js"
 import { StoreSetup } from "./settings.js"
 import { StoreTagging } from "./tags.js"
@@ -11,11 +14,15 @@ import { StoreTagging } from "./tags.js"
 /** The store's services and the minimal Custom AI service they sell from. */
 export const StoreLive = Layer.mergeAll(
   StoreCatalog.Default,
+  // Bundles build on the catalog's product rules and publish flow.
+  Layer.provide(StoreBundles.Default, StoreCatalog.Default),
   StoreSales.Default,
   StoreCustomers.Default,
   StoreFeeds.Default,
   StoreSetup.Default,
   StoreCohorts.Default,
+  StoreOverview.Default,
   StoreTagging.Default,
+  StoreContentLinks.Default,
   CustomAis.Default
 )

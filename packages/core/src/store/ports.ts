@@ -121,6 +121,8 @@ export class CohortsRepo extends Context.Tag("svc/store/CohortsRepo")<
   CohortsRepo,
   {
     readonly insert: (cohort: Cohort) => Effect.Effect<void>
+    /** Saves a cohort's name, capacity and start day (its product and creation stay). */
+    readonly update: (cohort: Cohort) => Effect.Effect<void>
     /** The product's cohorts with their member counts, earliest start first (no start day last). */
     readonly listForProduct: (workspaceId: string, productId: string) => Effect.Effect<ReadonlyArray<CohortWithMembers>>
     /**
@@ -193,5 +195,25 @@ export class StoreTagsRepo extends Context.Tag("svc/store/StoreTagsRepo")<
       workspaceId: string,
       emails: ReadonlyArray<string>
     ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<StoreTag>>>
+  }
+>() {}
+
+/** The products each bundle sells, in the seller's order, and the access rows a bundle gave. */
+export class BundlesRepo extends Context.Tag("svc/store/BundlesRepo")<
+  BundlesRepo,
+  {
+    /** The bundle's product ids, in order. */
+    readonly items: (workspaceId: string, bundleId: string) => Effect.Effect<ReadonlyArray<string>>
+    /** The product ids of each of these bundles, in order (bundles without items are left out). */
+    readonly itemsOf: (
+      workspaceId: string,
+      bundleIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
+    /** Replaces the bundle's products with these, in this order. */
+    readonly setItems: (workspaceId: string, bundleId: string, productIds: ReadonlyArray<string>) => Effect.Effect<void>
+    /** The bundles that sell this product. */
+    readonly bundlesWith: (workspaceId: string, productId: string) => Effect.Effect<ReadonlyArray<string>>
+    /** The products whose access row of this person the bundle gave (`via_bundle_id`), whatever their state. */
+    readonly givenBy: (workspaceId: string, bundleId: string, email: string) => Effect.Effect<ReadonlyArray<string>>
   }
 >() {}

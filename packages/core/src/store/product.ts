@@ -143,11 +143,16 @@ export const productChangeFields = Object.fromEntries(
 export const ProductChanges = Schema.Struct(productChangeFields)
 export type ProductChanges = typeof ProductChanges.Type
 
+/** What a product sells: a Custom AI (or course), or a bundle of other products of the store. */
+export type ProductKind = "custom_ai" | "bundle"
+
 /** A stored product: its fields plus identity and state. */
 export interface Product {
   readonly id: string
   readonly workspaceId: string
-  readonly customAiId: string
+  readonly kind: ProductKind
+  /** The Custom AI it sells; null for a bundle. */
+  readonly customAiId: string | null
   readonly status: ProductStatus
   readonly fields: ProductFields
   readonly createdAt: Date

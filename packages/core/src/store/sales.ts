@@ -6,6 +6,7 @@ import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
 import { makeAccessEmail } from "./access-email.js"
+import { type BundleAccessLine, makeBundleAccess } from "./bundle-access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
 import { creationKey, pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "./paging.js"
@@ -68,6 +69,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const access = yield* AccessRepo
     const limiter = yield* RateLimiter
     const accessEmail = yield* makeAccessEmail
+    const bundleAccess = yield* makeBundleAccess
     const ids = yield* Ids
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
@@ -100,15 +102,21 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
       how
     })
 
-    /** Turns access on for a person; answers whether it is their first access to the product. */
+    /**
+     * Turns access on for a person (and, for a bundle, to each product in it); answers whether it is their first
+     * access to the product, and what a bundle gave.
+     */
     const grant = (product: Product, person: Access, input: SaleInput, now: Date, paidUntil: Date | null) =>
       Effect.gen(function* () {
         const first = person.state === "none"
+        // A sale of the product itself makes access a bundle gave the person's own: the bundle no longer takes it.
+        const fromBundle = person.viaBundleId !== null
         yield* access.save({
           ...person,
           name: input.name ?? person.name,
           state: "active",
-          how: person.how ?? "own_checkout",
+          how: fromBundle ? "own_checkout" : (person.how ?? "own_checkout"),
+          viaBundleId: null,
           orderId: input.order_id ?? person.orderId,
           subscriptionId: input.subscription_id ?? person.subscriptionId,
           paidUntil: paidUntil ?? person.paidUntil,
@@ -117,6 +125,11 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           updatedAt: now
         })
         yield* stock.gotProduct(product, person.email)
+        const included = yield* bundleAccess.giveIncluded(
+          product,
+          { email: person.email, name: input.name ?? person.name },
+          now
+        )
         if (first) {
           yield* access.ensureCustomer({
             id: yield* ids.make("cus_"),
@@ -131,8 +144,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           })
           yield* accessEmail.send(product, person.email, "bought")
         }
-        return first
+        return { first, included }
       })
+
+    // A bundle sale's event lists what it gave per product; other sales' events are unchanged.
+    const bundleData = (product: Product, included: ReadonlyArray<BundleAccessLine>) =>
+      product.kind === "bundle" ? { bundle_products: included } : {}
 
     // One refund per sale, whichever face asks: the key is the order id (what `POST /sales` refunds by), else the
     // sale's own id, so a refund through a tool and a resent one through the API count once.
@@ -146,6 +163,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         if (person.state === "active" || person.state === "cancelled") {
           yield* access.save({ ...person, state: "refunded", endsAt: now, updatedAt: now })
         }
+        yield* bundleAccess.takeBackIncluded(product, sale.buyerEmail, { state: "refunded", endsAt: now }, now)
         // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
         yield* recordEvent(caller.workspaceId, "purchase.refunded", {
           ...saleJson(sale),
@@ -185,6 +203,17 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           const away = yield* stock.turnAway(product, email, input.name ?? null, now, "sale")
           if (away !== undefined)
             return { ...rejected(away.reason, away.message), waitlisted: away.waitlisted } as SaleAnswer
+          // A bundle sells whole: a product in it with no place left turns the sale away, and nothing is given.
+          const included = yield* bundleAccess.turnAwayIncluded(product, email, input.name ?? null, now)
+          if (included !== undefined) {
+            return {
+              ...rejected(
+                included.reason,
+                `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`
+              ),
+              waitlisted: included.waitlisted
+            } as SaleAnswer
+          }
         }
         switch (input.event) {
           case "sale":
@@ -197,7 +226,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             }
             const person = yield* access.lock(caller.workspaceId, product.id, email, now)
             const had = hasAccess(person, now.getTime())
-            const first = yield* grant(product, person, input, now, paidUntil)
+            const { first, included } = yield* grant(product, person, input, now, paidUntil)
             const amountCents = product.fields.price_cents
             if (input.event === "sale") {
               const sale: Sale = {
@@ -218,7 +247,11 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 createdAt: now
               }
               yield* sales.insert(sale)
-              yield* recordEvent(caller.workspaceId, "purchase.created", { ...saleJson(sale), how: "own_checkout" })
+              yield* recordEvent(caller.workspaceId, "purchase.created", {
+                ...saleJson(sale),
+                how: "own_checkout",
+                ...bundleData(product, included)
+              })
               return done(first || had ? "granted" : "restored")
             }
             yield* recordEvent(caller.workspaceId, "membership.renewed", {
@@ -241,7 +274,10 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           case "cancel": {
             const person = yield* access.lock(caller.workspaceId, product.id, email, now)
             if (person.state === "cancelled") {
-              if (endsAt !== null) yield* access.save({ ...person, endsAt, updatedAt: now })
+              if (endsAt !== null) {
+                yield* access.save({ ...person, endsAt, updatedAt: now })
+                yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt }, now)
+              }
               return done("cancelled")
             }
             if (person.state !== "active") {
@@ -249,6 +285,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             }
             const until = endsAt ?? paidUntil ?? person.paidUntil
             yield* access.save({ ...person, state: "cancelled", endsAt: until, updatedAt: now })
+            yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt: until }, now)
             yield* recordEvent(caller.workspaceId, "membership.cancelled", {
               product_id: product.id,
               product_title: product.fields.title,
@@ -268,6 +305,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
               return rejected("no_access", `${email} has no access to this membership to end`)
             }
             yield* access.save({ ...person, state: "ended", endsAt: now, updatedAt: now })
+            yield* bundleAccess.takeBackIncluded(product, email, { state: "ended", endsAt: now }, now)
             yield* recordEvent(caller.workspaceId, "purchase.membership_ended", {
               product_id: product.id,
               product_title: product.fields.title,

@@ -128,7 +128,11 @@ export const defineTool = <In extends Schema.Struct.Fields, Out extends Schema.S
         if (Either.isLeft(decoded)) return Effect.fail(toInvalidInput(decoded.left))
         const { workspaceId, ...fields } = decoded.right
         return Effect.flatMap(
-          spec.handler(fields as Schema.Struct.Type<In>, { principal, workspace: resolve(workspaceId), reach: resolve }),
+          spec.handler(fields as Schema.Struct.Type<In>, {
+            principal,
+            workspace: resolve(workspaceId),
+            reach: resolve
+          }),
           (result) => {
             const encoded = encode(result)
             // Our own answer failing its own schema is a bug, not the caller's problem.

@@ -50,6 +50,18 @@ const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
       .handle("cohorts", ({ path }) =>
         withCaller("products.cohorts", (caller) => answer(cohorts.list(caller, path.id)))
       )
+      .handle("createCohort", ({ path, payload }) =>
+        withCaller("products.createCohort", (caller) =>
+          answer(
+            cohorts.createFor(caller, {
+              productId: path.id,
+              name: payload.name,
+              capacity: payload.capacity,
+              startsOn: payload.starts_on
+            })
+          )
+        )
+      )
   })
 )
 

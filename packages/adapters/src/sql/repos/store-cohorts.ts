@@ -57,6 +57,9 @@ export const CohortsRepoSql = Layer.effect(
           Effect.asVoid,
           Effect.orDie
         ),
+      update: (c) =>
+        lean`UPDATE store_cohorts SET name = ${c.name}, capacity = ${c.capacity}, starts_on = ${c.startsOn}
+            WHERE workspace_id = ${c.workspaceId} AND id = ${c.id}`.pipe(Effect.asVoid, Effect.orDie),
       listForProduct: (workspaceId, productId) =>
         sql<CohortRow>`SELECT c.*, ${members} AS members FROM store_cohorts c
                        WHERE c.workspace_id = ${workspaceId} AND c.product_id = ${productId}

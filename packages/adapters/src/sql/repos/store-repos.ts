@@ -3,14 +3,18 @@ import { AccessRepoSql } from "./customers.js"
 import { InstantHooksRepoSql } from "./instant-hooks.js"
 import { MailerOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
+import { BundlesRepoSql } from "./store-bundles.js"
+import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
 import { CohortsRepoSql, StoreTagsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
 import { CustomAisRepoSql } from "./store-custom-ais.js"
+import { StoreStatsRepoSql } from "./store-stats.js"
 
 /** The store's storage ports (with the instant hooks of its API, and the outbox `Mailer`) over one `SqlClient`. */
 export const StoreReposSql = Layer.mergeAll(
   CustomAisRepoSql,
   ProductsRepoSql,
+  BundlesRepoSql,
   StoreSettingsRepoSql,
   SalesRepoSql,
   AccessRepoSql,
@@ -18,6 +22,8 @@ export const StoreReposSql = Layer.mergeAll(
   CohortsRepoSql,
   WaitlistRepoSql,
   StoreTagsRepoSql,
+  StoreStatsRepoSql,
+  ContentLinksRepoSql,
   InstantHooksRepoSql,
   MailerOutboxSql
 )

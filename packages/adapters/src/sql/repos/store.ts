@@ -4,6 +4,7 @@ import { pageOf } from "@svc/core/shared"
 import {
   type Product,
   type ProductFields,
+  type ProductKind,
   ProductsRepo,
   type ProductStatus,
   StoreFeedRepo,
@@ -18,7 +19,8 @@ import { feedRowsFilter } from "./feed-filter.js"
 interface ProductRow {
   readonly id: string
   readonly workspace_id: string
-  readonly custom_ai_id: string
+  readonly kind: ProductKind
+  readonly custom_ai_id: string | null
   readonly status: ProductStatus
   readonly fields: unknown
   readonly created_at: Date
@@ -29,6 +31,7 @@ interface ProductRow {
 const toProduct = (row: ProductRow): Product => ({
   id: row.id,
   workspaceId: row.workspace_id,
+  kind: row.kind,
   customAiId: row.custom_ai_id,
   status: row.status,
   fields: jsonColumn(row.fields) as ProductFields,
@@ -45,8 +48,8 @@ export const ProductsRepoSql = Layer.effect(
     const lean = yield* LeanSql
     return {
       insert: (p) =>
-        lean`INSERT INTO store_products (id, workspace_id, custom_ai_id, status, fields, created_at, updated_at, published_at)
-            VALUES (${p.id}, ${p.workspaceId}, ${p.customAiId}, ${p.status}, ${JSON.stringify(p.fields)}::jsonb,
+        lean`INSERT INTO store_products (id, workspace_id, kind, custom_ai_id, status, fields, created_at, updated_at, published_at)
+            VALUES (${p.id}, ${p.workspaceId}, ${p.kind}, ${p.customAiId}, ${p.status}, ${JSON.stringify(p.fields)}::jsonb,
                     ${p.createdAt}, ${p.updatedAt}, ${p.publishedAt})
             ON CONFLICT (custom_ai_id) DO NOTHING RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
