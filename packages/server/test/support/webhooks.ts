@@ -109,10 +109,10 @@ export const waitFor = async (what: string, check: () => boolean | Promise<boole
 }
 
 /**
- * A seller (account on Starter, store with a card processor, a Custom AI, an API key), made in this process
+ * A seller (account on Starter, store with a card processor, a Custom AI and `moreCustomAis` others, an API key), made in this process
  * on the test database before the server opens it: one start of the engine instead of four CLI runs.
  */
-export const setUpSeller = async (env: Record<string, string>, email = "seller@example.com") => {
+export const setUpSeller = async (env: Record<string, string>, email = "seller@example.com", moreCustomAis = 0) => {
   const database = env.DATABASE_URL
     ? DatabaseConfig.Postgres({ url: env.DATABASE_URL })
     : DatabaseConfig.Pglite({ dataDir: env.DATA_DIR })
@@ -124,8 +124,13 @@ export const setUpSeller = async (env: Record<string, string>, email = "seller@e
     })
     yield* (yield* StoreSetup).set(workspace.id, { supportEmail: "help@example.com", cardProcessor: "connected" })
     const customAi = yield* (yield* CustomAis).create(workspace.id, { name: "Coach" })
+    const customAis = yield* CustomAis
+    const more = yield* Effect.forEach(
+      Array.from({ length: moreCustomAis }, (_, index) => `Coach ${index + 2}`),
+      (name) => Effect.map(customAis.create(workspace.id, { name }), (created) => created.id)
+    )
     const { token } = yield* (yield* ApiKeys).create(account.id, {})
-    return { email, token, customAiId: customAi.id, workspaceId: workspace.id }
+    return { email, token, customAiId: customAi.id, moreCustomAiIds: more, workspaceId: workspace.id }
   })
   const layer = CoreLive.pipe(
     Layer.provideMerge(storageLayer(database)),
