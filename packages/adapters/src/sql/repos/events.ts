@@ -3,25 +3,9 @@ import { type EventRecord, EventLog } from "@svc/core/events"
 import { pageOf } from "@svc/core/shared"
 import { DELIVERY_WAKE_CHANNEL, envelopeAround, isWebhookEventType } from "@svc/core/webhooks"
 import { Effect, Layer, Option } from "effect"
-import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { type EventRow, toEventRecord as toEvent } from "./event-rows.js"
 import { withSpan } from "@svc/core/shared"
-
-interface EventRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly type: string
-  readonly created_at: Date
-  readonly data: unknown
-}
-
-const toEvent = (row: EventRow): EventRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  type: row.type,
-  createdAt: row.created_at,
-  data: jsonObject(row.data)
-})
 
 /**
  * `EventLog` over SQL. An append joins the caller's open transaction and, for a published event type,

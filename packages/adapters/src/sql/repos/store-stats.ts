@@ -1,9 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { EventRecord } from "@svc/core/events"
 import { StoreStatsRepo } from "@svc/core/store"
 import { Effect, Layer } from "effect"
-import { jsonObject } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { type EventRow, toEventRecord } from "./event-rows.js"
 
 // count(*) and SUM of integers are bigints: PostgreSQL's driver answers them as text, PGlite as numbers.
 type Big = number | string | null
@@ -23,14 +22,6 @@ interface TopRow {
   readonly product_title: string
   readonly sales: Big
   readonly revenue_cents: Big
-}
-
-interface EventRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly type: string
-  readonly created_at: Date
-  readonly data: unknown
 }
 
 /** `StoreStatsRepo` over SQL: every figure is one aggregate over the sales, customers, access and event rows. */
@@ -112,17 +103,7 @@ export const StoreStatsRepoSql = Layer.effect(
           : sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
                           WHERE workspace_id = ${workspaceId} AND type IN ${sql.in(types)}
                           ORDER BY created_at DESC, seq DESC LIMIT ${limit}`.pipe(
-              Effect.map((rows) =>
-                rows.map(
-                  (row): EventRecord => ({
-                    id: row.id,
-                    workspaceId: row.workspace_id,
-                    type: row.type,
-                    createdAt: row.created_at,
-                    data: jsonObject(row.data)
-                  })
-                )
-              ),
+              Effect.map((rows) => rows.map(toEventRecord)),
               Effect.orDie
             )
     }

@@ -1,5 +1,4 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { EventRecord } from "@svc/core/events"
 import { pageOf } from "@svc/core/shared"
 import {
   type Product,
@@ -12,8 +11,9 @@ import {
   StoreSettingsRepo
 } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
-import { jsonColumn, jsonObject } from "../json-column.js"
+import { jsonColumn } from "../json-column.js"
 import { LeanSql } from "../lean.js"
+import { type EventRow, toEventRecord } from "./event-rows.js"
 import { feedRowsFilter } from "./feed-filter.js"
 
 interface ProductRow {
@@ -127,14 +127,6 @@ export const StoreSettingsRepoSql = Layer.effect(
   })
 )
 
-interface EventRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly type: string
-  readonly created_at: Date
-  readonly data: unknown
-}
-
 /** `StoreFeedRepo`: the polling feeds read the shared event log. */
 export const StoreFeedRepoSql = Layer.effect(
   StoreFeedRepo,
@@ -147,17 +139,7 @@ export const StoreFeedRepoSql = Layer.effect(
                              WHERE ${feedRowsFilter(sql, workspaceId, query)}
                                AND created_at > ${query.since} ${product}
                              ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
-          Effect.map((rows) =>
-            rows.map(
-              (row): EventRecord => ({
-                id: row.id,
-                workspaceId: row.workspace_id,
-                type: row.type,
-                createdAt: row.created_at,
-                data: jsonObject(row.data)
-              })
-            )
-          ),
+          Effect.map((rows) => rows.map(toEventRecord)),
           Effect.orDie
         )
       }
