@@ -294,8 +294,8 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           sendEmail: true,
           rows: [
             { email: "good@example.com", productId: product, tags: ["new"] },
-            { email: "not an email", productId: product },
-            { email: "lost@example.com", productId: "prod_nope" },
+            { email: "not an email", productId: product, tags: ["ghost"] },
+            { email: "lost@example.com", productId: "prod_nope", tags: ["ghost"] },
             { email: "spy@example.com", productId: foreign },
             { email: "early@example.com", productId: draft },
             { email: "Good@Example.com", productId: product },
@@ -334,6 +334,14 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "also@example.com"
         ])
         expect(yield* count(h, "store_customers", other.workspaceId)).toBe(0)
+        // Refused rows leave no tag behind.
+        const tagNames = yield* h.setUp(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) => sql<{ name: string }>`SELECT name FROM store_tags WHERE workspace_id = ${s.workspaceId}`
+          ).pipe(Effect.orDie)
+        )
+        expect(tagNames.map((t) => t.name)).toEqual(["new"])
 
         const tooMany = Array.from({ length: 1001 }, (_, i) => ({ email: `p${i}@example.com`, productId: product }))
         expect(yield* h.tool(s.token, "svc_import_customers", { rows: tooMany })).toMatchObject({

@@ -88,9 +88,14 @@ export const makeCustomerImport = (grant: GrantAccess) =>
             // One read of the store's products for the whole import, not one per row.
             const byId = new Map((yield* products.listAll(caller.workspaceId)).map((p) => [p.id, p]))
             const tagNames = input.rows.map(tagNamesOf)
+            // Tags are made only for rows that can import, so a refused row leaves no new tag behind.
+            const mayImport = (row: ImportRow, index: number) =>
+              tagNames[index] !== undefined &&
+              Either.isRight(decodeEmail(row.email)) &&
+              byId.get(row.productId)?.status === "live"
             const tagIds = yield* ensureTags(
               caller.workspaceId,
-              tagNames.flatMap((names) => names ?? []),
+              input.rows.flatMap((row, index) => (mayImport(row, index) ? (tagNames[index] ?? []) : [])),
               now
             )
             const lines: Array<ImportLine> = []
