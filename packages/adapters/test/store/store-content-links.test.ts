@@ -133,12 +133,13 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           status: "not-found"
         })
 
-        // Fill the product up to the limit through the repository, then the tool refuses one more.
+        // Fill the product to one short of the limit through the repository; of three adds at once one gets the
+        // last place, then the tool refuses any more.
         const now = new Date()
         yield* h.setUp(
           Effect.flatMap(ContentLinksRepo, (repo) =>
             Effect.forEach(
-              Array.from({ length: 48 }, (_, i) => i),
+              Array.from({ length: 47 }, (_, i) => i),
               (i) =>
                 repo.insert({
                   id: `link_fill${i}`,
@@ -154,7 +155,15 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             )
           )
         )
-        expect(linksOf(yield* manage({ action: "list" }))).toHaveLength(50)
+        const racing = yield* Effect.all(
+          [1, 2, 3].map((n) => manage({ action: "add", title: `Race ${n}`, url: `https://example.com/race/${n}` })),
+          { concurrency: "unbounded" }
+        )
+        expect(racing.filter((answer) => answer.ok === true)).toHaveLength(1)
+        expect(racing.filter((answer) => answer.status === "invalid")).toHaveLength(2)
+        const filled = linksOf(yield* manage({ action: "list" }))
+        expect(filled).toHaveLength(50)
+        expect(new Set(filled.map((l) => l.position)).size).toBe(50)
         const full = yield* manage({ action: "add", title: "More", url: "https://example.com/more" })
         expect(full).toMatchObject({ ok: false, status: "invalid" })
         expect(full.message).toContain("50")

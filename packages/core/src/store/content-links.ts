@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Option } from "effect"
 import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import type { StoreCaller } from "./caller.js"
-import { ProductsRepo } from "./ports.js"
+import { ProductsRepo, WaitlistRepo } from "./ports.js"
 
 /** The longest link title. */
 export const LINK_TITLE_MAX = 200
@@ -79,6 +79,7 @@ export class StoreContentLinks extends Effect.Service<StoreContentLinks>()("svc/
     const products = yield* ProductsRepo
     const ids = yield* Ids
     const transactor = yield* Transactor
+    const places = yield* WaitlistRepo
 
     // Another store's product is not found, as an unknown one, so ids do not leak.
     const productOf = (caller: StoreCaller, productId: string) =>
@@ -106,6 +107,9 @@ export class StoreContentLinks extends Effect.Service<StoreContentLinks>()("svc/
           const title = yield* checkTitle(input.title)
           const url = yield* checkUrl(input.url)
           const now = new Date(yield* Clock.currentTimeMillis)
+          // Changes to one product's links wait on its row, so two at once cannot both take the last place or one
+          // position.
+          yield* places.lockProduct(caller.workspaceId, product.id)
           const links = yield* repo.listForProduct(caller.workspaceId, product.id)
           if (links.length >= LINKS_PER_PRODUCT_MAX) {
             return yield* invalid("", `a product delivers at most ${LINKS_PER_PRODUCT_MAX} links; remove one first`)
@@ -132,6 +136,7 @@ export class StoreContentLinks extends Effect.Service<StoreContentLinks>()("svc/
       transactor.withTransaction(
         Effect.gen(function* () {
           const product = yield* productOf(caller, input.productId)
+          yield* places.lockProduct(caller.workspaceId, product.id)
           const links = yield* repo.listForProduct(caller.workspaceId, product.id)
           const known = new Set(links.map((l) => l.id))
           const given = new Set(input.linkIds)
@@ -153,6 +158,7 @@ export class StoreContentLinks extends Effect.Service<StoreContentLinks>()("svc/
       transactor.withTransaction(
         Effect.gen(function* () {
           const product = yield* productOf(caller, input.productId)
+          yield* places.lockProduct(caller.workspaceId, product.id)
           const links = yield* repo.listForProduct(caller.workspaceId, product.id)
           if (!links.some((l) => l.id === input.linkId)) {
             return yield* new NotFound({ message: `no link ${input.linkId} on ${product.id}` })
