@@ -288,7 +288,8 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
         const refused = yield* call(principal, "svc_create_note", { markdown: "nope" })
         expect(refused).toMatchObject({ ok: false, status: "forbidden" })
         expect(refused.message).toContain("edit access")
-        const none = yield* signUp({ access: { kind: "custom", parts: { store: "edit" } } })
+        // Social research has no tools yet: a key that may only use it is served none.
+        const none = yield* signUp({ access: { kind: "custom", parts: { social: "edit" } } })
         expect(server.list(none.principal)).toEqual([])
         expect(yield* call(none.principal, "svc_list_workspaces", {})).toMatchObject({ ok: false, status: "forbidden" })
       })

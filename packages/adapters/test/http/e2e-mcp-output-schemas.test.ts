@@ -4,6 +4,8 @@
  * and on failures alike. Every served tool is called once to success, and once to an `invalid` failure.
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { CustomAis } from "@svc/core/custom-ai"
+import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { connectMcpClient } from "../support/mcp-client.js"
@@ -93,6 +95,62 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         yield* ok("svc_read_media_card", { mediaId: media.id })
         yield* ok("svc_search_highlights", { query: "launch" })
         yield* ok("svc_search_captures", {})
+
+        // The store: two Custom AIs' products, a bundle of both sold and refunded, customers, a cohort, a link.
+        const [firstAi = "", secondAi = ""] = yield* app.setUp(
+          Effect.gen(function* () {
+            yield* (yield* StoreSetup).set(user.workspace.id, {
+              supportEmail: "help@example.com",
+              cardProcessor: "connected"
+            })
+            const customAis = yield* CustomAis
+            return yield* Effect.forEach(["Coach", "Editor"], (name) =>
+              Effect.map(customAis.create(user.workspace.id, { name }), (created) => created.id)
+            )
+          }).pipe(Effect.orDie)
+        )
+        yield* ok("svc_list_stores", {})
+        const { product } = yield* ok<Record1<"product">>("svc_save_custom_ai_product", {
+          customAIId: firstAi,
+          fields: { price_cents: 1900 }
+        })
+        yield* ok("svc_publish_custom_ai_product", { customAIId: firstAi, live: true })
+        yield* ok("svc_get_custom_ai_product", { customAIId: firstAi })
+        const second = (yield* ok<Record1<"product">>("svc_save_custom_ai_product", { customAIId: secondAi })).product
+        yield* ok("svc_publish_custom_ai_product", { customAIId: secondAi, live: true })
+        const { bundle } = yield* ok<Record1<"bundle">>("svc_save_bundle", {
+          productIds: [product.id, second.id],
+          fields: { title: "Both", price_cents: 2900 },
+          status: "live"
+        })
+        yield* ok("svc_get_bundle", { bundleId: bundle.id })
+        const sale = { event: "sale", productId: bundle.id, email: "ada@example.com", orderId: "order-1" }
+        yield* ok("svc_manage_sales", { action: "record", ...sale })
+        const { sales } = yield* ok<{ sales: ReadonlyArray<{ id: string }> }>("svc_manage_sales", { action: "list" })
+        yield* ok("svc_manage_sales", { action: "get", saleId: sales[0]?.id })
+        yield* ok("svc_manage_sales", { action: "refund", saleId: sales[0]?.id })
+        yield* ok("svc_manage_customer_access", { action: "grant", productId: product.id, email: "bo@example.com" })
+        yield* ok("svc_import_customers", { rows: [{ email: "cy@example.com", productId: product.id, tags: ["vip"] }] })
+        yield* ok("svc_list_customers", {})
+        yield* ok("svc_get_customer", { email: "bo@example.com" })
+        const { cohort } = yield* ok<Record1<"cohort">>("svc_manage_cohorts", {
+          action: "create",
+          productId: product.id,
+          name: "Spring"
+        })
+        yield* ok("svc_manage_cohorts", {
+          action: "move",
+          productId: product.id,
+          email: "bo@example.com",
+          cohortId: cohort.id
+        })
+        yield* ok("svc_manage_content_links", {
+          action: "add",
+          productId: product.id,
+          title: "Workbook",
+          url: "https://example.com/workbook"
+        })
+        yield* ok("svc_get_seller_overview", {})
 
         // The trash, last.
         yield* ok("svc_trash_item", { itemId: table.id })

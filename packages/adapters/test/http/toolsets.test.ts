@@ -274,14 +274,8 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           expect(text).toContain("Workspace")
           expect(text).toContain("Boards & documents")
           expect(text).toContain("Highlights & captures")
-          for (const absent of [
-            "credit",
-            "Social intelligence",
-            "Scheduling",
-            "Custom AI",
-            "Store",
-            "social research"
-          ]) {
+          expect(text).toContain("Store (run your stores")
+          for (const absent of ["credit", "Social intelligence", "Scheduling", "Custom AI", "social research"]) {
             expect(text).not.toContain(absent)
           }
           const narrowed = { headers: { "x-mcp-toolsets": "highlights" } }

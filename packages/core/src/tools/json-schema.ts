@@ -14,7 +14,8 @@ const isObject = (value: Json | undefined): value is JsonObject =>
  * A JSON Schema 2020-12 document for a tool schema, shaped for agents: references to
  * shared definitions are written out in place (our tool schemas are not recursive), the
  * machine-made `title`s Effect adds (`maxLength(100)`) are dropped, since descriptions say more, and so is
- * the `required: []` of a record whose fields are all optional (it says nothing, in every tool list). A tool
+ * the `required: []` of a record whose fields are all optional (it says nothing, in every tool list), and so are the
+ * fixed `$id`s Effect gives unknown values. A tool
  * refuses unknown fields at every level of its input, so `additionalProperties: false` is said once, at the root,
  * rather than on each nested record: every entry of a tool list is read by an agent, and bytes there cost context.
  */
@@ -35,6 +36,9 @@ export const toolJsonSchema = (schema: Schema.Schema.Any): JsonObject => {
     for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) continue
       if (key === "$defs" || key === "$schema" || key === "title") continue
+      // Effect marks `Schema.Unknown` and `Schema.Any` with a fixed `$id` (`/schemas/unknown`): two such values in one
+      // document (two records of unknown values) are the same id twice, which JSON Schema forbids. `{}` says it all.
+      if (key === "$id" && typeof value === "string" && value.startsWith("/schemas/")) continue
       if (key === "required" && Array.isArray(value) && value.length === 0) continue
       if (key === "additionalProperties" && value === false && !root) continue
       out[key] =

@@ -39,8 +39,8 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
   },
   Skills: { read: "list, read and export skills", write: "list, export and import skills" },
   Store: {
-    read: "read your store: seller overview, products and customers",
-    write: "manage your store: products, customers, sales and emails"
+    read: "read your stores: seller overview, products, bundles and customers",
+    write: "run your stores: products and bundles, customers and their access, imports, cohorts, content links and sales"
   }
 }
 
