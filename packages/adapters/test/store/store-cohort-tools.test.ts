@@ -86,7 +86,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         })
         expect(yield* tool({ action: "create", productId: product, name: "X", startsOn: "2026-02-30" })).toMatchObject({
           status: "invalid",
-          errors: [{ path: "starts_on" }]
+          errors: [{ path: "startsOn" }]
         })
         expect(yield* tool({ action: "create", productId: "prod_nope", name: "X" })).toMatchObject({
           status: "not-found"
@@ -131,7 +131,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         })
         expect(yield* move("ann@example.com")).toMatchObject({ ok: true, status: "already_in_cohort" })
         const full = yield* move("bob@example.com")
-        expect(full).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "cohort" }] })
+        expect(full).toMatchObject({ ok: false, status: "invalid", errors: [{ path: "cohortId" }] })
         expect(full.message).toMatch(/is full: 1 of 1 .*over_cap: true/)
         expect(yield* move("bob@example.com", { overCap: true })).toMatchObject({
           status: "moved",

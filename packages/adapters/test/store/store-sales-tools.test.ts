@@ -248,7 +248,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         expect(yield* event("end")).toEqual({ ok: true, status: "revoked" })
         expect(yield* event("cancel", { paidUntil: "soon" })).toMatchObject({
           status: "invalid",
-          errors: [{ path: "paid_until" }]
+          errors: [{ path: "paidUntil" }]
         })
         const types = (yield* h.events(s.workspaceId)).map((e) => e.type)
         expect(types.filter((t) => t.startsWith("membership.") || t.startsWith("purchase."))).toEqual([

@@ -179,7 +179,7 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           if (full && input.over_cap !== true) {
             return yield* invalid(
               "cohort",
-              `cohort ${cohort.name} (${cohort.id}) is full: ${cohort.members} of ${cohort.capacity} places taken; send over_cap: true to add ${input.email} anyway`
+              `cohort ${cohort.name} (${cohort.id}) is full: ${cohort.members} of ${cohort.capacity} places taken; send over_cap: true (overCap in svc_manage_cohorts) to add ${input.email} anyway`
             )
           }
           yield* cohorts.place({

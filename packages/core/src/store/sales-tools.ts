@@ -6,7 +6,7 @@ import { defineTool } from "../tools/tool.js"
 import { StoreCohorts } from "./cohorts.js"
 import { SaleEvent } from "./sale.js"
 import { StoreSales } from "./sales.js"
-import { asToolFailure, makeStoreOfCall, rejectionFailure, StoreHandleField } from "./tool-support.js"
+import { asToolFailure, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "./tool-support.js"
 
 const text = (max: number, description: string) =>
   Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)).annotations({ description }))
@@ -33,6 +33,21 @@ const SALE_ROW =
   "The sale as GET /sales/<id> answers it: id, product_id, product_title, buyer_email, amount_cents, currency, billing, source, order_id, status (paid, refunded, free), created_at."
 const COHORT_ROW =
   "The cohort as GET /products/<id>/cohorts lists it: id, product_id, name, capacity, starts_on, members, spots_left, full, created_at."
+
+// The store services name fields as the store API does; these tools' failures name the tools' own fields.
+const saleFieldNames = inToolNames({
+  product: "productId",
+  order_id: "orderId",
+  subscription_id: "subscriptionId",
+  paid_until: "paidUntil",
+  ends_at: "endsAt"
+})
+const cohortFieldNames = inToolNames({
+  product: "productId",
+  cohort: "cohortId",
+  starts_on: "startsOn",
+  over_cap: "overCap"
+})
 
 /** The Store group's svc_manage_sales and svc_manage_cohorts. */
 export const salesTools = Effect.gen(function* () {
@@ -130,7 +145,7 @@ export const salesTools = Effect.gen(function* () {
               return { status: answer.status, sale: (yield* sales.get(caller, saleId)).sale }
             }
           }
-        })
+        }).pipe(saleFieldNames)
     }),
     defineTool({
       name: "svc_manage_cohorts",
@@ -206,7 +221,7 @@ export const salesTools = Effect.gen(function* () {
               return { status: moved.status, cohort: moved.cohort }
             }
           }
-        })
+        }).pipe(cohortFieldNames)
     })
   ]
 })

@@ -2,7 +2,15 @@ import { Effect, Option, Schema } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
 import { levelOf } from "../auth/access.js"
 import { RateLimited } from "../limits/schema.js"
-import { Conflict, type DomainError, Forbidden, invalid, NotFound } from "../shared/errors.js"
+import {
+  Conflict,
+  type DomainError,
+  FieldProblem,
+  Forbidden,
+  InvalidInput,
+  invalid,
+  NotFound
+} from "../shared/errors.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest, StoreAccessDenied } from "./errors.js"
@@ -88,3 +96,25 @@ export const rejectionFailure = (reason: string, message: string): DomainError =
   reason === "product_not_found" || reason === "order_not_found"
     ? new NotFound({ message })
     : new Conflict({ message: `${message} (${reason})` })
+
+/**
+ * The store services name fields as the store API does (`starts_on`, `order_id`); a tool's `invalid` must name the
+ * tool's own input fields (`startsOn`, `orderId`), since an agent fixes the fields an answer names.
+ */
+export const inToolNames =
+  (names: Readonly<Record<string, string>>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.mapError(effect, (error) =>
+      error instanceof InvalidInput
+        ? (new InvalidInput({
+            message: error.message,
+            errors: error.errors.map((problem) => {
+              const [head = "", ...rest] = problem.path.split(".")
+              const renamed = names[head]
+              return renamed === undefined
+                ? problem
+                : new FieldProblem({ path: [renamed, ...rest].join("."), message: problem.message })
+            })
+          }) as E)
+        : error
+    )
