@@ -92,7 +92,8 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled input decoder",
   it.effect("decodes generated inputs of every tool, and inputs broken in one field, as Schema does", () =>
     Effect.gen(function* () {
       const registry = yield* ToolRegistry
-      for (const { tool } of registry.tools) {
+      // Only schemas the compiler takes: the others go to Schema's own decoder, which would be compared with itself.
+      for (const { tool } of registry.tools.filter(({ tool }) => decodesFast(tool.inputSchema))) {
         const schema = tool.inputSchema as Schema.Schema<unknown, unknown>
         const fast = makeInputDecoder(schema)
         const full = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
@@ -138,7 +139,7 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder"
   it.effect("encodes generated answers of every tool exactly as Schema.encodeEither does", () =>
     Effect.gen(function* () {
       const registry = yield* ToolRegistry
-      for (const { tool } of registry.tools) {
+      for (const { tool } of registry.tools.filter(({ tool }) => encodesFast(tool.outputSchema))) {
         const schema = tool.outputSchema as Schema.Schema<unknown, unknown>
         const fast = makeAnswerEncoder(schema)
         const full = Schema.encodeEither(schema)

@@ -3,21 +3,12 @@ import { Email } from "../accounts/schema.js"
 import { invalid } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import type { StoreCaller } from "./caller.js"
-import type { AddCustomerAnswer } from "./customers.js"
+import type { GrantAccess } from "./free-grant.js"
 import { ProductsRepo, StoreTagsRepo } from "./ports.js"
-import type { Product } from "./product.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tags.js"
 
 /** The most rows one import takes. */
 export const IMPORT_ROWS_MAX = 1000
-
-/** The free grant `StoreCustomers` shares between `POST /customers` and the import; runs in the caller's transaction. */
-export type GrantAccess = (
-  product: Product,
-  person: { readonly email: string; readonly name?: string | undefined },
-  how: "added" | "imported",
-  options: { readonly sendEmail: boolean; readonly now: Date }
-) => Effect.Effect<AddCustomerAnswer>
 
 /** One person to import. */
 export interface ImportRow {

@@ -7,25 +7,15 @@ import { Ids, Transactor } from "../shared/ports.js"
 import { makeAccessEmail } from "./access-email.js"
 import { makeBundleAccess } from "./bundle-access.js"
 import { type ContentLink, ContentLinksRepo } from "./content-links.js"
-import { type GrantAccess, makeCustomerImport } from "./customer-import.js"
+import { makeCustomerImport } from "./customer-import.js"
+import type { AddCustomerAnswer, GrantAccess } from "./free-grant.js"
 import { type Customer, hasAccess, type ProductAccess as Access } from "./access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
 import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
 import { AccessRepo, ProductsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
 import { makeStock } from "./stock.js"
-
-/** The answer of `POST /customers`. */
-export type AddCustomerAnswer =
-  | { readonly ok: true; readonly status: "added" | "already_has_access" }
-  | {
-      readonly ok: false
-      readonly status: "rejected"
-      readonly reason: "product_not_found" | "product_not_live" | "access_off" | "sold_out"
-      readonly message: string
-      /** With `sold_out`: whether the person is now on the product's waitlist. */
-      readonly waitlisted?: boolean
-    }
+export type { AddCustomerAnswer } from "./free-grant.js"
 
 const accessLine = (a: Access, title: string, links: ReadonlyArray<ContentLink>, now: number) => {
   const has = hasAccess(a, now)
