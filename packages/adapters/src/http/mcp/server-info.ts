@@ -40,7 +40,8 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
   Skills: { read: "list, read and export skills", write: "list, export and import skills" },
   Store: {
     read: "read your stores: seller overview, products, bundles and customers",
-    write: "run your stores: products and bundles, customers and their access, imports, cohorts, content links and sales"
+    write:
+      "run your stores: products and bundles, customers and their access, imports, cohorts, content links and sales"
   }
 }
 
