@@ -1,5 +1,4 @@
 import { configDefaults, defineConfig } from "vitest/config"
-import { SlowFirstSequencer } from "./scripts/slow-first-sequencer.js"
 
 /**
  * Test files whose outcome cannot depend on the test engine: they open no test database (or always PGlite, as the
@@ -58,7 +57,6 @@ export default defineConfig({
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU, so four at a time
     // finish sooner than one per core on a 2-core machine (CI, fresh clone: 21 min with three, 19 with four).
     poolOptions: { forks: { minForks: 1, maxForks: 4 } },
-    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
