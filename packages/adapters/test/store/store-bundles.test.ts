@@ -20,15 +20,7 @@ const request = (h: Harness, token: string, method: string, path: string, body?:
   Effect.promise(() => h.call(token, method, path, body))
 
 /** A live Custom AI product of the seller (a new Custom AI each time). */
-const liveProduct = (h: Harness, s: Seller, fields: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const customAiId = yield* s.newCustomAi()
-    const created = yield* request(h, s.token, "POST", "/products", { custom_ai_id: customAiId, ...fields })
-    const id = (created.body.product as { id: string }).id
-    const published = yield* request(h, s.token, "POST", `/products/${id}/publish`)
-    expect(published.status).toBe(200)
-    return id
-  })
+const liveProduct = (h: Harness, s: Seller, fields: Record<string, unknown>) => h.liveProduct(s, { fields })
 
 /** A live bundle of the products, made through svc_save_bundle. */
 const liveBundle = (h: Harness, s: Seller, productIds: ReadonlyArray<string>, fields: Record<string, unknown>) =>

@@ -10,15 +10,7 @@ type Seller = Effect.Effect.Success<ReturnType<Harness["seller"]>>
 type Link = { readonly id: string; readonly title: string; readonly url: string; readonly position: number }
 
 /** A published product of the seller (a new Custom AI each time), made through the store API. */
-const liveProduct = (h: Harness, s: Seller, customAiId?: string) =>
-  Effect.gen(function* () {
-    const aiId = customAiId ?? (yield* s.newCustomAi())
-    const created = yield* Effect.promise(() => h.call(s.token, "POST", "/products", { custom_ai_id: aiId }))
-    const id = (created.body.product as { id: string }).id
-    const published = yield* Effect.promise(() => h.call(s.token, "POST", `/products/${id}/publish`))
-    expect(published.status).toBe(200)
-    return id
-  })
+const liveProduct = (h: Harness, s: Seller, customAiId?: string) => h.liveProduct(s, { customAiId })
 
 const linksOf = (answer: Record<string, unknown>) => answer.links as ReadonlyArray<Link>
 

@@ -10,14 +10,7 @@ type Seller = Effect.Effect.Success<ReturnType<Harness["seller"]>>
 
 /** A published product of the seller (a new Custom AI each time), made through the store API. */
 const liveProduct = (h: Harness, s: Seller, customAiId?: string, fields: Record<string, unknown> = {}) =>
-  Effect.gen(function* () {
-    const aiId = customAiId ?? (yield* s.newCustomAi())
-    const created = yield* Effect.promise(() => h.call(s.token, "POST", "/products", { custom_ai_id: aiId, ...fields }))
-    const id = (created.body.product as { id: string }).id
-    const published = yield* Effect.promise(() => h.call(s.token, "POST", `/products/${id}/publish`))
-    expect(published.status).toBe(200)
-    return id
-  })
+  h.liveProduct(s, { customAiId, fields })
 
 const emailsOf = (answer: Record<string, unknown>) =>
   (answer.customers as ReadonlyArray<{ email: string }>).map((c) => c.email).sort()

@@ -8,18 +8,11 @@ type Harness = StoreTest["Type"]
 type Seller = Effect.Effect.Success<ReturnType<Harness["seller"]>>
 
 /** A published product of the seller (a new Custom AI each time), made through the store API. */
+// Each product named for its Custom AI, so the top products tell them apart.
 const liveProduct = (h: Harness, s: Seller, fields: Record<string, unknown> = {}) =>
-  Effect.gen(function* () {
-    const aiId = yield* s.newCustomAi()
-    const created = yield* Effect.promise(() =>
-      h.call(s.token, "POST", "/products", { custom_ai_id: aiId, title: `P ${aiId.slice(-4)}`, ...fields })
-    )
-    expect(created.status).toBe(201)
-    const id = (created.body.product as { id: string }).id
-    const published = yield* Effect.promise(() => h.call(s.token, "POST", `/products/${id}/publish`))
-    expect(published.status).toBe(200)
-    return id
-  })
+  Effect.flatMap(s.newCustomAi(), (customAiId) =>
+    h.liveProduct(s, { customAiId, fields: { title: `P ${customAiId.slice(-4)}`, ...fields } })
+  )
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 

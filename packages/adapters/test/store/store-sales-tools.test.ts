@@ -8,16 +8,7 @@ type Seller = Effect.Effect.Success<ReturnType<Harness["seller"]>>
 type Row = Record<string, unknown>
 
 /** A published product of the seller (a new Custom AI each time), made through the store API. */
-const liveProduct = (h: Harness, s: Seller, fields: Row = {}) =>
-  Effect.gen(function* () {
-    const aiId = yield* s.newCustomAi()
-    const created = yield* Effect.promise(() => h.call(s.token, "POST", "/products", { custom_ai_id: aiId, ...fields }))
-    expect(created.status).toBe(201)
-    const id = (created.body.product as { id: string }).id
-    const published = yield* Effect.promise(() => h.call(s.token, "POST", `/products/${id}/publish`))
-    expect(published.status).toBe(200)
-    return id
-  })
+const liveProduct = (h: Harness, s: Seller, fields: Row = {}) => h.liveProduct(s, { fields })
 
 const api = (h: Harness, s: Seller, method: string, path: string, body?: unknown) =>
   Effect.promise(() => h.call(s.token, method, path, body))

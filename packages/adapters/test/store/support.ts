@@ -22,6 +22,14 @@ export interface StoreHarness {
   readonly setUp: <A, E>(
     effect: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof testCoreLayer>>>
   ) => Effect.Effect<A, E>
+  /**
+   * A published product of `seller` made through the store API: for `customAiId`, else a new Custom AI, with
+   * `fields` (`POST /products` and `/publish` must answer 201 and 200). Answers its id.
+   */
+  readonly liveProduct: (
+    seller: { readonly token: string; readonly newCustomAi: () => Effect.Effect<string> },
+    options?: { readonly customAiId?: string | undefined; readonly fields?: Record<string, unknown> }
+  ) => Effect.Effect<string>
   /** Calls a tool through the real ToolServer as the key `token` gives, and answers the tool's answer body. */
   readonly tool: (token: string, name: string, args: unknown) => Effect.Effect<Record<string, unknown>>
   /** The workspace's event log, oldest first. */
@@ -80,6 +88,18 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
                      WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`
         ).pipe(Effect.provide(core), Effect.orDie)
       const setUp: StoreHarness["setUp"] = (effect) => Effect.provide(effect, core)
+      const liveProduct: StoreHarness["liveProduct"] = (owner, options = {}) =>
+        Effect.gen(function* () {
+          const customAiId = options.customAiId ?? (yield* owner.newCustomAi())
+          const created = yield* Effect.promise(() =>
+            call(owner.token, "POST", "/products", { custom_ai_id: customAiId, ...options.fields })
+          )
+          if (created.status !== 201) return yield* Effect.dieMessage(`POST /products: ${JSON.stringify(created.body)}`)
+          const id = (created.body.product as { id: string }).id
+          const published = yield* Effect.promise(() => call(owner.token, "POST", `/products/${id}/publish`))
+          if (published.status !== 200) return yield* Effect.dieMessage(`publish: ${JSON.stringify(published.body)}`)
+          return id
+        })
       const tool: StoreHarness["tool"] = (token, name, args) =>
         Effect.gen(function* () {
           const principal = yield* (yield* ApiKeys).authenticate(token)
@@ -100,7 +120,7 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
           Effect.provide(core),
           Effect.orDie
         )
-      return { call, raw, seller, outbox, setUp, tool, events }
+      return { call, raw, seller, outbox, setUp, tool, events, liveProduct }
     })
   )
 }
