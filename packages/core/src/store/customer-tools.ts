@@ -1,5 +1,4 @@
-import { Effect, Either, Schema } from "effect"
-import { Email } from "../accounts/schema.js"
+import { Effect, Schema } from "effect"
 import { invalid } from "../shared/errors.js"
 import { Cursor, Limit } from "../shared/paging.js"
 import { dateFilter } from "../shared/time.js"
@@ -7,7 +6,7 @@ import { defineTool } from "../tools/tool.js"
 import { IMPORT_ROWS_MAX } from "./customer-import.js"
 import { StoreCustomers } from "./customers.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tags.js"
-import { asToolFailure, makeStoreOfCall, rejectionFailure, StoreHandleField } from "./tool-support.js"
+import { asToolFailure, emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "./tool-support.js"
 
 const NextCursor = Schema.optional(
   Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
@@ -26,12 +25,6 @@ const ProductIdField = Schema.String.pipe(Schema.maxLength(100)).annotations({
 const EmailField = Schema.String.pipe(Schema.maxLength(254)).annotations({ description: "Person's email." })
 
 const NameField = Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "Person's name." })
-
-const decodeEmail = (text: string) =>
-  Either.match(Schema.decodeUnknownEither(Email)(text), {
-    onLeft: () => Effect.fail(invalid("email", "must be an email address like name@example.com")),
-    onRight: Effect.succeed
-  })
 
 const ImportRowInput = Schema.Struct({
   email: EmailField,
@@ -114,7 +107,7 @@ export const customerTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          return { customer: yield* recordOf(caller, yield* decodeEmail(input.email)) }
+          return { customer: yield* recordOf(caller, yield* emailOf(input.email)) }
         })
     }),
     defineTool({
@@ -144,7 +137,7 @@ export const customerTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const email = yield* decodeEmail(input.email)
+          const email = yield* emailOf(input.email)
           if (input.action !== "grant" && input.name !== undefined) {
             return yield* invalid("name", "name is for action grant only")
           }

@@ -1,12 +1,18 @@
-import { Effect, Either, Schema } from "effect"
-import { Email } from "../accounts/schema.js"
+import { Effect, Schema } from "effect"
 import { invalid } from "../shared/errors.js"
 import { Cursor, Limit } from "../shared/paging.js"
 import { defineTool } from "../tools/tool.js"
 import { StoreCohorts } from "./cohorts.js"
 import { SaleEvent } from "./sale.js"
 import { StoreSales } from "./sales.js"
-import { asToolFailure, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "./tool-support.js"
+import {
+  asToolFailure,
+  emailOf,
+  inToolNames,
+  makeStoreOfCall,
+  rejectionFailure,
+  StoreHandleField
+} from "./tool-support.js"
 
 const text = (max: number, description: string) =>
   Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)).annotations({ description }))
@@ -17,13 +23,7 @@ const Row = (description: string) =>
 // A length cap only (every byte is in tools/list); the address is checked and normalised as the API does.
 const EmailField = Schema.String.pipe(Schema.maxLength(254)).annotations({ description: "Buyer's email." })
 
-const emailOf = (text: string | undefined) =>
-  text === undefined
-    ? Effect.succeed(undefined)
-    : Either.match(Schema.decodeUnknownEither(Email)(text), {
-        onLeft: () => Effect.fail(invalid("email", "must be an email address like name@example.com")),
-        onRight: (email) => Effect.succeed(email)
-      })
+const optionalEmail = (text: string | undefined) => (text === undefined ? Effect.succeed(undefined) : emailOf(text))
 
 /** Fails with `invalid` on `field` when the chosen action needs it and it is missing. */
 const need = <A>(value: A | undefined, field: string, action: string) =>
@@ -102,7 +102,7 @@ export const salesTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const email = yield* emailOf(input.email)
+          const email = yield* optionalEmail(input.email)
           switch (input.action) {
             case "list": {
               const page = yield* asToolFailure(
@@ -184,7 +184,7 @@ export const salesTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const email = yield* emailOf(input.email)
+          const email = yield* optionalEmail(input.email)
           switch (input.action) {
             case "list": {
               const productId = yield* need(input.productId, "productId", "list")

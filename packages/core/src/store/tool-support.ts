@@ -1,5 +1,6 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
+import { Email } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
 import { RateLimited } from "../limits/schema.js"
 import {
@@ -118,3 +119,13 @@ export const inToolNames =
           }) as E)
         : error
     )
+
+/**
+ * An email given to a store tool, checked and normalised as the store keeps emails (trimmed, lower case). Tool
+ * inputs carry only a length cap, since every byte of an input schema is in `tools/list`.
+ */
+export const emailOf = (text: string) =>
+  Either.match(Schema.decodeUnknownEither(Email)(text), {
+    onLeft: () => Effect.fail(invalid("email", "must be an email address like name@example.com")),
+    onRight: (email) => Effect.succeed(email)
+  })
