@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { BundlesRepo, ProductsRepo } from "./ports.js"
 import type { Product } from "./product.js"
 
@@ -13,8 +13,9 @@ export const makeBundleItems = Effect.gen(function* () {
       ? Effect.succeed([])
       : Effect.gen(function* () {
           const ids = yield* bundles.items(bundle.workspaceId, bundle.id)
-          const found = yield* Effect.forEach(ids, (id) => products.find(bundle.workspaceId, id))
-          return found.flatMap((p) => (Option.isSome(p) ? [p.value] : []))
+          // One read for the bundle's products, not one per product; the bundle's order is kept.
+          const byId = new Map((yield* products.findMany(bundle.workspaceId, ids)).map((p) => [p.id, p]))
+          return ids.flatMap((id) => byId.get(id) ?? [])
         })
 
   /** The product ids each bundle among `rows` sells, by bundle id. */

@@ -51,7 +51,7 @@ export const bundleDefaultFields = (bundled: ReadonlyArray<Product>): ProductFie
  */
 export const resolveBundledProducts = <E, R>(
   productIds: ReadonlyArray<string>,
-  find: (id: string) => Effect.Effect<Product | undefined, E, R>
+  findMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Product>, E, R>
 ) =>
   Effect.gen(function* () {
     if (productIds.length < BUNDLE_MIN_PRODUCTS || productIds.length > BUNDLE_MAX_PRODUCTS) {
@@ -62,9 +62,10 @@ export const resolveBundledProducts = <E, R>(
     }
     const repeated = productIds.find((id, i) => productIds.indexOf(id) !== i)
     if (repeated !== undefined) return yield* invalid("productIds", `${repeated} is listed twice; list each once`)
+    const byId = new Map((yield* findMany(productIds)).map((p) => [p.id, p]))
     const bundled: Array<Product> = []
     for (const id of productIds) {
-      const product = yield* find(id)
+      const product = byId.get(id)
       if (product === undefined) {
         return yield* new NotFound({ message: `no product ${id} in this store; GET /products lists them` })
       }

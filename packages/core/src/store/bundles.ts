@@ -57,9 +57,7 @@ export class StoreBundles extends Effect.Service<StoreBundles>()("svc/store/Stor
       })
 
     const resolve = (caller: StoreCaller, productIds: ReadonlyArray<string>) =>
-      resolveBundledProducts(productIds, (id) =>
-        Effect.map(products.find(caller.workspaceId, id), Option.getOrUndefined)
-      )
+      resolveBundledProducts(productIds, (ids) => products.findMany(caller.workspaceId, ids))
 
     /** The bundle as the catalog answers a product, with the products it sells. */
     const answer = (caller: StoreCaller, bundle: Product) =>

@@ -60,6 +60,14 @@ export const ProductsRepoSql = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
           Effect.orDie
         ),
+      findMany: (workspaceId, ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql<ProductRow>`SELECT * FROM store_products
+                            WHERE workspace_id = ${workspaceId} AND ${sql.in("id", ids)}`.pipe(
+              Effect.map((rows) => rows.map(toProduct)),
+              Effect.orDie
+            ),
       findByCustomAi: (workspaceId, customAiId) =>
         lean<ProductRow>`SELECT * FROM store_products
                           WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId}`.pipe(
