@@ -1,11 +1,9 @@
-import { Effect, Either, Schema } from "effect"
-import { FieldProblem, InvalidInput } from "../shared/errors.js"
-import { toInvalidInput } from "../tools/problems.js"
+import { Effect, Schema } from "effect"
 import { defineTool, type Tool } from "../tools/tool.js"
 import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
-import { ProductChanges, ProductStatus } from "./product.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField } from "./tool-support.js"
+import { ProductStatus } from "./product.js"
+import { asToolFailure, makeStoreOfCall, readProductChanges, StoreHandleField } from "./tool-support.js"
 
 const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 
@@ -56,25 +54,6 @@ const bundleAnswer = {
   })
 }
 
-const decodeChanges = Schema.decodeUnknownEither(ProductChanges, { onExcessProperty: "error", errors: "all" })
-
-/** `fields` decoded strictly, as the store API decodes a PATCH body; problems named `fields.<name>`. */
-const readChanges = (fields: unknown) =>
-  Either.match(decodeChanges(fields), {
-    onLeft: (error) => {
-      const problems = toInvalidInput(error).errors.map(
-        (p) => new FieldProblem({ path: p.path === "" ? "fields" : `fields.${p.path}`, message: p.message })
-      )
-      return Effect.fail(
-        new InvalidInput({
-          message: problems.map((p) => `${p.path} ${p.message}`).join("; ") || "fields do not match the product fields",
-          errors: problems
-        })
-      )
-    },
-    onRight: Effect.succeed
-  })
-
 /** The Store group's svc_get_bundle and svc_save_bundle, over `StoreBundles`. */
 export const bundleTools = Effect.gen(function* () {
   const bundles = yield* StoreBundles
@@ -121,7 +100,7 @@ export const bundleTools = Effect.gen(function* () {
       output: bundleAnswer,
       handler: (input, context) =>
         Effect.gen(function* () {
-          const changes = yield* readChanges(input.fields ?? {})
+          const changes = yield* readProductChanges(input.fields ?? {})
           const caller = yield* storeOf(context, input.storeHandle)
           const { ok: _, ...answer } = yield* asToolFailure(
             bundles.save(caller, {

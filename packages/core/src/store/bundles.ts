@@ -1,11 +1,12 @@
 import { Clock, Effect, Option } from "effect"
-import { FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
+import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { bundledProductJson, bundleDefaultFields, resolveBundledProducts } from "./bundle.js"
 import { makeBundleItems } from "./bundle-items.js"
 import { requireProductEditor, type StoreCaller } from "./caller.js"
 import { StoreCatalog } from "./catalog.js"
 import { BundlesRepo, ProductsRepo } from "./ports.js"
+import { underFields } from "./tool-support.js"
 import type { Product, ProductChanges } from "./product.js"
 
 /** What `svc_save_bundle` asks: a new bundle (no `bundleId`) or changes to one. */
@@ -17,17 +18,6 @@ export interface BundleSave {
   /** Publish (`live`) or unpublish (`off`) in the same call, through the catalog's own publish checks. */
   readonly status?: "live" | "off" | undefined
 }
-
-// The bundle's fields are given as one `fields` object, so their problems are named `fields.<name>`.
-const underFields = <E>(error: E): E | InvalidInput =>
-  error instanceof InvalidInput
-    ? new InvalidInput({
-        message: error.message,
-        errors: error.errors.map(
-          (e) => new FieldProblem({ path: e.path ? `fields.${e.path}` : "fields", message: e.message })
-        )
-      })
-    : error
 
 /**
  * Bundles: products that sell several other products of the store together. A bundle is a product like any other

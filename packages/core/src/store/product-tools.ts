@@ -1,10 +1,8 @@
-import { Effect, Either, Option, Schema } from "effect"
-import { FieldProblem, InvalidInput, NotFound } from "../shared/errors.js"
-import { toInvalidInput } from "../tools/problems.js"
+import { Effect, Option, Schema } from "effect"
+import { NotFound } from "../shared/errors.js"
 import { defineTool, type Tool } from "../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
-import { ProductChanges } from "./product.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField } from "./tool-support.js"
+import { asToolFailure, makeStoreOfCall, readProductChanges, StoreHandleField, underFields } from "./tool-support.js"
 
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
   description: "Custom AI id (cai_…) the product sells."
@@ -42,39 +40,6 @@ const productAnswerFields = {
 const noProductYet = (customAiId: string) =>
   new NotFound({
     message: `Custom AI ${customAiId} has no product yet; create it with svc_save_custom_ai_product`
-  })
-
-const underFields = (path: string) => (path === "" ? "fields" : `fields.${path}`)
-
-/** A product rule's refusal, its paths put under `fields` where the tool took them. */
-const asFieldsProblem = (error: InvalidInput) =>
-  new InvalidInput({
-    message: error.message,
-    errors: error.errors.map(
-      (problem) => new FieldProblem({ path: underFields(problem.path), message: problem.message })
-    )
-  })
-
-const decodeChanges = Schema.decodeUnknownEither(ProductChanges, { onExcessProperty: "error", errors: "all" })
-
-/** `fields` decoded strictly, as the store API decodes its body; problems named `fields.<name>`. */
-const readChanges = (fields: unknown) =>
-  Either.match(decodeChanges(fields), {
-    onLeft: (error) => {
-      const problems = toInvalidInput(error).errors.map(
-        (problem) => new FieldProblem({ path: underFields(problem.path), message: problem.message })
-      )
-      const first = problems[0]
-      return Effect.fail(
-        new InvalidInput({
-          message: first
-            ? `${first.path} ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ""}`
-            : "fields do not match the product fields",
-          errors: problems
-        })
-      )
-    },
-    onRight: Effect.succeed
   })
 
 /** The Store group's svc_get_custom_ai_product, svc_save_custom_ai_product and svc_publish_custom_ai_product. */
@@ -122,7 +87,7 @@ export const customAiProductTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const changes = yield* readChanges(input.fields ?? {})
+          const changes = yield* readProductChanges(input.fields ?? {})
           const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
           const saved = yield* asToolFailure(
             Effect.gen(function* () {
@@ -130,7 +95,7 @@ export const customAiProductTools = Effect.gen(function* () {
                 ? yield* catalog.create(caller, input.customAIId, changes)
                 : yield* catalog.patch(caller, existing.value, changes)
             })
-          ).pipe(Effect.catchTag("InvalidInput", (error) => Effect.fail(asFieldsProblem(error))))
+          ).pipe(Effect.mapError(underFields))
           const { ok: _, ...answer } = saved
           return { ...answer, created: Option.isNone(existing) }
         })

@@ -12,9 +12,11 @@ import {
   invalid,
   NotFound
 } from "../shared/errors.js"
+import { toInvalidInput } from "../tools/problems.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest, StoreAccessDenied } from "./errors.js"
+import { ProductChanges } from "./product.js"
 
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(
@@ -128,4 +130,36 @@ export const emailOf = (text: string) =>
   Either.match(Schema.decodeUnknownEither(Email)(text), {
     onLeft: () => Effect.fail(invalid("email", "must be an email address like name@example.com")),
     onRight: (email) => Effect.succeed(email)
+  })
+
+/** A product rule's refusal with its paths put under `fields`, where the store tools take product fields. */
+export const underFields = <E>(error: E): E | InvalidInput =>
+  error instanceof InvalidInput
+    ? new InvalidInput({
+        message: error.message,
+        errors: error.errors.map(
+          (problem) =>
+            new FieldProblem({
+              path: problem.path === "" ? "fields" : `fields.${problem.path}`,
+              message: problem.message
+            })
+        )
+      })
+    : error
+
+const decodeProductChanges = Schema.decodeUnknownEither(ProductChanges, { onExcessProperty: "error", errors: "all" })
+
+/** A store tool's `fields`, decoded strictly as the store API decodes a product body; problems named `fields.<name>`. */
+export const readProductChanges = (fields: unknown) =>
+  Either.match(decodeProductChanges(fields), {
+    onLeft: (error) => {
+      const problems = underFields(toInvalidInput(error)).errors
+      return Effect.fail(
+        new InvalidInput({
+          message: problems.map((p) => `${p.path} ${p.message}`).join("; ") || "fields do not match the product fields",
+          errors: problems
+        })
+      )
+    },
+    onRight: Effect.succeed
   })
