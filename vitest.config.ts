@@ -24,7 +24,7 @@ const engineFree = [
   "packages/adapters/test/graphql/limits.test.ts",
   "packages/adapters/test/graphql/graphiql-browser.test.ts",
   "packages/server/test/graphql-serve.test.ts",
-  "packages/adapters/test/core/fork-ready.test.ts",
+  "packages/adapters/test/core/fiber-pool.test.ts",
   // The tool registry's own checks: schemas, contracts and the list's size are the same over either engine.
   "packages/adapters/test/core/compiled-schemas.test.ts",
   "packages/adapters/test/core/tool-contracts.test.ts",

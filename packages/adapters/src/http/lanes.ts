@@ -3,12 +3,12 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import type { Authenticator } from "@svc/core/auth"
 import type { ToolServer } from "@svc/core/tools"
-import { Context, Effect, Exit, type Fiber, FiberId, FiberRef, Layer, Option, Runtime, Tracer } from "effect"
+import { Context, Effect, Exit, FiberRef, Layer, Option, Runtime, type Tracer } from "effect"
 import { declaresTooLarge, readNodeBodyThen } from "./body.js"
 import { HttpFaceSettings, type PublicUrl } from "./config.js"
 import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exchange.js"
 import { makeMcpEndpoint } from "./mcp/endpoint.js"
-import { forkReady } from "../fork-ready.js"
+import { makeFiberPool, type PoolTask } from "../fiber-pool.js"
 import { makeRestToolEndpoint } from "./rest/endpoint.js"
 
 /**
@@ -45,7 +45,7 @@ const callerSpan = (request: IncomingMessage): Tracer.ExternalSpan | undefined =
 }
 
 /**
- * Runs `answer`, as the whole of its fiber, in the HTTP server span the platform's router gives its requests
+ * Runs `answer` in the HTTP server span the platform's router gives its requests
  * (same name and attributes), a child of the caller's span when the request carries one, so tool spans nest
  * under it. With the tracer off (no exporter) no span is made, as core's `withSpan` does.
  */
@@ -73,14 +73,12 @@ const inServerSpan = (
         }
       },
       (span) =>
-        // The fiber is the call's own and ends with the answer, so the span goes into its context for good:
-        // `withParentSpan` would also restore the context afterwards, several run-loop steps more on every call.
-        Effect.zipRight(
-          FiberRef.update(FiberRef.currentContext, Context.add(Tracer.ParentSpan, span)),
+        Effect.withParentSpan(
           Effect.map(answer, (reply) => {
             span.attribute("http.response.status_code", reply.status)
             return reply
-          })
+          }),
+          span
         )
     )
   }
@@ -91,7 +89,8 @@ const inServerSpan = (
  * The lane runs the very endpoints the platform routes run (`McpRoutes`, `RestToolRoutes`), straight from
  * `node:http`. Tool calls are nearly all of the traffic, and the platform's per-request work (its request and
  * response objects, router, middleware and the fiber context they build) was about an eighth of a cached tool
- * call's CPU in the bench profiles; the lane starts one fiber per call and writes the reply once.
+ * call's CPU in the bench profiles; the lane runs each call on a pooled fiber (`fiber-pool.ts`) and writes the
+ * reply once.
  */
 export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authenticator | PublicUrl | HttpFaceSettings> =
   Layer.effect(
@@ -100,14 +99,12 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
       const mcp = yield* makeMcpEndpoint
       const rest = yield* makeRestToolEndpoint
       const { maxBodyBytes } = yield* HttpFaceSettings
-      // The endpoints took their services when they were built and read none from a call's context, so a call's
-      // fiber starts with an empty one: its server span is added to that context, and copying the layer's whole
-      // context (every core service) for that on each call would be waste.
+      // The endpoints took their services when they were built and read none from a call's context, so calls run
+      // with an empty one: the server span is added to it, and copying the layer's whole context (every core
+      // service) for that on each call would be waste.
       const runtime = yield* Effect.runtime<never>()
-      const runFork = Runtime.runFork(
-        forkReady(
-          Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
-        )
+      const runInPool = makeFiberPool(
+        Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
       )
 
       // The body is read before the endpoint's fiber starts, with plain stream callbacks, so the fiber runs from
@@ -121,15 +118,14 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
         route: string,
         answer: (face: FaceRequest) => Effect.Effect<Reply>
       ): void => {
-        let fiber: Fiber.RuntimeFiber<Reply> | undefined
+        let task: PoolTask | undefined
         let stopReading: (() => void) | undefined
         response.once("close", () => {
           stopReading?.()
-          if (fiber !== undefined && !response.writableEnded) fiber.unsafeInterruptAsFork(FiberId.none)
+          if (task !== undefined && !response.writableEnded) task.interrupt()
         })
         const run = (face: FaceRequest): void => {
-          fiber = runFork(inServerSpan(request, path, route, answer(face)))
-          fiber.addObserver((exit) => {
+          task = runInPool(inServerSpan(request, path, route, answer(face)), (exit) => {
             // Interrupted means the client went away: there is nobody to answer. Defects were answered already.
             if (Exit.isSuccess(exit) && !response.destroyed) writeReply(response, exit.value)
           })

@@ -22,9 +22,8 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
-import { forkReady } from "../fork-ready.js"
+import { makeFiberPool } from "../fiber-pool.js"
 import { transactionOf } from "./lean.js"
 
 /** Default of {@link BatchedLookupOptions.maxKeys}. */
@@ -68,22 +67,20 @@ export const makeBatchedLookup = <Key, Row, E>(
   options: BatchedLookupOptions<Key, Row, E>
 ): Effect.Effect<BatchedLookup<Key, Row, E>> =>
   Effect.map(Effect.runtime<never>(), (runtime) => {
-    const runFork = Runtime.runFork(forkReady(runtime))
+    const runInPool = makeFiberPool(runtime)
     const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS)
     let gathered: Array<Waiting<Key, Row, E>> = []
 
     const runPart = (part: ReadonlyArray<Waiting<Key, Row, E>>) => {
       const statement = options.run(part.map((waiting) => waiting.key))
-      const fiber = runFork(
-        withSpan(options.name, {
-          captureStackTrace: false,
-          attributes: { "db.batch.size": part.length },
-          links: part.flatMap(({ span }) =>
-            span === undefined ? [] : [{ _tag: "SpanLink" as const, span, attributes: {} }]
-          )
-        })(statement)
-      )
-      fiber.addObserver((exit) => {
+      const traced = withSpan(options.name, {
+        captureStackTrace: false,
+        attributes: { "db.batch.size": part.length },
+        links: part.flatMap(({ span }) =>
+          span === undefined ? [] : [{ _tag: "SpanLink" as const, span, attributes: {} }]
+        )
+      })(statement)
+      runInPool(traced, (exit) => {
         if (Exit.isFailure(exit) && part.length > 1) {
           // One key can fail a whole statement (text the database refuses, say): each key goes again alone, so
           // only its own caller sees the failure.
