@@ -36,7 +36,10 @@ const engineFree = [
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/oauth/cookies.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
-  "packages/adapters/test/sql/pglite-dump.test.ts"
+  "packages/adapters/test/sql/pglite-dump.test.ts",
+  // Language-model providers on loopback, and their configuration: no database.
+  "packages/adapters/test/ai/chat-model.test.ts",
+  "packages/server/test/ai-config.test.ts"
 ]
 
 // Tests, like the dev loop, read our packages' TypeScript sources: `@svc/source` is the first condition of each

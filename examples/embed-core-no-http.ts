@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://user@127.0.0.1:5432/mydb npx tsx examples/embed-core-no-http.ts
  */
 import { PgClient } from "@effect/sql-pg"
-import { HttpSender, Sql } from "@svc/adapters"
+import { Ai, HttpSender, Sql } from "@svc/adapters"
 import { Accounts, Auth, Boards, CoreLive, toolServerLive, Tools, Workspace } from "@svc/core"
 import { Console, Effect, Layer, Schema } from "effect"
 import pg from "pg"
@@ -49,7 +49,8 @@ const core = toolServerLive([Workspace.workspaceTools, Boards.noteTools]).pipe(
   Layer.provideMerge(CoreLive),
   Layer.provideMerge(storage),
   Layer.provideMerge(Auth.AuthSettings.Default),
-  Layer.provideMerge(HttpSender.HttpSenderLive)
+  Layer.provideMerge(HttpSender.HttpSenderLive),
+  Layer.provideMerge(Ai.CustomAiPortsNoModel)
 )
 
 // ---------------------------------------------------------------------------------------------------------------

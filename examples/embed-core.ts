@@ -7,7 +7,7 @@
 import { HttpLayerRouter } from "@effect/platform"
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
-import { Http, HttpSender, Sql } from "@svc/adapters"
+import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
 import { Accounts, Auth, Boards, CoreLive, toolServerLive, Workspace } from "@svc/core"
 import { Storage } from "@svc/server"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -20,7 +20,8 @@ const core = toolServerLive([Workspace.workspaceTools, Boards.noteTools, Boards.
   Layer.provideMerge(CoreLive),
   Layer.provideMerge(storage),
   Layer.provideMerge(Auth.AuthSettings.Default),
-  Layer.provideMerge(HttpSender.HttpSenderLive)
+  Layer.provideMerge(HttpSender.HttpSenderLive),
+  Layer.provideMerge(Ai.CustomAiPortsNoModel)
 )
 
 // One runtime holds the core; the web handler and your own code share it.

@@ -7,7 +7,7 @@
 import { HttpLayerRouter } from "@effect/platform"
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
-import { Http, HttpSender, Sql } from "@svc/adapters"
+import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
 import { Accounts, Auth, Boards, CoreLive, everyToolset, toolServerLive, Webhooks } from "@svc/core"
 import { Storage } from "@svc/server"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
@@ -29,7 +29,8 @@ export const SvcCoreLive = toolServerLive(everyToolset).pipe(
   Layer.provideMerge(CoreLive),
   Layer.provideMerge(Storage.storageLayer(database)),
   Layer.provideMerge(Auth.AuthSettings.Default),
-  Layer.provideMerge(HttpSender.HttpSenderLive)
+  Layer.provideMerge(HttpSender.HttpSenderLive),
+  Layer.provideMerge(Ai.CustomAiPortsNoModel)
 )
 
 /** Everything {@link SvcCoreLive} provides. */

@@ -1,5 +1,5 @@
 import * as OpenApi from "@effect/platform/OpenApi"
-import { Http, Sql } from "@svc/adapters"
+import { Ai, Http, Sql } from "@svc/adapters"
 import { AuthSettings } from "@svc/core/auth"
 import { StoreApi } from "@svc/core/store-api"
 import { type ListedTool, ToolRegistry } from "@svc/core/tools"
@@ -97,7 +97,8 @@ const servedTools = Effect.map(ToolRegistry, (registry) => registry.tools).pipe(
   Effect.provide(
     App.ServedCoreLive.pipe(
       Layer.provide(Storage.storageLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))),
-      Layer.provide(AuthSettings.Default)
+      Layer.provide(AuthSettings.Default),
+      Layer.provide(Ai.CustomAiPortsNoModel)
     )
   ),
   Effect.scoped,

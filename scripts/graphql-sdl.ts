@@ -1,4 +1,4 @@
-import { Http, Sql } from "@svc/adapters"
+import { Ai, Http, Sql } from "@svc/adapters"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { AuthSettings } from "@svc/core/auth"
 import { App, Storage } from "@svc/server"
@@ -24,6 +24,7 @@ export const generateGraphqlSdl: Effect.Effect<GeneratedFile> = Effect.map(Http.
     App.ServedCoreLive.pipe(
       Layer.provideMerge(Storage.storageLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))),
       Layer.provide(AuthSettings.Default),
+      Layer.provide(Ai.CustomAiPortsNoModel),
       // The webhook test sends of the store part go out through the SSRF-safe sender; nothing is sent here.
       Layer.merge(HttpSenderLive)
     )

@@ -13,9 +13,20 @@ import { Tables } from "./boards/tables.js"
 import { tagTools } from "./boards/tag-tools.js"
 import { Tags } from "./boards/tags.js"
 import { Trash } from "./boards/trash.js"
+import { Credits } from "./credits/service.js"
+import { CustomAiKnowledge } from "./custom-ai/knowledge.js"
+import { AskJobRunner } from "./custom-ai/ask-runner.js"
+import { CustomAiAsking } from "./custom-ai/asking.js"
+import { CustomAiChats } from "./custom-ai/chats.js"
+import { CustomAis } from "./custom-ai/service.js"
+import { customAiTools } from "./custom-ai/tools.js"
+import { askTools } from "./custom-ai/ask-tools.js"
+import { knowledgeTools } from "./custom-ai/knowledge-tools.js"
 import { Highlights } from "./highlights/service.js"
 import { highlightTools } from "./highlights/tools.js"
 import { LibrarySaves } from "./library/service.js"
+import { Skills } from "./skills/service.js"
+import { skillTools } from "./skills/tools.js"
 import { libraryTools } from "./library/tools.js"
 import { StoreLive } from "./store/layer.js"
 import { storeTools } from "./store/tools.js"
@@ -43,7 +54,22 @@ const areas = Layer.mergeAll(
   WorkspaceSearch.Default,
   StoreLive,
   Webhooks.Default,
-  InstantHooks.Default
+  InstantHooks.Default,
+  Credits.Default,
+  CustomAiKnowledge.Default,
+  Skills.Default,
+  // Asking builds on the Custom AIs, their chats and knowledge, credits and the job runner.
+  Layer.provide(
+    CustomAiAsking.Default,
+    Layer.mergeAll(
+      CustomAis.Default,
+      CustomAiChats.Default,
+      CustomAiKnowledge.Default,
+      Credits.Default,
+      Layer.provide(AskJobRunner.Default, Layer.mergeAll(CustomAiKnowledge.Default, Credits.Default))
+    )
+  ),
+  Layer.provide(AskJobRunner.Default, Layer.mergeAll(CustomAiKnowledge.Default, Credits.Default))
 )
 
 /**
@@ -74,5 +100,9 @@ export const everyToolset = [
   boardTools,
   tableTools,
   tagTools,
+  customAiTools,
+  knowledgeTools,
+  askTools,
+  skillTools,
   storeTools
 ] as const

@@ -14,6 +14,7 @@
 import { Agent, createServer, request } from "node:http"
 import { resolve } from "node:path"
 import { SqlClient } from "@effect/sql"
+import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { DatabaseConfig } from "@svc/adapters/sql"
 import { CoreLive } from "@svc/core"
@@ -139,7 +140,8 @@ const queueEvents = (database: BenchDatabase, sinkUrl: string, events: number, h
   const layer = CoreLive.pipe(
     Layer.provideMerge(storageLayer(engine)),
     Layer.provideMerge(AuthSettings.Default),
-    Layer.provideMerge(HttpSenderLive)
+    Layer.provideMerge(HttpSenderLive),
+    Layer.provideMerge(CustomAiPortsNoModel)
   )
   return Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
 }

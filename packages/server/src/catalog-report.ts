@@ -1,3 +1,4 @@
+import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { DatabaseConfig } from "@svc/adapters/sql"
 import { AuthSettings } from "@svc/core/auth"
 import { specTools, ToolRegistry } from "@svc/core/tools"
@@ -25,7 +26,9 @@ const program = Effect.gen(function* () {
 
 const layer = ServedCoreLive.pipe(
   Layer.provide(storageLayer(DatabaseConfig.Pglite({ dataDir: undefined }))),
-  Layer.provide(AuthSettings.Default)
+  Layer.provide(AuthSettings.Default),
+  // Nothing here asks a model or fetches a page: the ports are there because the core is built whole.
+  Layer.provide(CustomAiPortsNoModel)
 )
 
 Effect.runPromise(Effect.provide(program, layer)).catch((error: unknown) => {

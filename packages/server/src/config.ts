@@ -60,6 +60,15 @@ export const ServerConfig = Config.all({
   webhookPerWebhook: positive("SVC_WEBHOOK_PER_WEBHOOK", 4),
   /** Time between the instant hooks' push rounds (pushed by the processes that send webhooks). */
   instantHookIntervalMs: positive("SVC_INSTANT_HOOK_INTERVAL_MS", DEFAULT_INSTANT_HOOK_INTERVAL_MS),
+  /** How long svc_ask_custom_ai waits for the language model before answering `running`. */
+  aiAskBudgetMs: positive("SVC_AI_ASK_BUDGET_MS", 20_000),
+  /** Whether this process runs Custom AI answers left in the background (off: another instance runs them). */
+  aiWorker: switchedOn("SVC_AI_WORKER", true),
+  /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
+  aiLeaseMs: Config.integer("SVC_AI_LEASE_MS").pipe(
+    Config.withDefault(120_000),
+    Config.validate({ message: "SVC_AI_LEASE_MS must be at least 2000", validation: (ms) => ms >= 2_000 })
+  ),
   graphql: graphqlSettings,
   /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   httpTimeouts: Config.all({

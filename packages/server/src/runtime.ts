@@ -1,7 +1,11 @@
+import { DocumentTextLive } from "@svc/adapters/ai"
+import { PageFetcherLive } from "@svc/adapters/http-sender"
 import { databaseConfig } from "@svc/adapters/sql"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
+import { AskSettings } from "@svc/core/custom-ai"
 import { Effect, Layer } from "effect"
+import { ChatModelLive } from "./ai-config.js"
 import { ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
 
@@ -9,6 +13,12 @@ import { storageLayer } from "./storage.js"
 export const AuthSettingsLive = Layer.effect(
   AuthSettings,
   Effect.map(ServerConfig, (config) => ({ rateLimitExemptKeyIds: new Set(config.rateLimitExemptKeyIds) }))
+)
+
+/** How long asking a Custom AI waits, and how long its background job is held, from the server configuration. */
+export const AskSettingsLive = Layer.effect(
+  AskSettings,
+  Effect.map(ServerConfig, (config) => ({ budgetMs: config.aiAskBudgetMs, leaseMs: config.aiLeaseMs }))
 )
 
 /** The tools `svc` serves: every area's (a server that serves fewer lists its own toolsets here). */
@@ -23,6 +33,13 @@ export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideM
  */
 export const AppLive = Layer.unwrapEffect(
   Effect.map(databaseConfig, (database) =>
-    ServedCoreLive.pipe(Layer.provideMerge(storageLayer(database)), Layer.provideMerge(AuthSettingsLive))
+    ServedCoreLive.pipe(
+      Layer.provideMerge(storageLayer(database)),
+      Layer.provideMerge(ChatModelLive),
+      Layer.provideMerge(PageFetcherLive),
+      Layer.provideMerge(DocumentTextLive),
+      Layer.provideMerge(AuthSettingsLive),
+      Layer.provideMerge(AskSettingsLive)
+    )
   )
 )

@@ -13,6 +13,7 @@ import {
 } from "@svc/adapters/http"
 import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
+import { AskWorkerLive } from "@svc/core/custom-ai"
 import { InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
@@ -54,7 +55,7 @@ const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 
 /**
  * Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker and
- * the instant hooks' push worker.
+ * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker.
  */
 const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
@@ -69,7 +70,8 @@ const WorkersLive = Layer.unwrapEffect(
             leaseMs: config.webhookLeaseMs
           })
         : Layer.empty,
-      config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty
+      config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty,
+      config.aiWorker ? AskWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty
     )
   )
 )

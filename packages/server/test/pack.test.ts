@@ -22,6 +22,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 // in-memory PGlite, in its own process; and the client checking a webhook delivery's signature. It imports the
 // packages' area subpaths (examples/embed-core.ts shows the root namespaces), so the installed exports are checked.
 const embedProgram = `import { createHmac } from "node:crypto"
+import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { DatabaseConfig, databaseLayer, migrations, migrationsLayer, SqlReposLive } from "@svc/adapters/sql"
 import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@svc/adapters/system"
 import { Webhooks } from "@svc/client"
@@ -36,7 +37,11 @@ const storage = Layer.mergeAll(SqlReposLive, RateLimiterMemory, migrationsLayer(
   Layer.merge(SecretsLive),
   Layer.merge(LinkPreviewOffline)
 )
-const core = CoreLive.pipe(Layer.provideMerge(storage), Layer.provideMerge(AuthSettings.Default))
+const core = CoreLive.pipe(
+  Layer.provideMerge(storage),
+  Layer.provideMerge(AuthSettings.Default),
+  Layer.provideMerge(CustomAiPortsNoModel)
+)
 
 const program = Effect.gen(function* () {
   const { account } = yield* (yield* Accounts).create({

@@ -5,3 +5,4 @@ export {
   type ResolvedAddress,
   type SenderOptions
 } from "./sender.js"
+export { makePageFetcher, type PageFetcherOptions, PageFetcherLive } from "./page-fetcher.js"

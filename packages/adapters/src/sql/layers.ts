@@ -9,7 +9,11 @@ import { AccountsRepoSql } from "./repos/accounts.js"
 import { ApiKeysRepoSql } from "./repos/api-keys.js"
 import { BoardsRepoSql } from "./repos/boards.js"
 import { ChatsRepoSql } from "./repos/chats.js"
+import { AskJobsSql } from "./repos/ask-jobs.js"
+import { CustomAiChatsRepoSql } from "./repos/custom-ai-chats.js"
 import { ConnectionsRepoSql } from "./repos/connections.js"
+import { CreditsRepoSql } from "./repos/credits.js"
+import { KnowledgeRepoSql } from "./repos/custom-ai-knowledge.js"
 import { DeliveryQueueSql } from "./repos/deliveries.js"
 import { EventLogSql } from "./repos/events.js"
 import { HighlightsRepoSql } from "./repos/highlights.js"
@@ -17,6 +21,7 @@ import { ItemsRepoSql } from "./repos/items.js"
 import { LibraryRepoSql } from "./repos/library.js"
 import { OAuthReposSql } from "./repos/oauth.js"
 import { SearchRepoSql } from "./repos/search.js"
+import { SkillsRepoSql } from "./repos/skills.js"
 import { StoreReposSql } from "./repos/store-repos.js"
 import { TablesRepoSql } from "./repos/tables.js"
 import { TagsRepoSql } from "./repos/tags.js"
@@ -40,6 +45,11 @@ export const SqlReposLive = Layer.mergeAll(
   SearchRepoSql,
   HighlightsRepoSql,
   ChatsRepoSql,
+  CustomAiChatsRepoSql,
+  AskJobsSql,
+  CreditsRepoSql,
+  KnowledgeRepoSql,
+  SkillsRepoSql,
   EventLogSql,
   DeliveryQueueSql,
   OAuthReposSql,

@@ -114,26 +114,29 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled input decoder",
 layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder", (it) => {
   // A record (an index signature) goes to the full encoder: a table row's cells, and the store's rows that the
   // store tools answer as the store API's JSON (a product, a customer, a sale, a cohort).
-  it.effect("compiles every tool's answer schema but those that answer records (table rows, store rows)", () =>
-    Effect.gen(function* () {
-      const registry = yield* ToolRegistry
-      const slow = registry.tools.filter(({ tool }) => !encodesFast(tool.outputSchema)).map(({ tool }) => tool.name)
-      expect(slow).toEqual([
-        "svc_read_table",
-        "svc_add_table_rows",
-        "svc_update_table_rows",
-        "svc_get_custom_ai_product",
-        "svc_get_bundle",
-        "svc_list_customers",
-        "svc_get_customer",
-        "svc_save_custom_ai_product",
-        "svc_publish_custom_ai_product",
-        "svc_save_bundle",
-        "svc_manage_customer_access",
-        "svc_manage_cohorts",
-        "svc_manage_sales"
-      ])
-    })
+  it.effect(
+    "compiles every tool's answer schema but those that answer records (table rows, store rows, a skill's front matter)",
+    () =>
+      Effect.gen(function* () {
+        const registry = yield* ToolRegistry
+        const slow = registry.tools.filter(({ tool }) => !encodesFast(tool.outputSchema)).map(({ tool }) => tool.name)
+        expect(slow).toEqual([
+          "svc_read_table",
+          "svc_add_table_rows",
+          "svc_update_table_rows",
+          "svc_get_skill",
+          "svc_get_custom_ai_product",
+          "svc_get_bundle",
+          "svc_list_customers",
+          "svc_get_customer",
+          "svc_save_custom_ai_product",
+          "svc_publish_custom_ai_product",
+          "svc_save_bundle",
+          "svc_manage_customer_access",
+          "svc_manage_cohorts",
+          "svc_manage_sales"
+        ])
+      })
   )
 
   it.effect("encodes generated answers of every tool exactly as Schema.encodeEither does", () =>

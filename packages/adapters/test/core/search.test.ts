@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import type { Principal } from "@svc/core/auth"
 import { type ToolAnswer, ToolServer } from "@svc/core/tools"
+import { CustomAis } from "@svc/core/custom-ai"
 import { Effect, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
@@ -123,11 +124,13 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`searching the workspace on ${
         const alice = yield* signUp()
         const bob = yield* signUp()
         const sql = yield* SqlClient.SqlClient
+        // Chats belong to a real Custom AI of the workspace (or to none).
+        const ai = (yield* (yield* CustomAis).create(alice.workspace.id, { name: "Coach" })).id
         const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute))
         const chats = [
           { id: "chat_a1", ws: alice.workspace.id, title: "Pricing", ai: null, created: at(0), updated: at(50) },
-          { id: "chat_a2", ws: alice.workspace.id, title: "Launch", ai: "cai_1", created: at(10), updated: at(20) },
-          { id: "chat_a3", ws: alice.workspace.id, title: "Hooks", ai: "cai_1", created: at(30), updated: at(40) },
+          { id: "chat_a2", ws: alice.workspace.id, title: "Launch", ai, created: at(10), updated: at(20) },
+          { id: "chat_a3", ws: alice.workspace.id, title: "Hooks", ai, created: at(30), updated: at(40) },
           { id: "chat_b1", ws: bob.workspace.id, title: "Bob's", ai: null, created: at(0), updated: at(59) }
         ]
         for (const c of chats) {
@@ -139,7 +142,7 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`searching the workspace on ${
           ok: true,
           chats: [
             { id: "chat_a1", title: "Pricing", customAIId: null, updatedAt: "2026-11-01T09:50:00.000Z" },
-            { id: "chat_a3", customAIId: "cai_1" }
+            { id: "chat_a3", customAIId: ai }
           ]
         })
         const second = yield* call(alice.principal, "svc_list_chats", { limit: 2, cursor: first.nextCursor })
@@ -149,13 +152,13 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`searching the workspace on ${
             {
               id: "chat_a2",
               title: "Launch",
-              customAIId: "cai_1",
+              customAIId: ai,
               createdAt: "2026-11-01T09:10:00.000Z",
               updatedAt: "2026-11-01T09:20:00.000Z"
             }
           ]
         })
-        const withAssistant = yield* call(alice.principal, "svc_list_chats", { customAIId: "cai_1" })
+        const withAssistant = yield* call(alice.principal, "svc_list_chats", { customAIId: ai })
         expect((withAssistant.chats as Array<{ id: string }>).map((c) => c.id)).toEqual(["chat_a3", "chat_a2"])
         const foreign = yield* call(bob.principal, "svc_list_chats", { workspaceId: alice.workspace.id })
         expect(foreign).toMatchObject({ ok: false, status: "not-found" })

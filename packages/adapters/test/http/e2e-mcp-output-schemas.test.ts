@@ -152,6 +152,41 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         })
         yield* ok("svc_get_seller_overview", {})
 
+        // Custom AIs: the record, its knowledge, asking it (extractive: no model in tests), and skills.
+        yield* ok("svc_get_custom_ai_builder_guide", {})
+        const { customAI } = yield* ok<{ customAI: { id: string } }>("svc_create_custom_ai", {
+          name: "Launch helper",
+          instructions: "Answer from the launch notes."
+        })
+        yield* ok("svc_update_custom_ai", { customAIId: customAI.id, description: "Knows the launch plan." })
+        yield* ok("svc_list_custom_ai", {})
+        yield* ok("svc_get_custom_ai", { customAIId: customAI.id })
+        const { sources } = yield* ok<{ sources: ReadonlyArray<{ id: string }> }>("svc_manage_custom_ai_sources", {
+          customAIId: customAI.id,
+          action: "add",
+          kind: "text",
+          title: "Launch notes",
+          text: "We launch on Tuesday. The launch email goes out at nine."
+        })
+        const sourceId = sources[0]?.id ?? ""
+        yield* ok("svc_read_custom_ai_knowledge", { customAIId: customAI.id, sourceId })
+        yield* ok("svc_search_custom_ai_knowledge", { customAIId: customAI.id, query: "launch email" })
+        yield* ok("svc_organize_custom_ai_knowledge", {
+          customAIId: customAI.id,
+          changes: [{ sourceId, folder: "Launch" }]
+        })
+        const asked = yield* ok<{ chatId: string }>("svc_ask_custom_ai", {
+          customAIId: customAI.id,
+          message: "When does the launch email go out?"
+        })
+        yield* ok("svc_get_custom_ai_answer", { chatId: asked.chatId })
+        yield* ok("svc_delete_custom_ai", { customAIId: customAI.id })
+        const skillText = "---\nname: launch-checklist\ndescription: Walks through a launch.\n---\n# Launch\n"
+        const { skill } = yield* ok<{ skill: { id: string } }>("svc_import_skill", { text: skillText })
+        yield* ok("svc_list_skills", {})
+        yield* ok("svc_get_skill", { skill: skill.id })
+        yield* ok("svc_export_skill", { skill: skill.id })
+
         // The trash, last.
         yield* ok("svc_trash_item", { itemId: table.id })
         yield* ok("svc_trash_board", { boardId: board.id })
@@ -161,9 +196,12 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
           "tools without a success call here"
         ).toEqual([])
 
-        // A failure of every tool: sent as structuredContent with isError, which the SDK checks as well.
+        // A failure of every tool: sent as structuredContent with isError, which the SDK checks as well. Another
+        // account's key: the successes above already took over half of one key's 120 calls a minute.
+        const refuser = yield* connect(app.url, (yield* app.signUp()).token)
+        yield* Effect.promise(() => refuser.listTools())
         for (const tool of tools) {
-          const refused = yield* Effect.promise(() => client.callTool({ name: tool.name, arguments: { bogus: 1 } }))
+          const refused = yield* Effect.promise(() => refuser.callTool({ name: tool.name, arguments: { bogus: 1 } }))
           expect(refused.isError, tool.name).toBe(true)
           expect(refused.structuredContent, tool.name).toMatchObject({ ok: false, status: "invalid" })
         }

@@ -267,7 +267,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
     })
 
     describe(`instructions name only what is served (${face})`, () => {
-      it.effect("describes the served groups alone, and never credits, research or scheduling that do not exist", () =>
+      it.effect("describes the served groups alone, and never research or scheduling that do not exist", () =>
         withCaller(async ({ mcp }) => {
           const full = await resultOf(await mcp(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {} })))
           const text = full.instructions as string
@@ -275,7 +275,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           expect(text).toContain("Boards & documents")
           expect(text).toContain("Highlights & captures")
           expect(text).toContain("Store (run your stores")
-          for (const absent of ["credit", "Social intelligence", "Scheduling", "Custom AI", "social research"]) {
+          expect(text).toContain("Custom AI (build")
+          expect(text).toContain("Skills (")
+          expect(text).toContain("cost AI credits")
+          for (const absent of ["Social intelligence", "Scheduling", "social research"]) {
             expect(text).not.toContain(absent)
           }
           const narrowed = { headers: { "x-mcp-toolsets": "highlights" } }
@@ -285,6 +288,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           expect(only).toContain("2 tools")
           expect(only).not.toContain("Workspace (")
           expect(only).not.toContain("Boards")
+          expect(only).not.toContain("credit")
           const initialized = await resultOf(
             await mcp(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {} }), {
               headers: { "x-mcp-readonly": "true" }

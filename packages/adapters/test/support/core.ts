@@ -7,7 +7,11 @@ import { Accounts, type Plan } from "@svc/core/accounts"
 import { type Access, ApiKeys, AuthSettings, type Part, type Principal } from "@svc/core/auth"
 import { StoreSetup } from "@svc/core/store"
 import { HttpSender } from "@svc/core/webhooks"
+import { PageFetcher } from "@svc/core/custom-ai"
 import { Effect, Layer } from "effect"
+import { NoChatModelLive } from "../../src/ai/none.js"
+import { DocumentTextLive } from "../../src/ai/document-text.js"
+import { makePageFetcher } from "../../src/http-sender/page-fetcher.js"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
 import { migrations } from "../../src/sql/migrations/index.js"
 import { SqlPortsLive } from "../../src/sql/layers.js"
@@ -24,12 +28,27 @@ export const testSenderLayer = Layer.scoped(
   })
 )
 
+/** The real page fetcher for url knowledge sources, with loopback pages allowed as for the sender. */
+export const testPageFetcherLayer = Layer.succeed(
+  PageFetcher,
+  makePageFetcher({
+    allowLoopback: true,
+    timeoutMs: 10_000,
+    maxBytes: 2 * 1024 * 1024,
+    maxRedirects: 5,
+    userAgent: "svc-knowledge-test"
+  })
+)
+
 /** Core services with the tool server over every area's tools, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
 export const testCoreLayer = () =>
   toolServerLive(everyToolset).pipe(
     Layer.provideMerge(CoreLive),
     Layer.provideMerge(SqlPortsLive),
     Layer.provideMerge(testSenderLayer),
+    Layer.provideMerge(NoChatModelLive),
+    Layer.provideMerge(testPageFetcherLayer),
+    Layer.provideMerge(DocumentTextLive),
     Layer.provideMerge(AuthSettings.Default),
     Layer.provideMerge(testDatabaseLayer(migrations))
   )

@@ -29,7 +29,7 @@ export interface paths {
         readonly put?: never;
         /**
          * List workspaces
-         * @description List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store. Free. Pass an id as workspaceId to other tools.
+         * @description List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store; also the account's AI credit balance. Free. Pass an id as workspaceId to other tools.
          */
         readonly post: operations["svc_list_workspaces"];
         readonly delete?: never;
@@ -739,6 +739,306 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_list_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List Custom AIs
+         * @description List the workspace's Custom AI assistants, newest first, with name, kind, description, instructions and which is the default. Free. Paged. Ask one with svc_ask_custom_ai.
+         */
+        readonly post: operations["svc_list_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get Custom AI
+         * @description Read one Custom AI: name, kind, description, instructions, default flag and times. Free. Its knowledge: svc_read_custom_ai_knowledge.
+         */
+        readonly post: operations["svc_get_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_custom_ai_builder_guide": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get Custom AI builder guide
+         * @description Read the guide for building a Custom AI well: the steps and tools in order, how to write instructions, which knowledge to add, how to test and sell it. Free. Read it before svc_create_custom_ai.
+         */
+        readonly post: operations["svc_get_custom_ai_builder_guide"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_read_custom_ai_knowledge": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Read Custom AI knowledge
+         * @description Read a knowledge source's text by character offset (≤ 20000 a call), or without sourceId list the sources with their status. Free. To find passages use svc_search_custom_ai_knowledge.
+         */
+        readonly post: operations["svc_read_custom_ai_knowledge"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_search_custom_ai_knowledge": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Search Custom AI knowledge
+         * @description Search a Custom AI's knowledge (full-text, English) and return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+         */
+        readonly post: operations["svc_search_custom_ai_knowledge"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_custom_ai_answer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get a Custom AI answer
+         * @description Read the latest answer of a Custom AI chat: status running (look again in a few seconds) or answered with text, sources and credits; a failed answer says why. Free.
+         */
+        readonly post: operations["svc_get_custom_ai_answer"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_create_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Create Custom AI
+         * @description Create a Custom AI assistant in the workspace and return it; the workspace's first becomes its default. Free. Then add knowledge with svc_manage_custom_ai_sources and try it with svc_ask_custom_ai.
+         */
+        readonly post: operations["svc_create_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_update_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update Custom AI
+         * @description Change a Custom AI's name, description, instructions, kind or default flag (fields left out stay) and return it. Free.
+         */
+        readonly post: operations["svc_update_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_custom_ai_sources": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage Custom AI sources
+         * @description List, add, update, remove or refresh (refetch; all url and note sources without sourceId) a Custom AI's knowledge: text, a note (kept in sync), a url (a failed fetch is kept as failed with the reason) or a .md/.txt/.pdf file. At most 200. Answers the sources touched. Free. Then svc_search_custom_ai_knowledge.
+         */
+        readonly post: operations["svc_manage_custom_ai_sources"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_delete_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Delete Custom AI
+         * @description Delete a Custom AI with its knowledge and chats, for good. Refused (conflict) while a store product sells it. Free.
+         */
+        readonly post: operations["svc_delete_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_ask_custom_ai": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Ask a Custom AI
+         * @description Ask a Custom AI (default: the workspace's default); returns the answer and its sources, or status running: then call svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge for free.
+         */
+        readonly post: operations["svc_ask_custom_ai"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_skills": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List skills
+         * @description List the workspace's Agent Skills, newest first: id, name, description, size and times. Free. Paged. Read one with svc_get_skill, download it with svc_export_skill.
+         */
+        readonly post: operations["svc_list_skills"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_skill": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get skill
+         * @description Read one skill by id or name: its fields, every front-matter key and the Markdown body. Free. The exact SKILL.md file: svc_export_skill.
+         */
+        readonly post: operations["svc_get_skill"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_export_skill": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Export skill
+         * @description Export a skill as its SKILL.md, byte for byte as imported, with the path to save it at (<name>/SKILL.md). Free. Import it elsewhere with svc_import_skill.
+         */
+        readonly post: operations["svc_export_skill"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_import_skill": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import skill
+         * @description Import an Agent Skill from SKILL.md text or a public URL (front matter with name and description, then Markdown); stored exactly as given and returned. Free. A name in use conflicts unless replace: true. List with svc_list_skills.
+         */
+        readonly post: operations["svc_import_skill"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_get_seller_overview": {
         readonly parameters: {
             readonly query?: never;
@@ -913,6 +1213,26 @@ export interface paths {
          * @description Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.
          */
         readonly post: operations["svc_save_bundle"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_organize_custom_ai_knowledge": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Organize Custom AI knowledge
+         * @description Organize a Custom AI's knowledge sources: file them in folders, set their order (position) and rename them, several at once. Answers every source in its new order. Free. Add or remove sources with svc_manage_custom_ai_sources.
+         */
+        readonly post: operations["svc_organize_custom_ai_knowledge"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -1217,6 +1537,15 @@ export interface operations {
                         }[];
                         /** @description Pass as cursor to read the next page; absent on the last page. */
                         readonly nextCursor?: string;
+                        /** @description The account's AI credits. */
+                        readonly credits: {
+                            /** @description AI credits that can be spent now, e.g. "12.5": monthly allowance left plus extra credits. */
+                            readonly balance: string;
+                            /** @description Credits the plan grants each month (UTC). */
+                            readonly monthlyAllowance: number;
+                            /** @description Day (YYYY-MM-DD, UTC) the monthly allowance is reset. */
+                            readonly refillsOn: string;
+                        };
                     };
                 };
             };
@@ -6326,6 +6655,1971 @@ export interface operations {
             };
         };
     };
+    readonly svc_list_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The Custom AIs, newest first. */
+                        readonly customAIs: readonly {
+                            /** @description Custom AI id (cai_…). */
+                            readonly id: string;
+                            /** @description Its name, shown to buyers. */
+                            readonly name: string;
+                            /**
+                             * @description assistant (chat) or course (AI off when sold).
+                             * @enum {string}
+                             */
+                            readonly kind: "assistant" | "course";
+                            /** @description What it is for, in a sentence or two. */
+                            readonly description: string;
+                            /** @description How it answers: its system prompt. */
+                            readonly instructions: string;
+                            /** @description Asked when svc_ask_custom_ai names none. */
+                            readonly isDefault: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…) from svc_list_custom_ai. */
+                    readonly customAIId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The Custom AI as it now is. */
+                        readonly customAI: {
+                            /** @description Custom AI id (cai_…). */
+                            readonly id: string;
+                            /** @description Its name, shown to buyers. */
+                            readonly name: string;
+                            /**
+                             * @description assistant (chat) or course (AI off when sold).
+                             * @enum {string}
+                             */
+                            readonly kind: "assistant" | "course";
+                            /** @description What it is for, in a sentence or two. */
+                            readonly description: string;
+                            /** @description How it answers: its system prompt. */
+                            readonly instructions: string;
+                            /** @description Asked when svc_ask_custom_ai names none. */
+                            readonly isDefault: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_custom_ai_builder_guide: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The guide, in Markdown. */
+                        readonly guide: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_read_custom_ai_knowledge: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…). */
+                    readonly customAIId: string;
+                    /** @description Source id (ks_…); omit to list. */
+                    readonly sourceId?: string;
+                    /** @description From character, 0-based. */
+                    readonly offset?: number;
+                    /** @description Characters, ≤ 20000. */
+                    readonly length?: number;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Sources, in order. */
+                        readonly sources?: readonly {
+                            /** @description Id (ks_…). */
+                            readonly id: string;
+                            /**
+                             * @description Source kind.
+                             * @enum {string}
+                             */
+                            readonly kind: "text" | "note" | "url" | "file";
+                            /** @description Source title. */
+                            readonly title: string;
+                            /**
+                             * @description See failure.
+                             * @enum {string}
+                             */
+                            readonly status: "ready" | "failed";
+                            /** @description Why it failed. */
+                            readonly failure?: string;
+                            /** @description Note id/url/file. */
+                            readonly ref?: string;
+                            /** @description Characters. */
+                            readonly characters: number;
+                            /** @description Its folder. */
+                            readonly folder?: string;
+                            /** @description Sort order. */
+                            readonly position: number;
+                        }[];
+                        /** @description Cursor of the next page. */
+                        readonly nextCursor?: string;
+                        /** @description The source's title. */
+                        readonly title?: string;
+                        /** @description The slice of its text. */
+                        readonly text?: string;
+                        /** @description Its whole length. */
+                        readonly characters?: number;
+                        /** @description Offset of the next slice. */
+                        readonly nextOffset?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_search_custom_ai_knowledge: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…). */
+                    readonly customAIId: string;
+                    /** @description Words or "a phrase"; -word excludes. */
+                    readonly query: string;
+                    /** @description Passages, 1 to 20; default 5. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Passages, best first. */
+                        readonly passages: readonly {
+                            /** @description Source id. */
+                            readonly sourceId: string;
+                            /** @description Its title. */
+                            readonly sourceTitle: string;
+                            /** @description Source kind. */
+                            readonly sourceKind: string;
+                            /** @description Page address. */
+                            readonly url?: string;
+                            /** @description The passage. */
+                            readonly text: string;
+                            /** @description Higher: better. */
+                            readonly rank: number;
+                        }[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_custom_ai_answer: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Chat id (chat_…) from svc_ask_custom_ai or svc_list_chats. */
+                    readonly chatId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * @description answered, or running: read it soon with svc_get_custom_ai_answer.
+                         * @enum {string}
+                         */
+                        readonly status: "answered" | "running";
+                        /** @description The chat; pass it back to continue it. */
+                        readonly chatId: string;
+                        /** @description Answer message id (msg_…). */
+                        readonly messageId: string;
+                        /** @description The answer text. */
+                        readonly answer?: string;
+                        /** @description Knowledge the answer drew on. */
+                        readonly sources?: readonly {
+                            /** @description Source title. */
+                            readonly title: string;
+                            /** @description Its address, or null. */
+                            readonly url: string | null;
+                        }[];
+                        /** @description Model that answered; null: quoted knowledge. */
+                        readonly model?: string | null;
+                        /** @description AI credits (when answered). */
+                        readonly credits?: {
+                            /** @description Credits charged, e.g. "1". */
+                            readonly charged: string;
+                            /** @description Credits left, e.g. "12.5". */
+                            readonly balance: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_create_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Name, 1-120 characters. */
+                    readonly name: string;
+                    /** @description What it is for (≤ 1000 chars). */
+                    readonly description?: string;
+                    /** @description How it answers: role, tone, rules (≤ 8000 chars). */
+                    readonly instructions?: string;
+                    /**
+                     * @description assistant (default) or course.
+                     * @enum {string}
+                     */
+                    readonly kind?: "assistant" | "course";
+                    /** @description true: make it the workspace's default assistant. */
+                    readonly isDefault?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The Custom AI as it now is. */
+                        readonly customAI: {
+                            /** @description Custom AI id (cai_…). */
+                            readonly id: string;
+                            /** @description Its name, shown to buyers. */
+                            readonly name: string;
+                            /**
+                             * @description assistant (chat) or course (AI off when sold).
+                             * @enum {string}
+                             */
+                            readonly kind: "assistant" | "course";
+                            /** @description What it is for, in a sentence or two. */
+                            readonly description: string;
+                            /** @description How it answers: its system prompt. */
+                            readonly instructions: string;
+                            /** @description Asked when svc_ask_custom_ai names none. */
+                            readonly isDefault: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…) from svc_list_custom_ai. */
+                    readonly customAIId: string;
+                    /** @description Name, 1-120 characters. */
+                    readonly name?: string;
+                    /** @description What it is for (≤ 1000 chars). */
+                    readonly description?: string;
+                    /** @description How it answers: role, tone, rules (≤ 8000 chars). */
+                    readonly instructions?: string;
+                    /**
+                     * @description assistant or course.
+                     * @enum {string}
+                     */
+                    readonly kind?: "assistant" | "course";
+                    /** @description true: make it the workspace's default assistant. */
+                    readonly isDefault?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The Custom AI as it now is. */
+                        readonly customAI: {
+                            /** @description Custom AI id (cai_…). */
+                            readonly id: string;
+                            /** @description Its name, shown to buyers. */
+                            readonly name: string;
+                            /**
+                             * @description assistant (chat) or course (AI off when sold).
+                             * @enum {string}
+                             */
+                            readonly kind: "assistant" | "course";
+                            /** @description What it is for, in a sentence or two. */
+                            readonly description: string;
+                            /** @description How it answers: its system prompt. */
+                            readonly instructions: string;
+                            /** @description Asked when svc_ask_custom_ai names none. */
+                            readonly isDefault: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_custom_ai_sources: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…). */
+                    readonly customAIId: string;
+                    /**
+                     * @description What to do.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "add" | "update" | "remove" | "refresh";
+                    /** @description Source id (ks_…). */
+                    readonly sourceId?: string;
+                    /**
+                     * @description add: the source kind.
+                     * @enum {string}
+                     */
+                    readonly kind?: "text" | "note" | "url" | "file";
+                    /** @description add/update: title. */
+                    readonly title?: string;
+                    /** @description text: the text. */
+                    readonly text?: string;
+                    /** @description note: note or item id. */
+                    readonly noteId?: string;
+                    /** @description url: http(s) page. */
+                    readonly url?: string;
+                    /** @description file: name (.md, .txt, .pdf). */
+                    readonly fileName?: string;
+                    /** @description file: base64, ≤ 5 MB. */
+                    readonly contentBase64?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Sources, in order. */
+                        readonly sources?: readonly {
+                            /** @description Id (ks_…). */
+                            readonly id: string;
+                            /**
+                             * @description Source kind.
+                             * @enum {string}
+                             */
+                            readonly kind: "text" | "note" | "url" | "file";
+                            /** @description Source title. */
+                            readonly title: string;
+                            /**
+                             * @description See failure.
+                             * @enum {string}
+                             */
+                            readonly status: "ready" | "failed";
+                            /** @description Why it failed. */
+                            readonly failure?: string;
+                            /** @description Note id/url/file. */
+                            readonly ref?: string;
+                            /** @description Characters. */
+                            readonly characters: number;
+                            /** @description Its folder. */
+                            readonly folder?: string;
+                            /** @description Sort order. */
+                            readonly position: number;
+                        }[];
+                        /** @description Cursor of the next page. */
+                        readonly nextCursor?: string;
+                        /** @description remove: the id removed. */
+                        readonly removedSourceId?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_delete_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…) from svc_list_custom_ai. */
+                    readonly customAIId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly deleted: true;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_ask_custom_ai: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…); omit for the default. */
+                    readonly customAIId?: string;
+                    /** @description The question, 1-8000 characters. */
+                    readonly message: string;
+                    /**
+                     * @description max: more thorough, costs 2 credits.
+                     * @enum {string}
+                     */
+                    readonly mode?: "standard" | "max";
+                    /** @description Chat id (chat_…) from svc_ask_custom_ai or svc_list_chats. */
+                    readonly chatId?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * @description answered, or running: read it soon with svc_get_custom_ai_answer.
+                         * @enum {string}
+                         */
+                        readonly status: "answered" | "running";
+                        /** @description The chat; pass it back to continue it. */
+                        readonly chatId: string;
+                        /** @description Answer message id (msg_…). */
+                        readonly messageId: string;
+                        /** @description The answer text. */
+                        readonly answer?: string;
+                        /** @description Knowledge the answer drew on. */
+                        readonly sources?: readonly {
+                            /** @description Source title. */
+                            readonly title: string;
+                            /** @description Its address, or null. */
+                            readonly url: string | null;
+                        }[];
+                        /** @description Model that answered; null: quoted knowledge. */
+                        readonly model?: string | null;
+                        /** @description AI credits (when answered). */
+                        readonly credits?: {
+                            /** @description Credits charged, e.g. "1". */
+                            readonly charged: string;
+                            /** @description Credits left, e.g. "12.5". */
+                            readonly balance: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_skills: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The skills, newest first. */
+                        readonly skills: readonly {
+                            /** @description Skill id (skill_…). */
+                            readonly id: string;
+                            /** @description Its name, unique in the workspace. */
+                            readonly name: string;
+                            /** @description What it does and when to use it. */
+                            readonly description: string;
+                            /** @description SKILL.md size in UTF-8 bytes. */
+                            readonly size: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_skill: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Skill id (skill_…) or name. */
+                    readonly skill: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The skill, parsed. */
+                        readonly skill: {
+                            /** @description Skill id (skill_…). */
+                            readonly id: string;
+                            /** @description Its name, unique in the workspace. */
+                            readonly name: string;
+                            /** @description What it does and when to use it. */
+                            readonly description: string;
+                            /** @description SKILL.md size in UTF-8 bytes. */
+                            readonly size: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                            /** @description Every front-matter key, as JSON. */
+                            readonly frontMatter: {
+                                readonly [key: string]: unknown;
+                            };
+                            /** @description The Markdown after the front matter. */
+                            readonly body: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_export_skill: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Skill id (skill_…) or name. */
+                    readonly skill: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Skill id (skill_…). */
+                        readonly id: string;
+                        /** @description The skill's name. */
+                        readonly name: string;
+                        /** @description Where to save it: <name>/SKILL.md. */
+                        readonly path: string;
+                        /** @description The SKILL.md text, exactly as imported. */
+                        readonly text: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_import_skill: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description SKILL.md text, ≤ 100000 chars. Or url. */
+                    readonly text?: string;
+                    /** @description Public http(s) address of a raw SKILL.md. */
+                    readonly url?: string;
+                    /** @description true: replace the skill of that name. */
+                    readonly replace?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The skill as it now is. */
+                        readonly skill: {
+                            /** @description Skill id (skill_…). */
+                            readonly id: string;
+                            /** @description Its name, unique in the workspace. */
+                            readonly name: string;
+                            /** @description What it does and when to use it. */
+                            readonly description: string;
+                            /** @description SKILL.md size in UTF-8 bytes. */
+                            readonly size: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                        /** @description true when an existing skill's text was replaced. */
+                        readonly replaced: boolean;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
     readonly svc_get_seller_overview: {
         readonly parameters: {
             readonly query?: never;
@@ -7496,6 +9790,147 @@ export interface operations {
                         readonly quantity_left?: number;
                         /** @description With waitlist_mode or quantity_waitlist on: how many people wait. */
                         readonly waitlist_waiting?: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_organize_custom_ai_knowledge: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Custom AI id (cai_…). */
+                    readonly customAIId: string;
+                    /** @description One entry per source to change. */
+                    readonly changes: readonly {
+                        /** @description Source id (ks_…). */
+                        readonly sourceId: string;
+                        /** @description Folder; "" for none. */
+                        readonly folder?: string;
+                        /** @description Sort order, low first. */
+                        readonly position?: number;
+                        /** @description New title. */
+                        readonly title?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Every source, in order. */
+                        readonly sources: readonly {
+                            /** @description Id (ks_…). */
+                            readonly id: string;
+                            /**
+                             * @description Source kind.
+                             * @enum {string}
+                             */
+                            readonly kind: "text" | "note" | "url" | "file";
+                            /** @description Source title. */
+                            readonly title: string;
+                            /**
+                             * @description See failure.
+                             * @enum {string}
+                             */
+                            readonly status: "ready" | "failed";
+                            /** @description Why it failed. */
+                            readonly failure?: string;
+                            /** @description Note id/url/file. */
+                            readonly ref?: string;
+                            /** @description Characters. */
+                            readonly characters: number;
+                            /** @description Its folder. */
+                            readonly folder?: string;
+                            /** @description Sort order. */
+                            readonly position: number;
+                        }[];
                     };
                 };
             };

@@ -41,6 +41,21 @@ export const TOOL_NAMES = [
   "svc_update_table",
   "svc_update_item_tags",
   "svc_set_item_note",
+  "svc_list_custom_ai",
+  "svc_get_custom_ai",
+  "svc_get_custom_ai_builder_guide",
+  "svc_read_custom_ai_knowledge",
+  "svc_search_custom_ai_knowledge",
+  "svc_get_custom_ai_answer",
+  "svc_create_custom_ai",
+  "svc_update_custom_ai",
+  "svc_manage_custom_ai_sources",
+  "svc_delete_custom_ai",
+  "svc_ask_custom_ai",
+  "svc_list_skills",
+  "svc_get_skill",
+  "svc_export_skill",
+  "svc_import_skill",
   "svc_get_seller_overview",
   "svc_list_stores",
   "svc_get_custom_ai_product",
@@ -50,6 +65,7 @@ export const TOOL_NAMES = [
   "svc_save_custom_ai_product",
   "svc_publish_custom_ai_product",
   "svc_save_bundle",
+  "svc_organize_custom_ai_knowledge",
   "svc_manage_customer_access",
   "svc_import_customers",
   "svc_manage_cohorts",
@@ -79,7 +95,7 @@ export interface ToolMethods<TOptions> {
   /**
    * List workspaces (Workspace, read).
    *
-   * List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store. Free. Pass an id as workspaceId to other tools.
+   * List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store; also the account's AI credit balance. Free. Pass an id as workspaceId to other tools.
    */
   svc_list_workspaces(input?: ToolInput<"svc_list_workspaces">, options?: TOptions): Promise<ToolOutput<"svc_list_workspaces">>
   /**
@@ -292,6 +308,96 @@ export interface ToolMethods<TOptions> {
    */
   svc_set_item_note(input: ToolInput<"svc_set_item_note">, options?: TOptions): Promise<ToolOutput<"svc_set_item_note">>
   /**
+   * List Custom AIs (Custom AI, read).
+   *
+   * List the workspace's Custom AI assistants, newest first, with name, kind, description, instructions and which is the default. Free. Paged. Ask one with svc_ask_custom_ai.
+   */
+  svc_list_custom_ai(input?: ToolInput<"svc_list_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_list_custom_ai">>
+  /**
+   * Get Custom AI (Custom AI, read).
+   *
+   * Read one Custom AI: name, kind, description, instructions, default flag and times. Free. Its knowledge: svc_read_custom_ai_knowledge.
+   */
+  svc_get_custom_ai(input: ToolInput<"svc_get_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai">>
+  /**
+   * Get Custom AI builder guide (Custom AI, read).
+   *
+   * Read the guide for building a Custom AI well: the steps and tools in order, how to write instructions, which knowledge to add, how to test and sell it. Free. Read it before svc_create_custom_ai.
+   */
+  svc_get_custom_ai_builder_guide(input?: ToolInput<"svc_get_custom_ai_builder_guide">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai_builder_guide">>
+  /**
+   * Read Custom AI knowledge (Custom AI, read).
+   *
+   * Read a knowledge source's text by character offset (≤ 20000 a call), or without sourceId list the sources with their status. Free. To find passages use svc_search_custom_ai_knowledge.
+   */
+  svc_read_custom_ai_knowledge(input: ToolInput<"svc_read_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_read_custom_ai_knowledge">>
+  /**
+   * Search Custom AI knowledge (Custom AI, read).
+   *
+   * Search a Custom AI's knowledge (full-text, English) and return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+   */
+  svc_search_custom_ai_knowledge(input: ToolInput<"svc_search_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_search_custom_ai_knowledge">>
+  /**
+   * Get a Custom AI answer (Custom AI, read).
+   *
+   * Read the latest answer of a Custom AI chat: status running (look again in a few seconds) or answered with text, sources and credits; a failed answer says why. Free.
+   */
+  svc_get_custom_ai_answer(input: ToolInput<"svc_get_custom_ai_answer">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai_answer">>
+  /**
+   * Create Custom AI (Custom AI, write).
+   *
+   * Create a Custom AI assistant in the workspace and return it; the workspace's first becomes its default. Free. Then add knowledge with svc_manage_custom_ai_sources and try it with svc_ask_custom_ai.
+   */
+  svc_create_custom_ai(input: ToolInput<"svc_create_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_create_custom_ai">>
+  /**
+   * Update Custom AI (Custom AI, write).
+   *
+   * Change a Custom AI's name, description, instructions, kind or default flag (fields left out stay) and return it. Free.
+   */
+  svc_update_custom_ai(input: ToolInput<"svc_update_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_update_custom_ai">>
+  /**
+   * Manage Custom AI sources (Custom AI, write).
+   *
+   * List, add, update, remove or refresh (refetch; all url and note sources without sourceId) a Custom AI's knowledge: text, a note (kept in sync), a url (a failed fetch is kept as failed with the reason) or a .md/.txt/.pdf file. At most 200. Answers the sources touched. Free. Then svc_search_custom_ai_knowledge.
+   */
+  svc_manage_custom_ai_sources(input: ToolInput<"svc_manage_custom_ai_sources">, options?: TOptions): Promise<ToolOutput<"svc_manage_custom_ai_sources">>
+  /**
+   * Delete Custom AI (Custom AI, write).
+   *
+   * Delete a Custom AI with its knowledge and chats, for good. Refused (conflict) while a store product sells it. Free.
+   */
+  svc_delete_custom_ai(input: ToolInput<"svc_delete_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_delete_custom_ai">>
+  /**
+   * Ask a Custom AI (Custom AI, write).
+   *
+   * Ask a Custom AI (default: the workspace's default); returns the answer and its sources, or status running: then call svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge for free.
+   */
+  svc_ask_custom_ai(input: ToolInput<"svc_ask_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_ask_custom_ai">>
+  /**
+   * List skills (Skills, read).
+   *
+   * List the workspace's Agent Skills, newest first: id, name, description, size and times. Free. Paged. Read one with svc_get_skill, download it with svc_export_skill.
+   */
+  svc_list_skills(input?: ToolInput<"svc_list_skills">, options?: TOptions): Promise<ToolOutput<"svc_list_skills">>
+  /**
+   * Get skill (Skills, read).
+   *
+   * Read one skill by id or name: its fields, every front-matter key and the Markdown body. Free. The exact SKILL.md file: svc_export_skill.
+   */
+  svc_get_skill(input: ToolInput<"svc_get_skill">, options?: TOptions): Promise<ToolOutput<"svc_get_skill">>
+  /**
+   * Export skill (Skills, read).
+   *
+   * Export a skill as its SKILL.md, byte for byte as imported, with the path to save it at (<name>/SKILL.md). Free. Import it elsewhere with svc_import_skill.
+   */
+  svc_export_skill(input: ToolInput<"svc_export_skill">, options?: TOptions): Promise<ToolOutput<"svc_export_skill">>
+  /**
+   * Import skill (Skills, write).
+   *
+   * Import an Agent Skill from SKILL.md text or a public URL (front matter with name and description, then Markdown); stored exactly as given and returned. Free. A name in use conflicts unless replace: true. List with svc_list_skills.
+   */
+  svc_import_skill(input?: ToolInput<"svc_import_skill">, options?: TOptions): Promise<ToolOutput<"svc_import_skill">>
+  /**
    * Get seller overview (Store, read).
    *
    * Read a store's figures for a period (7d/30d/90d/365d ending now, default 30d, or from/to) against the one before: revenue, sales, refunds, net, new customers, active memberships; top 5 products; 10 latest events. Next: svc_manage_sales.
@@ -345,6 +451,12 @@ export interface ToolMethods<TOptions> {
    * Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.
    */
   svc_save_bundle(input?: ToolInput<"svc_save_bundle">, options?: TOptions): Promise<ToolOutput<"svc_save_bundle">>
+  /**
+   * Organize Custom AI knowledge (Store, write).
+   *
+   * Organize a Custom AI's knowledge sources: file them in folders, set their order (position) and rename them, several at once. Answers every source in its new order. Free. Add or remove sources with svc_manage_custom_ai_sources.
+   */
+  svc_organize_custom_ai_knowledge(input: ToolInput<"svc_organize_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_organize_custom_ai_knowledge">>
   /**
    * Manage customer access (Store, write).
    *

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { Credits } from "../credits/service.js"
 import { CustomAis } from "../custom-ai/service.js"
 import { StoreBundles } from "./bundles.js"
 import { StoreCatalog } from "./catalog.js"
@@ -16,7 +17,8 @@ export const StoreLive = Layer.mergeAll(
   StoreCatalog.Default,
   // Bundles build on the catalog's product rules and publish flow.
   Layer.provide(StoreBundles.Default, StoreCatalog.Default),
-  StoreSales.Default,
+  // A sale grants the credits its product includes.
+  Layer.provide(StoreSales.Default, Credits.Default),
   StoreCustomers.Default,
   StoreFeeds.Default,
   StoreSetup.Default,

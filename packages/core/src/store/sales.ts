@@ -1,4 +1,5 @@
 import { Clock, Config, Effect, Option } from "effect"
+import { Credits } from "../credits/service.js"
 import { makeEventRecorder } from "../events/service.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited } from "../limits/schema.js"
@@ -75,6 +76,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const recordEvent = yield* makeEventRecorder
     const stock = yield* makeStock
     const limits = yield* Effect.orDie(StoreSaleLimits)
+    const credits = yield* Credits
 
     const admit = (workspaceId: string) =>
       Effect.gen(function* () {
@@ -247,6 +249,13 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 createdAt: now
               }
               yield* sales.insert(sale)
+              // In the sale's transaction: the buyer's credits come with the sale, or not at all.
+              yield* credits.grantByEmail({
+                email,
+                key: `sale:${sale.id}`,
+                tenths: product.fields.included_credits * 10,
+                reason: `included with ${product.fields.title}`
+              })
               yield* recordEvent(caller.workspaceId, "purchase.created", {
                 ...saleJson(sale),
                 how: "own_checkout",

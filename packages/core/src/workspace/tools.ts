@@ -1,5 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Notes } from "../boards/notes.js"
+import { formatCredits, refillsOn } from "../credits/costs.js"
+import { Credits } from "../credits/service.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
 import { dateFilter, Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
@@ -26,12 +28,21 @@ const WorkspaceRow = Schema.Struct({
   createdAt: Timestamp
 })
 
+const CreditsRow = Schema.Struct({
+  balance: Schema.String.annotations({
+    description: 'AI credits that can be spent now, e.g. "12.5": monthly allowance left plus extra credits.'
+  }),
+  monthlyAllowance: Schema.Int.annotations({ description: "Credits the plan grants each month (UTC)." }),
+  refillsOn: Schema.String.annotations({ description: "Day (YYYY-MM-DD, UTC) the monthly allowance is reset." })
+}).annotations({ description: "The account's AI credits." })
+
 const timeInput = (what: string) => dateFilter(`${what}: ISO 8601 date or time (2026-11-21, 2026-11-21T09:30:00Z).`)
 
 /** The Workspace group's tools that exist so far. */
 export const workspaceTools = Effect.gen(function* () {
   const workspaces = yield* Workspaces
   const notes = yield* Notes
+  const credits = yield* Credits
   return [
     defineTool({
       name: "svc_list_workspaces",
@@ -40,23 +51,33 @@ export const workspaceTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store. Free. Pass an id as workspaceId to other tools.",
+        "List the workspaces this credential can reach, newest first, each with its id, name, whether it is the default, and its store; also the account's AI credit balance. Free. Pass an id as workspaceId to other tools.",
       input: { limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
       output: {
         workspaces: Schema.Array(WorkspaceRow).annotations({ description: "The workspaces, newest first." }),
-        nextCursor: NextCursor
+        nextCursor: NextCursor,
+        credits: CreditsRow
       },
       handler: (input, { principal }) =>
-        Effect.map(workspaces.listWorkspaces(principal, input), (page) => ({
-          workspaces: page.rows.map(({ workspace, store }) => ({
-            id: workspace.id,
-            name: workspace.name,
-            isDefault: workspace.id === principal.workspaceId,
-            store: store ? { handle: store.handle, name: store.name } : null,
-            createdAt: workspace.createdAt
-          })),
-          ...(page.next ? { nextCursor: encodeCursor(page.next) } : {})
-        }))
+        Effect.zipWith(
+          workspaces.listWorkspaces(principal, input),
+          credits.balance(principal.accountId),
+          (page, balance) => ({
+            workspaces: page.rows.map(({ workspace, store }) => ({
+              id: workspace.id,
+              name: workspace.name,
+              isDefault: workspace.id === principal.workspaceId,
+              store: store ? { handle: store.handle, name: store.name } : null,
+              createdAt: workspace.createdAt
+            })),
+            ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
+            credits: {
+              balance: formatCredits(balance.balanceTenths),
+              monthlyAllowance: balance.monthlyAllowanceTenths / 10,
+              refillsOn: refillsOn(balance.period)
+            }
+          })
+        )
     }),
     defineTool({
       name: "svc_list_workspace_items",

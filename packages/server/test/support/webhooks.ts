@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
 import { expect } from "@effect/vitest"
+import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { DatabaseConfig } from "@svc/adapters/sql"
 import { CoreLive } from "@svc/core"
@@ -135,7 +136,8 @@ export const setUpSeller = async (env: Record<string, string>, email = "seller@e
   const layer = CoreLive.pipe(
     Layer.provideMerge(storageLayer(database)),
     Layer.provideMerge(AuthSettings.Default),
-    Layer.provideMerge(HttpSenderLive)
+    Layer.provideMerge(HttpSenderLive),
+    Layer.provideMerge(CustomAiPortsNoModel)
   )
   return Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
 }

@@ -47,6 +47,9 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
 
 const groupOrder = Object.keys(toolGroups) as ReadonlyArray<ToolGroup>
 
+// The groups with tools that cost AI credits (research, and asking a Custom AI).
+const paidGroups: ReadonlyArray<ToolGroup> = ["Social intelligence", "Custom AI"]
+
 /**
  * What an agent reads first (`initialize` and `server/discover`): what the tools it is served are for and how
  * they behave, made from that very list, so it names only groups the caller is served.
@@ -80,6 +83,9 @@ export const serverInstructions = (tools: ReadonlyArray<ListedTool>): string => 
           "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",
           "Lists are paged: pass the nextCursor of one page as cursor to read the next; it is absent on the last page.",
           ...(gated.length === 0 ? [] : [`${gated.join(" and ")} tools need the Starter plan or above.`]),
+          ...(paidGroups.some((group) => served.has(group))
+            ? ["Some tools cost AI credits, as their descriptions say; svc_list_workspaces shows the balance."]
+            : []),
           `A credential may make ${TOOL_CALLS_PER_MINUTE} tool calls a minute.`
         ]
   return lines.join(" ")

@@ -1,4 +1,5 @@
 import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core/auth"
+import { type CreditBalance, formatCredits, refillsOn } from "@svc/core/credits"
 import { hidden, html, page, scopeDescriptions } from "./html.js"
 
 const when = (date: Date | null): string => (date === null ? "—" : date.toISOString().slice(0, 16).replace("T", " "))
@@ -28,6 +29,12 @@ const keyStatus = (key: ApiKey, now: number): string =>
         ? "active, no expiry"
         : `active until ${when(key.expiresAt)}`
 
+/** The one line of AI credits: "AI credits: 12.5 (10 of 50 monthly left, 2.5 extra; refills 2026-12-01)". */
+export const creditsLine = (credits: CreditBalance): string =>
+  `AI credits: ${formatCredits(credits.balanceTenths)} (${formatCredits(credits.allowanceTenths)} of ${formatCredits(
+    credits.monthlyAllowanceTenths
+  )} monthly left, ${formatCredits(credits.extraTenths)} extra; refills ${refillsOn(credits.period)})`
+
 /** The settings page: API keys (create, list, revoke) and connected applications (list, disconnect). */
 export const settingsPage = (options: {
   readonly base: string
@@ -35,6 +42,7 @@ export const settingsPage = (options: {
   readonly csrf: string
   readonly keys: ReadonlyArray<ApiKey>
   readonly connections: ReadonlyArray<OAuthConnection>
+  readonly credits: CreditBalance
   readonly now: number
   readonly created?:
     | {
@@ -62,6 +70,7 @@ export const settingsPage = (options: {
 <form method="post" action="${options.base}/settings/sign-out">${csrf}<button class="secondary" type="submit">Sign out</button></form>
 </div>
 <p class="muted">Signed in as <strong>${options.email}</strong>.</p>
+<p class="credits">${creditsLine(options.credits)}</p>
 ${options.notice === undefined ? "" : html`<p class="notice" role="status">${options.notice}</p>`}
 ${options.error === undefined ? "" : html`<p class="alert" role="alert">${options.error}</p>`}
 ${

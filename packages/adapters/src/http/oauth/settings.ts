@@ -1,6 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
+import { Credits } from "@svc/core/credits"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
 import type { PublicUrl } from "../config.js"
@@ -39,13 +40,14 @@ const accessFromForm = (form: URLSearchParams): Access | string => {
 export const SettingsRoutes: Layer.Layer<
   never,
   never,
-  HttpLayerRouter.HttpRouter | PublicUrl | ApiKeys | OAuthTokens | BrowserSessions
+  HttpLayerRouter.HttpRouter | PublicUrl | ApiKeys | OAuthTokens | BrowserSessions | Credits
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const auth = yield* currentAuthUrl
     const keys = yield* ApiKeys
     const tokens = yield* OAuthTokens
     const sessions = yield* BrowserSessions
+    const credits = yield* Credits
     const withDefectsAnswered = answerDefects((requestId) =>
       errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
     )
@@ -69,6 +71,7 @@ export const SettingsRoutes: Layer.Layer<
           csrf: yield* sessions.formToken(session, SETTINGS_FORM),
           keys: yield* keys.list(account.value.id),
           connections: yield* tokens.connections(account.value.id),
+          credits: yield* credits.balance(account.value.id),
           now: yield* Clock.currentTimeMillis,
           ...extra
         })

@@ -11,6 +11,11 @@ import apiKeyToolsets from "./0012_api_key_toolsets.js"
 import oauthAnyAudience from "./0013_oauth_any_audience.js"
 import instantHooks from "./0014_instant_hooks.js"
 import storeTools from "./0015_store_tools.js"
+import credits from "./0016_credits.js"
+import customAiKnowledge from "./0017_custom_ai_knowledge.js"
+import customAiChats from "./0018_custom_ai_chats.js"
+import customAiFields from "./0019_custom_ai_fields.js"
+import skills from "./0020_skills.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -26,5 +31,10 @@ export const migrations = {
   "0012_api_key_toolsets": apiKeyToolsets,
   "0013_oauth_any_audience": oauthAnyAudience,
   "0014_instant_hooks": instantHooks,
-  "0015_store_tools": storeTools
+  "0015_store_tools": storeTools,
+  "0016_credits": credits,
+  "0017_custom_ai_knowledge": customAiKnowledge,
+  "0018_custom_ai_chats": customAiChats,
+  "0019_custom_ai_fields": customAiFields,
+  "0020_skills": skills
 }

@@ -7,7 +7,7 @@ import { BundlesRepoSql } from "./store-bundles.js"
 import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
 import { CohortsRepoSql, StoreTagsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
-import { CustomAisRepoSql } from "./store-custom-ais.js"
+import { CustomAisRepoSql } from "./custom-ais.js"
 import { StoreStatsRepoSql } from "./store-stats.js"
 
 /** The store's storage ports (with the instant hooks of its API, and the outbox `Mailer`) over one `SqlClient`. */

@@ -1,0 +1,93 @@
+import { Clock, Duration, Effect, Layer, Queue, Ref } from "effect"
+import { Ids } from "../shared/ports.js"
+import { withSpan } from "../shared/spans.js"
+import { AskJobs } from "./ask-jobs.js"
+import { AskJobRunner } from "./ask-runner.js"
+
+/** How the ask worker of one process runs. */
+export interface AskWorkerOptions {
+  /** How long a claim holds a job before another worker may take it over (after a crash). */
+  readonly leaseMs: number
+  /** Jobs in flight at once in this process. */
+  readonly concurrency?: number | undefined
+  /** Wait between looks at the queue when nothing was due. */
+  readonly idleMs?: number | undefined
+}
+
+/** The defaults of {@link AskWorkerOptions}. */
+export const DEFAULT_ASK_WORKER = { leaseMs: 120_000, concurrency: 8, idleMs: 2_000 } as const
+
+/** Claims up to `limit` due jobs with a fresh token and a lease of `leaseMs`. */
+export const claimDueAskJobs = (limit: number, leaseMs: number) =>
+  Effect.gen(function* () {
+    const jobs = yield* AskJobs
+    const now = yield* Clock.currentTimeMillis
+    return yield* jobs.claimDue(
+      { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + leaseMs) },
+      limit
+    )
+  }).pipe(withSpan("CustomAi.claimAskJobs", { attributes: { limit } }))
+
+/** One look at the queue: claims up to `concurrency` due jobs and runs them; answers how many were claimed. */
+export const runDueAskJobs = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>
+  Effect.gen(function* () {
+    const runner = yield* AskJobRunner
+    const concurrency = options.concurrency ?? DEFAULT_ASK_WORKER.concurrency
+    const claimed = yield* claimDueAskJobs(concurrency, options.leaseMs)
+    yield* Effect.forEach(claimed, (job) => runner.run(job), { concurrency, discard: true })
+    return claimed.length
+  })
+
+/**
+ * The ask loop of one process: keeps up to `concurrency` jobs running, claims more as runs end, and looks again
+ * every `idleMs` when nothing is due. A failed look is logged and retried a second later; a run that dies leaves
+ * its job leased, and it comes back after the lease.
+ */
+export const runAskWorker = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>
+  Effect.gen(function* () {
+    const runner = yield* AskJobRunner
+    const concurrency = options.concurrency ?? DEFAULT_ASK_WORKER.concurrency
+    const idle = Duration.millis(options.idleMs ?? DEFAULT_ASK_WORKER.idleMs)
+    const inFlight = yield* Ref.make(0)
+    const settled = yield* Queue.sliding<void>(1)
+
+    const start = (job: Parameters<typeof runner.run>[0]) =>
+      runner.run(job).pipe(
+        Effect.catchAllCause((cause) => Effect.logError(`ask job ${job.messageId} failed`, cause)),
+        Effect.ensuring(Ref.update(inFlight, (n) => n - 1).pipe(Effect.zipRight(Queue.offer(settled, undefined)))),
+        Effect.forkScoped
+      )
+
+    const step = Effect.gen(function* () {
+      const room = concurrency - (yield* Ref.get(inFlight))
+      const claimed = room > 0 ? yield* claimDueAskJobs(room, options.leaseMs) : []
+      yield* Ref.update(inFlight, (n) => n + claimed.length)
+      yield* Effect.forEach(claimed, start, { discard: true })
+      // Full: more may be due, so look again as soon as a run ends. Otherwise wait for a run to end or the poll.
+      if (room <= 0 || claimed.length === room) return yield* Queue.take(settled)
+      return yield* Effect.race(Queue.take(settled), Effect.sleep(idle))
+    })
+
+    return yield* step.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError("ask worker: looking at the queue failed; trying again in a second", cause).pipe(
+          Effect.zipRight(Effect.sleep(Duration.seconds(1)))
+        )
+      ),
+      Effect.forever
+    )
+  })
+
+/** A layer that keeps `runAskWorker` running while it is alive; closing it hands the running jobs back. */
+export const AskWorkerLive = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      if (options.leaseMs < 2_000 || (options.concurrency ?? 1) < 1) {
+        return yield* Effect.dieMessage("the ask lease must be at least 2 s and the concurrency at least 1")
+      }
+      yield* Effect.logInfo(
+        `Custom AI ask worker: up to ${options.concurrency ?? DEFAULT_ASK_WORKER.concurrency} jobs at once, lease ${options.leaseMs} ms`
+      )
+      yield* Effect.forkScoped(runAskWorker(options))
+    })
+  )
