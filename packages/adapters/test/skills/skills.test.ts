@@ -1,30 +1,13 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { expect, layer } from "@effect/vitest"
-import { CoreLive, toolServerLive } from "@svc/core"
-import { AuthSettings, type Principal } from "@svc/core/auth"
-import { SKILLS_PER_WORKSPACE_MAX, Skills, skillTools } from "@svc/core/skills"
+import type { Principal } from "@svc/core/auth"
+import { SKILLS_PER_WORKSPACE_MAX, Skills } from "@svc/core/skills"
 import { ToolRegistry, ToolServer } from "@svc/core/tools"
-import { Effect, Layer, TestClock } from "effect"
-import { DocumentTextLive } from "../../src/ai/document-text.js"
-import { NoChatModelLive } from "../../src/ai/none.js"
+import { Effect, TestClock } from "effect"
 import { toMcpTool } from "../../src/http/mcp/tool-list.js"
-import { SqlPortsLive } from "../../src/sql/layers.js"
-import { migrations } from "../../src/sql/migrations/index.js"
-import { signUp, testPageFetcherLayer, testSenderLayer } from "../support/core.js"
-import { engineName, testDatabaseLayer } from "../support/database.js"
-
-/** The core over a real database, serving the Skills group's tools only (as `testCoreLayer` does for all). */
-const skillsLayer = toolServerLive([skillTools]).pipe(
-  Layer.provideMerge(CoreLive),
-  Layer.provideMerge(SqlPortsLive),
-  Layer.provideMerge(testSenderLayer),
-  Layer.provideMerge(NoChatModelLive),
-  Layer.provideMerge(testPageFetcherLayer),
-  Layer.provideMerge(DocumentTextLive),
-  Layer.provideMerge(AuthSettings.Default),
-  Layer.provideMerge(testDatabaseLayer(migrations))
-)
+import { signUp, testCoreLayer } from "../support/core.js"
+import { engineName } from "../support/database.js"
 
 type Answer = Readonly<Record<string, unknown>>
 
@@ -81,10 +64,12 @@ const tricky: ReadonlyArray<readonly [string, string]> = [
   ["empty-body", "---\nname: empty-body\ndescription: Nothing after the front matter.\n---"]
 ]
 
-layer(skillsLayer, { timeout: "120 seconds" })(`skills (${engineName})`, (it) => {
+layer(testCoreLayer(), { timeout: "120 seconds" })(`skills (${engineName})`, (it) => {
   it.effect("lists the four Skills tools within the tool-list budget, free, with honest annotations", () =>
     Effect.gen(function* () {
-      const listed = (yield* ToolRegistry).tools.map((tool) => toMcpTool(tool.descriptor))
+      const listed = (yield* ToolRegistry).tools
+        .filter((tool) => tool.entry.group === "Skills")
+        .map((tool) => toMcpTool(tool.descriptor))
       expect(listed.map((tool) => tool.name).sort()).toEqual([
         "svc_export_skill",
         "svc_get_skill",
