@@ -14,11 +14,7 @@ import { tagTools } from "./boards/tag-tools.js"
 import { Tags } from "./boards/tags.js"
 import { Trash } from "./boards/trash.js"
 import { Credits } from "./credits/service.js"
-import { CustomAiKnowledge } from "./custom-ai/knowledge.js"
-import { AskJobRunner } from "./custom-ai/ask-runner.js"
-import { CustomAiAsking } from "./custom-ai/asking.js"
-import { CustomAiChats } from "./custom-ai/chats.js"
-import { CustomAis } from "./custom-ai/service.js"
+import { CustomAiLive } from "./custom-ai/layer.js"
 import { customAiTools } from "./custom-ai/tools.js"
 import { askTools } from "./custom-ai/ask-tools.js"
 import { knowledgeTools } from "./custom-ai/knowledge-tools.js"
@@ -56,20 +52,9 @@ const areas = Layer.mergeAll(
   Webhooks.Default,
   InstantHooks.Default,
   Credits.Default,
-  CustomAiKnowledge.Default,
-  Skills.Default,
-  // Asking builds on the Custom AIs, their chats and knowledge, credits and the job runner.
-  Layer.provide(
-    CustomAiAsking.Default,
-    Layer.mergeAll(
-      CustomAis.Default,
-      CustomAiChats.Default,
-      CustomAiKnowledge.Default,
-      Credits.Default,
-      Layer.provide(AskJobRunner.Default, Layer.mergeAll(CustomAiKnowledge.Default, Credits.Default))
-    )
-  ),
-  Layer.provide(AskJobRunner.Default, Layer.mergeAll(CustomAiKnowledge.Default, Credits.Default))
+  // Asking charges credits.
+  Layer.provide(CustomAiLive, Credits.Default),
+  Skills.Default
 )
 
 /**

@@ -24,7 +24,7 @@ import {
   SOURCES_PER_CUSTOM_AI_MAX
 } from "./knowledge-schema.js"
 import { cleanText } from "./page-text.js"
-import { CustomAisRepo } from "./ports.js"
+import { CustomAis, customAiNotFound } from "./service.js"
 
 export type { SourceInput } from "./knowledge-content.js"
 
@@ -63,19 +63,11 @@ export const PASSAGES_MAX = 20
 export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/custom-ai/CustomAiKnowledge", {
   effect: Effect.gen(function* () {
     const repo = yield* KnowledgeRepo
-    const customAis = yield* CustomAisRepo
+    const customAis = yield* CustomAis
     const ids = yield* Ids
     const tx = yield* Transactor
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-    const customAiNotFound = (customAiId: string) =>
-      new NotFound({ message: `no Custom AI ${customAiId} in this workspace; list them with svc_list_custom_ai` })
-
-    const customAiOf = (workspaceId: string, customAiId: string) =>
-      Effect.flatMap(customAis.find(workspaceId, customAiId), (found) =>
-        Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(customAiNotFound(customAiId))
-      )
 
     const sourceNotFound = (sourceId: string) =>
       new NotFound({ message: `no knowledge source ${sourceId} on this Custom AI; list them with action list` })
@@ -93,7 +85,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Adds a source and indexes it. A url that cannot be fetched is kept as `failed` with the reason. */
     const add = (workspaceId: string, customAiId: string, input: SourceInput) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         const title = yield* checkedTitle(input.title)
         const full = () =>
           invalid("", `a Custom AI holds at most ${SOURCES_PER_CUSTOM_AI_MAX} knowledge sources; remove one first`)
@@ -182,7 +174,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Changes a source's title or content (content of its own kind only); answers it as it now is. */
     const update = (workspaceId: string, customAiId: string, sourceId: string, change: SourceUpdate) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         const source = yield* sourceOf(workspaceId, customAiId, sourceId)
         const title = yield* checkedTitle(change.title)
         const wrongKind = (field: string, kind: KnowledgeSourceKind) =>
@@ -212,7 +204,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Fetches or reads again one source, or every url and note source when none is named. */
     const refresh = (workspaceId: string, customAiId: string, sourceId: string | undefined) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         if (sourceId !== undefined) return [yield* reindex(yield* sourceOf(workspaceId, customAiId, sourceId))]
         const sources = yield* repo.list(workspaceId, customAiId)
         return yield* Effect.forEach(sources, reindex, { concurrency: 4 })
@@ -221,14 +213,14 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Removes a source with its chunks. */
     const remove = (workspaceId: string, customAiId: string, sourceId: string) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         if (!(yield* repo.remove(workspaceId, customAiId, sourceId))) return yield* sourceNotFound(sourceId)
       })
 
     /** The Custom AI's sources in order, notes brought up to date first. */
     const list = (workspaceId: string, customAiId: string) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         yield* syncNotes(workspaceId, customAiId)
         return yield* repo.list(workspaceId, customAiId)
       })
@@ -241,7 +233,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
       window: { readonly offset: number; readonly length: number }
     ) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         yield* syncNotes(workspaceId, customAiId)
         const source = yield* sourceOf(workspaceId, customAiId, sourceId)
         const text = yield* repo.readText(workspaceId, sourceId, window.offset, window.length)
@@ -258,7 +250,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Passages of the Custom AI's knowledge for `query`, best first; empty when nothing matches. */
     const search = (workspaceId: string, customAiId: string, query: string, options?: { readonly limit?: number }) =>
       Effect.gen(function* () {
-        yield* customAiOf(workspaceId, customAiId)
+        yield* customAis.get(workspaceId, customAiId)
         yield* syncNotes(workspaceId, customAiId)
         const strict = cleanText(query).slice(0, KNOWLEDGE_QUERY_MAX)
         const words = queryWords(strict).filter((w) => w !== "or")
@@ -271,7 +263,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     const organize = (workspaceId: string, customAiId: string, arrangement: ReadonlyArray<SourceArrangement>) =>
       tx.withTransaction(
         Effect.gen(function* () {
-          yield* customAiOf(workspaceId, customAiId)
+          yield* customAis.get(workspaceId, customAiId)
           const at = yield* now
           for (const [index, change] of arrangement.entries()) {
             const path = `changes.${index}`

@@ -21,7 +21,8 @@ export interface CustomAiFields {
   readonly isDefault?: boolean | undefined
 }
 
-const notFound = (id: string) =>
+/** The failure for a Custom AI id the workspace does not have (or that is another workspace's). */
+export const customAiNotFound = (id: string) =>
   new NotFound({ message: `no Custom AI ${id} in this workspace; list them with svc_list_custom_ai` })
 
 const checkedName = (name: string) => {
@@ -77,7 +78,10 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
 
     /** One Custom AI of the workspace, or `NotFound`. */
     const get = (workspaceId: string, id: string) =>
-      Effect.flatMap(repo.find(workspaceId, id), Option.match({ onNone: () => notFound(id), onSome: Effect.succeed }))
+      Effect.flatMap(
+        repo.find(workspaceId, id),
+        Option.match({ onNone: () => customAiNotFound(id), onSome: Effect.succeed })
+      )
 
     /** The Custom AI named, or the workspace's default assistant when none is named. */
     const resolve = (workspaceId: string, id: string | undefined) =>
@@ -118,7 +122,7 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
         }
         return yield* Effect.flatMap(
           repo.update(workspaceId, id, changes),
-          Option.match({ onNone: () => notFound(id), onSome: Effect.succeed })
+          Option.match({ onNone: () => customAiNotFound(id), onSome: Effect.succeed })
         )
       })
 
@@ -129,7 +133,7 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
           case "removed":
             return Effect.void
           case "not_found":
-            return Effect.fail(notFound(id))
+            return Effect.fail(customAiNotFound(id))
           case "sold":
             return Effect.fail(
               new Conflict({
