@@ -24,6 +24,11 @@ export interface AskInput {
   readonly mode?: AskMode | undefined
   /** A chat to continue; left out: a new chat. */
   readonly chatId?: string | undefined
+  /**
+   * How long to wait for a language model before answering `running`; left out: the ask budget
+   * (`SVC_AI_ASK_BUDGET_MS`). Callers that report the answer later (automation steps, routines) pass their own.
+   */
+  readonly waitMs?: number | undefined
 }
 
 /** Where a question stands: answered (with the answer), or still running in the background. */
@@ -189,7 +194,9 @@ export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom
         )
         const attendance = yield* Ref.make<Attendance>("waiting")
         const run = yield* Effect.forkIn(runner.run(job, attendance), runs)
-        const ended = yield* Fiber.join(run).pipe(Effect.timeoutOption(Duration.millis(settings.budgetMs)))
+        const ended = yield* Fiber.join(run).pipe(
+          Effect.timeoutOption(Duration.millis(Math.max(0, input.waitMs ?? settings.budgetMs)))
+        )
         if (Option.isNone(ended)) {
           const detached = yield* Ref.modify(attendance, (state): readonly [boolean, Attendance] =>
             state === "waiting" ? [true, "detached"] : [false, state]
@@ -213,6 +220,16 @@ export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom
         return yield* answerOf(latest.value, chat.customAiId, input.accountId)
       }).pipe(withSpan("CustomAi.answer"))
 
-    return { ask, answer } as const
+    /**
+     * The answer stored as one assistant message (`msg_…`), for callers that keep the message id of an ask that
+     * answered `running`: `running`, `answered`, `Unreachable` when it failed, `NotFound` when its chat is gone.
+     */
+    const messageAnswer = (input: {
+      readonly accountId: string
+      readonly messageId: string
+      readonly customAiId: string
+    }) => storedAnswer(input.messageId, input.customAiId, input.accountId).pipe(withSpan("CustomAi.messageAnswer"))
+
+    return { ask, answer, messageAnswer } as const
   })
 }) {}
