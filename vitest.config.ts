@@ -39,6 +39,8 @@ const engineFree = [
   "packages/adapters/test/sql/pglite-dump.test.ts",
   // Language-model providers on loopback, and their configuration: no database.
   "packages/adapters/test/ai/chat-model.test.ts",
+  // Chunking, pages as text (html-to-text in a worker) and extractive quotes: pure, no database.
+  "packages/adapters/test/custom-ai/knowledge-text.test.ts",
   "packages/server/test/ai-config.test.ts"
 ]
 

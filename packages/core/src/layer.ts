@@ -24,16 +24,22 @@ import { LibrarySaves } from "./library/service.js"
 import { Skills } from "./skills/service.js"
 import { skillTools } from "./skills/tools.js"
 import { libraryTools } from "./library/tools.js"
+import { RoutinesLive } from "./routines/layer.js"
+import { routineTools } from "./routines/tools.js"
 import { StoreLive } from "./store/layer.js"
 import { storeTools } from "./store/tools.js"
 import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
+import { AskCallbacks } from "./webhooks/ask-callbacks/service.js"
 import { InstantHooks } from "./webhooks/instant-hooks/service.js"
 import { Webhooks } from "./webhooks/service.js"
 import { WorkspaceSearch } from "./workspace/search.js"
 import { searchTools } from "./workspace/search-tools.js"
 import { Workspaces } from "./workspace/service.js"
 import { workspaceTools } from "./workspace/tools.js"
+
+// Asking charges credits. One value, so every area built on it shares one build of the Custom AI services.
+const customAi = Layer.provide(CustomAiLive, Credits.Default)
 
 const areas = Layer.mergeAll(
   Accounts.Default,
@@ -52,9 +58,11 @@ const areas = Layer.mergeAll(
   Webhooks.Default,
   InstantHooks.Default,
   Credits.Default,
-  // Asking charges credits.
-  Layer.provide(CustomAiLive, Credits.Default),
-  Skills.Default
+  // The automation tool's ask step asks.
+  AskCallbacks.Default.pipe(Layer.provideMerge(customAi)),
+  Skills.Default,
+  // Routines ask Custom AIs and deliver their answers to notes and boards.
+  Layer.provide(RoutinesLive, Layer.mergeAll(customAi, Notes.Default, Boards.Default))
 )
 
 /**
@@ -88,6 +96,7 @@ export const everyToolset = [
   customAiTools,
   knowledgeTools,
   askTools,
+  routineTools,
   skillTools,
   storeTools
 ] as const

@@ -62,7 +62,10 @@ export const ServerConfig = Config.all({
   instantHookIntervalMs: positive("SVC_INSTANT_HOOK_INTERVAL_MS", DEFAULT_INSTANT_HOOK_INTERVAL_MS),
   /** How long svc_ask_custom_ai waits for the language model before answering `running`. */
   aiAskBudgetMs: positive("SVC_AI_ASK_BUDGET_MS", 20_000),
-  /** Whether this process runs Custom AI answers left in the background (off: another instance runs them). */
+  /**
+   * Whether this process runs Custom AI answers left in the background and routines' runs (off: another instance
+   * runs them).
+   */
   aiWorker: switchedOn("SVC_AI_WORKER", true),
   /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
   aiLeaseMs: Config.integer("SVC_AI_LEASE_MS").pipe(

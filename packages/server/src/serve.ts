@@ -14,7 +14,8 @@ import {
 import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
 import { AskWorkerLive } from "@svc/core/custom-ai"
-import { InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
+import { RoutineWorkerLive } from "@svc/core/routines"
+import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
@@ -55,7 +56,8 @@ const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 
 /**
  * Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker and
- * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker.
+ * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker, the ask step's
+ * callback worker and the routine worker.
  */
 const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
@@ -71,7 +73,9 @@ const WorkersLive = Layer.unwrapEffect(
           })
         : Layer.empty,
       config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty,
-      config.aiWorker ? AskWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty
+      config.aiWorker ? AskWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty,
+      config.aiWorker ? AskCallbackWorkerLive() : Layer.empty,
+      config.aiWorker ? RoutineWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty
     )
   )
 )

@@ -14,6 +14,7 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
 
     const refused = await json(["store", "set", "--email", email, "--card-processor", "maybe"])
     expect(refused.code).toBe(2)
+    expect((await json(["store", "set", "--email", email, "--email-list-add-buyers", "maybe"])).code).toBe(2)
 
     const set = await json([
       "store",
@@ -23,10 +24,16 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
       "--support-email",
       "Help@Example.com",
       "--card-processor",
-      "connected"
+      "connected",
+      "--email-list-add-buyers",
+      "off"
     ])
     expect(set.code).toBe(0)
-    expect(set.body.store).toMatchObject({ supportEmail: "help@example.com", cardProcessor: "connected" })
+    expect(set.body.store).toMatchObject({
+      supportEmail: "help@example.com",
+      cardProcessor: "connected",
+      emailListAddBuyers: false
+    })
 
     const customAi = await json(["custom-ais", "create", "--email", email, "--name", "Writing coach"])
     expect(customAi.code).toBe(0)

@@ -1,14 +1,19 @@
 import { DocumentText, DocumentUnreadable } from "@svc/core/custom-ai"
 import { Duration, Effect, Layer } from "effect"
 import { extractText, getDocumentProxy } from "unpdf"
+import { htmlPageText } from "./page-text.js"
 
 // A PDF built to make the parser spin is cut off rather than holding a request.
 const PDF_DEADLINE = Duration.seconds(20)
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-/** Document text through `unpdf` (PDF.js built for servers): each page's text, pages separated by a blank line. */
+/**
+ * Document text: PDFs through `unpdf` (PDF.js built for servers), each page's text with pages separated by a blank
+ * line; HTML pages through `html-to-text` (see `page-text.ts`).
+ */
 export const DocumentTextLive = Layer.succeed(DocumentText, {
+  pageText: (html, pageUrl) => htmlPageText(html, pageUrl),
   pdfText: (bytes) =>
     Effect.tryPromise({
       try: async () => {

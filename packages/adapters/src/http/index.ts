@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { AiStepsRoutes } from "./ai-steps/index.js"
 import { GraphqlRoutes } from "./graphql/index.js"
 import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
@@ -22,6 +23,7 @@ export {
   type GraphqlSettingsShape,
   makeGraphqlSchema
 } from "./graphql/index.js"
+export { AiStepsRoutes, ASK_STEP_PATH, CHAT_PATH } from "./ai-steps/index.js"
 export { lanedServerLayer } from "./laned-server.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"
@@ -34,8 +36,8 @@ export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
 /**
- * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API and
- * GraphQL), ready to merge into one router.
+ * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API,
+ * GraphQL and the automation steps under `/ai`), ready to merge into one router.
  */
 export const ToolFacesLive = Layer.mergeAll(
   McpRoutes,
@@ -43,5 +45,6 @@ export const ToolFacesLive = Layer.mergeAll(
   MetaRoutes,
   OAuthRoutes,
   StoreApiRoutes,
-  GraphqlRoutes
+  GraphqlRoutes,
+  AiStepsRoutes
 )

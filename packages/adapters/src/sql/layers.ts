@@ -9,6 +9,7 @@ import { AccountsRepoSql } from "./repos/accounts.js"
 import { ApiKeysRepoSql } from "./repos/api-keys.js"
 import { BoardsRepoSql } from "./repos/boards.js"
 import { ChatsRepoSql } from "./repos/chats.js"
+import { AskCallbackQueueSql } from "./repos/ask-callbacks.js"
 import { AskJobsSql } from "./repos/ask-jobs.js"
 import { CustomAiChatsRepoSql } from "./repos/custom-ai-chats.js"
 import { ConnectionsRepoSql } from "./repos/connections.js"
@@ -20,6 +21,7 @@ import { HighlightsRepoSql } from "./repos/highlights.js"
 import { ItemsRepoSql } from "./repos/items.js"
 import { LibraryRepoSql } from "./repos/library.js"
 import { OAuthReposSql } from "./repos/oauth.js"
+import { RoutinesRepoSql } from "./repos/routines.js"
 import { SearchRepoSql } from "./repos/search.js"
 import { SkillsRepoSql } from "./repos/skills.js"
 import { StoreReposSql } from "./repos/store-repos.js"
@@ -47,9 +49,11 @@ export const SqlReposLive = Layer.mergeAll(
   ChatsRepoSql,
   CustomAiChatsRepoSql,
   AskJobsSql,
+  AskCallbackQueueSql,
   CreditsRepoSql,
   KnowledgeRepoSql,
   SkillsRepoSql,
+  RoutinesRepoSql,
   EventLogSql,
   DeliveryQueueSql,
   OAuthReposSql,

@@ -13,6 +13,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { PGlite, type ParserOptions, type PGliteOptions, type Results, type RowMode } from "@electric-sql/pglite"
+import { vector } from "@electric-sql/pglite-pgvector"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -98,7 +99,9 @@ export const make = (
   options: PgliteClientConfig = {}
 ): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
-    const pgliteOptions: PGliteOptions = { parsers: { ...resultParsers, ...options.parsers } }
+    // pgvector ships with every instance (its files load at start; the extension is created when first needed), so
+    // Custom AI knowledge can be searched by meaning on the embedded database.
+    const pgliteOptions: PGliteOptions = { parsers: { ...resultParsers, ...options.parsers }, extensions: { vector } }
     if (options.dataDir !== undefined) pgliteOptions.dataDir = options.dataDir
     if (options.loadDataDir !== undefined) pgliteOptions.loadDataDir = options.loadDataDir
 

@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Accounts } from "@svc/core/accounts"
-import { CUSTOM_AI_MESSAGE_COST, Credits, formatCredits, MONTHLY_CREDITS } from "@svc/core/credits"
+import { CUSTOM_AI_MESSAGE_COST, Credits, CreditsRepo, formatCredits, MONTHLY_CREDITS } from "@svc/core/credits"
 import { ToolServer } from "@svc/core/tools"
-import { Effect, Either, TestClock } from "effect"
+import { Effect, Either, Exit, TestClock } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
 
@@ -181,6 +181,46 @@ layer(testCoreLayer(), { timeout: "120 seconds" })(`AI credits on ${engineName}`
         ok: true,
         credits: { balance: "501.5", monthlyAllowance: 500, refillsOn: "2026-12-01" }
       })
+    })
+  )
+
+  it.effect("reading a balance writes nothing unless credits are kept for the account's email", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(NOV_15)
+      const credits = yield* Credits
+      const sql = yield* SqlClient.SqlClient
+      // PostgreSQL refuses any write in a read-only transaction, even one that would change no row.
+      const readOnly = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.exit(sql.withTransaction(Effect.zipRight(sql`SET TRANSACTION READ ONLY`, effect)))
+      const { account } = yield* signUp({ plan: "free" })
+      expect(yield* readOnly(credits.balance(account.id))).toEqual(
+        Exit.succeed({
+          balanceTenths: 500,
+          allowanceTenths: 500,
+          monthlyAllowanceTenths: 500,
+          extraTenths: 0,
+          period: "2026-11"
+        })
+      )
+      yield* credits.charge({ accountId: account.id, callId: "c", tenths: 10, reason: "ask" })
+      expect(yield* readOnly(credits.balance(account.id))).toMatchObject(Exit.succeed({ balanceTenths: 490 }))
+
+      // Kept for its email (granted as the account was being made): the next read applies them, which writes.
+      yield* TestClock.adjust("1 minute")
+      yield* (yield* CreditsRepo).addPending({
+        key: `sale:late-${account.id}`,
+        email: account.email,
+        tenths: 30,
+        reason: "sale",
+        createdAt: new Date(NOV_15)
+      })
+      expect(Exit.isFailure(yield* readOnly(credits.balance(account.id)))).toBe(true)
+      expect(yield* credits.balance(account.id)).toMatchObject({ balanceTenths: 520, extraTenths: 30 })
+      expect(yield* readOnly(credits.balance(account.id))).toMatchObject(Exit.succeed({ balanceTenths: 520 }))
+      expect(yield* ledgerOf(account.id)).toEqual([
+        { kind: "charge", key: "c", tenths: 10 },
+        { kind: "grant", key: `sale:late-${account.id}`, tenths: 30 }
+      ])
     })
   )
 

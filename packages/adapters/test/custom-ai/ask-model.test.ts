@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Credits } from "@svc/core/credits"
-import { AskJobs, CustomAiAsking, ModelRefused, ModelUnreachable, runDueAskJobs } from "@svc/core/custom-ai"
+import { AskJobs, CustomAiAsking, CustomAis, ModelRefused, ModelUnreachable, runDueAskJobs } from "@svc/core/custom-ai"
 import { Deferred, Effect, Option, TestClock } from "effect"
 import { signUp } from "../support/core.js"
 import { engineName } from "../support/database.js"
@@ -11,6 +11,7 @@ import {
   eventually,
   pastTheClock,
   principalOf,
+  realPause,
   scriptedModel,
   testAskSettings
 } from "./ask-support.js"
@@ -108,6 +109,35 @@ layer(askTestLayer(model.layer), { timeout: "120 seconds" })(
         })
         expect(yield* balance).toBe(before - 10)
         expect(yield* (yield* AskJobs).find(running.messageId)).toEqual(Option.none())
+      })
+    )
+
+    it.effect("deleting the Custom AI while an answer runs gives its charge back; answered ones stay charged", () =>
+      Effect.gen(function* () {
+        const { user, customAi, balance, before } = yield* setUp
+        const asking = yield* CustomAiAsking
+        const ask = { accountId: user.account.id, workspaceId: user.workspace.id, message: "Return window?" }
+        model.answerWith(() => Effect.succeed({ text: "Thirty days.", model: "test-model" }))
+        expect(yield* asking.ask(ask)).toMatchObject({ status: "answered" })
+        const release = yield* Deferred.make<void>()
+        const seen = model.prompts.length
+        model.answerWith(() => Effect.as(Deferred.await(release), { text: "Never shown.", model: "test-model" }))
+        const running = yield* pastTheClock(asking.ask(ask), testAskSettings.budgetMs)
+        expect(running.status).toBe("running")
+        expect(yield* balance).toBe(before - 20)
+
+        yield* (yield* CustomAis).remove(user.workspace.id, customAi.id)
+        expect(yield* balance).toBe(before - 10)
+        expect(yield* (yield* AskJobs).find(running.messageId)).toEqual(Option.none())
+        // The model answers after all: its run finds nothing left to record and charges nothing.
+        yield* Deferred.succeed(release, undefined)
+        yield* realPause(50)
+        expect(model.prompts.length).toBe(seen + 1)
+        expect(yield* balance).toBe(before - 10)
+        const gone = yield* Effect.flip(
+          asking.messageAnswer({ accountId: user.account.id, messageId: running.messageId, customAiId: customAi.id })
+        )
+        expect(gone._tag).toBe("NotFound")
       })
     )
 

@@ -1,6 +1,8 @@
 /** The pure parts of knowledge: chunking, readable text from HTML, and extractive quotes. */
 import { describe, expect, it } from "@effect/vitest"
-import { chunkText, extractiveAnswer, htmlToText, NO_MODEL_SENTENCE } from "@svc/core/custom-ai"
+import { chunkText, extractiveAnswer, NO_MODEL_SENTENCE } from "@svc/core/custom-ai"
+import { Effect } from "effect"
+import { htmlPageText } from "../../src/ai/page-text.js"
 
 describe("chunkText", () => {
   it("keeps short text whole and cuts long text on paragraph and sentence boundaries", () => {
@@ -31,25 +33,51 @@ describe("chunkText", () => {
   })
 })
 
-describe("htmlToText", () => {
-  it("keeps the words a reader sees and drops scripts, styles, comments and navigation", () => {
-    const html = `<html><head><title>T</title></head><body><!-- hidden --><nav>Menu</nav>
-      <script>alert("x")</script><SCRIPT type="x">y</SCRIPT><p>Caf&eacute; &amp; bar &#8212; open&nbsp;late &#x2014;</p>
-      <p>a < b and c > d</p><table><tr><td>Cell 1</td><td>Cell 2</td></tr></table></body></html>`
-    const text = htmlToText(html)
-    expect(text).toContain("Caf&eacute; & bar — open late —")
-    expect(text).toContain("a < b and c > d")
-    expect(text).toContain("Cell 1 Cell 2")
-    for (const gone of ["hidden", "Menu", "alert", "type="]) expect(text).not.toContain(gone)
-  })
+describe("htmlPageText", () => {
+  const pageUrl = "https://shop.example/help/page"
 
-  it("stays fast on a hostile page of unclosed tags", () => {
-    const started = performance.now()
-    htmlToText("<script".repeat(50_000))
-    htmlToText("<a ".repeat(200_000))
-    htmlToText("<!--".repeat(100_000))
-    expect(performance.now() - started).toBeLessThan(2000)
-  })
+  it.live("keeps the title and the words a reader sees, links resolved, and drops scripts, styles and navigation", () =>
+    Effect.gen(function* () {
+      const html = `<html><head><title> Help &amp;
+        FAQ </title><style>p{color:red}</style></head><body><!-- hidden --><nav>Menu</nav>
+        <script>alert("x")</script><SCRIPT type="x">y</SCRIPT><h2>Opening hours</h2>
+        <p>Caf&eacute; &amp; bar &#8212; open&nbsp;late &#x2014;</p><p>a < b and c > d</p>
+        <table><tr><td>Cell 1</td><td>Cell 2</td></tr></table>
+        <ul><li>See <a href="../returns">returns</a></li><li><a href="https://example.com/">https://example.com/</a>
+        <a href="javascript:void(0)">menu</a></li></ul><img src="logo.png" alt="logo"><footer>Imprint</footer></body></html>`
+      const page = yield* htmlPageText(html, pageUrl)
+      expect(page.title).toBe("Help & FAQ")
+      expect(page.text).toContain("Opening hours\n\nCafé & bar — open late —\n\na < b and c > d")
+      expect(page.text).toContain("Cell 1 Cell 2")
+      expect(page.text).toContain("- See returns [https://shop.example/returns]\n- https://example.com/ menu")
+      for (const gone of ["hidden", "Menu", "alert", "type=", "color", "logo", "Imprint", "javascript"]) {
+        expect(page.text).not.toContain(gone)
+      }
+      expect(yield* htmlPageText("<p>No <b>title</b> here</p>", pageUrl)).toEqual({
+        title: null,
+        text: "No title here"
+      })
+    })
+  )
+
+  it.live("reads hostile pages in a worker and gives up at the deadline without holding this thread", () =>
+    Effect.gen(function* () {
+      for (const html of ["<script".repeat(50_000), "<a ".repeat(200_000), "<!--".repeat(100_000)]) {
+        expect((yield* htmlPageText(html, pageUrl)).text).toBe("")
+      }
+      // Unclosed tags nested this deep take the parser minutes (its time grows with the square of the depth).
+      let ticks = 0
+      const timer = setInterval(() => {
+        ticks += 1
+      }, 10)
+      const started = performance.now()
+      const failed = yield* Effect.flip(htmlPageText("<div>".repeat(300_000), pageUrl, "500 millis"))
+      clearInterval(timer)
+      expect(failed).toMatchObject({ _tag: "DocumentUnreadable", message: "reading the page took longer than 500ms" })
+      expect(performance.now() - started).toBeLessThan(5_000)
+      expect(ticks).toBeGreaterThan(20)
+    })
+  )
 })
 
 describe("extractiveAnswer", () => {

@@ -262,7 +262,32 @@ layer(testCoreLayer(), { timeout: "120 seconds" })(`Custom AI knowledge (${engin
       )
       const full = yield* Effect.flip(knowledge.add(a.ws, a.id, { kind: "text", text: "one more" }))
       expect(full.message).toContain("at most 200 knowledge sources")
-      expect((yield* knowledge.list(a.ws, a.id)).length).toBe(200)
+      const sources = yield* knowledge.list(a.ws, a.id)
+      expect(sources.length).toBe(200)
+
+      // 200 changes in one call: all but the last source reversed, every other one filed, the first also renamed.
+      const ids = sources.map((s) => s.id)
+      const first = ids[0] ?? ""
+      const arranged = yield* knowledge.organize(a.ws, a.id, [
+        ...ids.slice(0, 199).map((sourceId, i) => ({
+          sourceId,
+          position: 1_000 - i,
+          ...(i % 2 === 0 ? { folder: "Even" } : {})
+        })),
+        { sourceId: first, title: "First fact" }
+      ])
+      expect(arranged.map((s) => s.id)).toEqual([ids[199], ...ids.slice(0, 199).reverse()])
+      expect(arranged.at(-1)).toMatchObject({ id: first, title: "First fact", folder: "Even", position: 1_000 })
+      expect(arranged.at(-2)).toMatchObject({ id: ids[1], title: sources[1]?.title, folder: null, position: 999 })
+      // A source not found undoes the whole arrangement.
+      const unknown = yield* Effect.flip(
+        knowledge.organize(a.ws, a.id, [
+          { sourceId: first, position: 0 },
+          { sourceId: "ks_nope", position: 1 }
+        ])
+      )
+      expect(unknown.message).toContain("ks_nope")
+      expect((yield* knowledge.list(a.ws, a.id)).at(-1)).toMatchObject({ id: first, position: 1_000 })
     })
   )
 

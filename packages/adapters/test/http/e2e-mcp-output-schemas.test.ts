@@ -180,6 +180,16 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
           message: "When does the launch email go out?"
         })
         yield* ok("svc_get_custom_ai_answer", { chatId: asked.chatId })
+        // Routines: made, paused and listed here; their runs are the routine worker's (routines.test.ts).
+        const { routine } = yield* ok<{ routine: { id: string } }>("svc_create_routine", {
+          customAIId: customAI.id,
+          name: "Launch check",
+          message: "What is left before the launch?",
+          cron: "0 9 * * 1-5",
+          timeZone: "Europe/Berlin"
+        })
+        yield* ok("svc_update_routine", { routineId: routine.id, enabled: false })
+        yield* ok("svc_list_routines", {})
         yield* ok("svc_delete_custom_ai", { customAIId: customAI.id })
         const skillText = "---\nname: launch-checklist\ndescription: Walks through a launch.\n---\n# Launch\n"
         const { skill } = yield* ok<{ skill: { id: string } }>("svc_import_skill", { text: skillText })

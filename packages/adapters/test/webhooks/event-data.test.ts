@@ -56,6 +56,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         for (const cohort of cohorts) {
           yield* send("POST", "/customers/cohort", { product, email: "gift@example.com", cohort: cohort.id })
         }
+        yield* send("POST", "/email-contacts", { email: "lead@example.com", name: "Lee", tags: ["Webinar"] })
 
         const envelopes = yield* setUp(storedEnvelopes(s.workspaceId))
         for (const { type, body } of envelopes) {
@@ -68,6 +69,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         // Every flow above emitted, so none of the store's event types went unchecked.
         expect([...new Set(envelopes.map((e) => e.type))].sort()).toEqual([
           "cohort_signup.created",
+          "contact.tagged",
           "customer.created",
           "membership.cancelled",
           "membership.renewed",

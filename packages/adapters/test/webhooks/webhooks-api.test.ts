@@ -29,6 +29,7 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "membership.renewed",
           "membership.cancelled",
           "customer.created",
+          "contact.tagged",
           "cohort_signup.created"
         ])
       })

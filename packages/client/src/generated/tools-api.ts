@@ -739,6 +739,66 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_list_routines": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List routines
+         * @description List routines, newest first, with schedule, nextRunAt and latest run (status, answer excerpt, error). Free. Paged.
+         */
+        readonly post: operations["svc_list_routines"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_create_routine": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Create routine
+         * @description Schedule a Custom AI prompt: each run's answer goes to the routine's chat, a note or a board. Returns the routine. A run costs 1 credit (2 with mode max) when a language model answers.
+         */
+        readonly post: operations["svc_create_routine"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_update_routine": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update routine
+         * @description Change a routine's fields (others stay), or pause or resume it with enabled; returns it. Free.
+         */
+        readonly post: operations["svc_update_routine"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_list_custom_ai": {
         readonly parameters: {
             readonly query?: never;
@@ -830,7 +890,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Search Custom AI knowledge
-         * @description Search a Custom AI's knowledge (full-text, English) and return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+         * @description Search a Custom AI's knowledge by words (English) and, when an embedding model is configured, by meaning; return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
          */
         readonly post: operations["svc_search_custom_ai_knowledge"];
         readonly delete?: never;
@@ -6577,6 +6637,570 @@ export interface operations {
                             readonly title: string;
                             /** @description The item's note now; empty when there is none. */
                             readonly note: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_routines: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The routines, newest first. */
+                        readonly routines: readonly {
+                            /** @description Routine id (rtn_…). */
+                            readonly id: string;
+                            /** @description Its name, as given. */
+                            readonly name: string;
+                            /** @description Custom AI asked; null: the default. */
+                            readonly customAIId: string | null;
+                            /** @description The prompt it asks each run. */
+                            readonly message: string;
+                            /** @description Cron expression, or null. */
+                            readonly cron: string | null;
+                            /** @description Interval in minutes, or null. */
+                            readonly everyMinutes: number | null;
+                            /** @description IANA time zone of the schedule. */
+                            readonly timeZone: string;
+                            /**
+                             * @description chat, note or board.
+                             * @enum {string}
+                             */
+                            readonly destination: "chat" | "note" | "board";
+                            /** @description The note or board, or null. */
+                            readonly destinationId: string | null;
+                            /**
+                             * @description standard or max.
+                             * @enum {string}
+                             */
+                            readonly mode: "standard" | "max";
+                            /** @description false: paused. */
+                            readonly enabled: boolean;
+                            /** @description Next due time; null while paused. */
+                            readonly nextRunAt: string | null;
+                            /** @description The chat its runs continue, once it ran. */
+                            readonly chatId: string | null;
+                            /** @description Its latest run, or null. */
+                            readonly latestRun: {
+                                /** @description Run id (rrun_…). */
+                                readonly id: string;
+                                /**
+                                 * @description Where the run stands.
+                                 * @enum {string}
+                                 */
+                                readonly status: "running" | "answered" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                                 */
+                                readonly dueAt: string;
+                                readonly finishedAt: string | null;
+                                /** @description Start of the answer (500 characters); the whole one is in the chat. */
+                                readonly answerExcerpt: string | null;
+                                /** @description Why it failed (or why it is being retried). */
+                                readonly error: string | null;
+                                /** @description Credits charged, e.g. "1". */
+                                readonly credits: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_create_routine: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Name, 1-120 characters. */
+                    readonly name: string;
+                    /** @description Prompt, 1-8000 characters. */
+                    readonly message: string;
+                    /** @description Custom AI (cai_…); omit for the default. */
+                    readonly customAIId?: string;
+                    /** @description Cron, e.g. "0 9 * * 1-5" (5 fields). */
+                    readonly cron?: string;
+                    /** @description Or every N minutes, 5-10080. */
+                    readonly everyMinutes?: number;
+                    /** @description IANA zone, e.g. "Europe/Berlin"; default UTC. */
+                    readonly timeZone?: string;
+                    /**
+                     * @description Where answers go besides the chat: chat (default), note or board.
+                     * @enum {string}
+                     */
+                    readonly destination?: "chat" | "note" | "board";
+                    /** @description Note to append to (omit: a new note per run), or the board. */
+                    readonly destinationId?: string;
+                    /**
+                     * @description max: 2 credits a run.
+                     * @enum {string}
+                     */
+                    readonly mode?: "standard" | "max";
+                    /** @description false: paused. */
+                    readonly enabled?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The routine as it now is. */
+                        readonly routine: {
+                            /** @description Routine id (rtn_…). */
+                            readonly id: string;
+                            /** @description Its name, as given. */
+                            readonly name: string;
+                            /** @description Custom AI asked; null: the default. */
+                            readonly customAIId: string | null;
+                            /** @description The prompt it asks each run. */
+                            readonly message: string;
+                            /** @description Cron expression, or null. */
+                            readonly cron: string | null;
+                            /** @description Interval in minutes, or null. */
+                            readonly everyMinutes: number | null;
+                            /** @description IANA time zone of the schedule. */
+                            readonly timeZone: string;
+                            /**
+                             * @description chat, note or board.
+                             * @enum {string}
+                             */
+                            readonly destination: "chat" | "note" | "board";
+                            /** @description The note or board, or null. */
+                            readonly destinationId: string | null;
+                            /**
+                             * @description standard or max.
+                             * @enum {string}
+                             */
+                            readonly mode: "standard" | "max";
+                            /** @description false: paused. */
+                            readonly enabled: boolean;
+                            /** @description Next due time; null while paused. */
+                            readonly nextRunAt: string | null;
+                            /** @description The chat its runs continue, once it ran. */
+                            readonly chatId: string | null;
+                            /** @description Its latest run, or null. */
+                            readonly latestRun: {
+                                /** @description Run id (rrun_…). */
+                                readonly id: string;
+                                /**
+                                 * @description Where the run stands.
+                                 * @enum {string}
+                                 */
+                                readonly status: "running" | "answered" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                                 */
+                                readonly dueAt: string;
+                                readonly finishedAt: string | null;
+                                /** @description Start of the answer (500 characters); the whole one is in the chat. */
+                                readonly answerExcerpt: string | null;
+                                /** @description Why it failed (or why it is being retried). */
+                                readonly error: string | null;
+                                /** @description Credits charged, e.g. "1". */
+                                readonly credits: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_routine: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Routine id (rtn_…) from svc_list_routines. */
+                    readonly routineId: string;
+                    /** @description Name, 1-120 characters. */
+                    readonly name?: string;
+                    /** @description Prompt, 1-8000 characters. */
+                    readonly message?: string;
+                    /** @description Custom AI (cai_…); "" for the default. */
+                    readonly customAIId?: string;
+                    /** @description Cron, e.g. "0 9 * * 1-5" (5 fields). */
+                    readonly cron?: string;
+                    /** @description Or every N minutes, 5-10080. */
+                    readonly everyMinutes?: number;
+                    /** @description IANA zone, e.g. "Europe/Berlin"; default UTC. */
+                    readonly timeZone?: string;
+                    /**
+                     * @description Where answers go besides the chat: chat (default), note or board.
+                     * @enum {string}
+                     */
+                    readonly destination?: "chat" | "note" | "board";
+                    /** @description Note to append to (omit: a new note per run), or the board. */
+                    readonly destinationId?: string;
+                    /**
+                     * @description max: 2 credits a run.
+                     * @enum {string}
+                     */
+                    readonly mode?: "standard" | "max";
+                    /** @description false: paused. */
+                    readonly enabled?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The routine as it now is. */
+                        readonly routine: {
+                            /** @description Routine id (rtn_…). */
+                            readonly id: string;
+                            /** @description Its name, as given. */
+                            readonly name: string;
+                            /** @description Custom AI asked; null: the default. */
+                            readonly customAIId: string | null;
+                            /** @description The prompt it asks each run. */
+                            readonly message: string;
+                            /** @description Cron expression, or null. */
+                            readonly cron: string | null;
+                            /** @description Interval in minutes, or null. */
+                            readonly everyMinutes: number | null;
+                            /** @description IANA time zone of the schedule. */
+                            readonly timeZone: string;
+                            /**
+                             * @description chat, note or board.
+                             * @enum {string}
+                             */
+                            readonly destination: "chat" | "note" | "board";
+                            /** @description The note or board, or null. */
+                            readonly destinationId: string | null;
+                            /**
+                             * @description standard or max.
+                             * @enum {string}
+                             */
+                            readonly mode: "standard" | "max";
+                            /** @description false: paused. */
+                            readonly enabled: boolean;
+                            /** @description Next due time; null while paused. */
+                            readonly nextRunAt: string | null;
+                            /** @description The chat its runs continue, once it ran. */
+                            readonly chatId: string | null;
+                            /** @description Its latest run, or null. */
+                            readonly latestRun: {
+                                /** @description Run id (rrun_…). */
+                                readonly id: string;
+                                /**
+                                 * @description Where the run stands.
+                                 * @enum {string}
+                                 */
+                                readonly status: "running" | "answered" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                                 */
+                                readonly dueAt: string;
+                                readonly finishedAt: string | null;
+                                /** @description Start of the answer (500 characters); the whole one is in the chat. */
+                                readonly answerExcerpt: string | null;
+                                /** @description Why it failed (or why it is being retried). */
+                                readonly error: string | null;
+                                /** @description Credits charged, e.g. "1". */
+                                readonly credits: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
                             /**
                              * Format: date-time
                              * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.

@@ -41,6 +41,9 @@ export const TOOL_NAMES = [
   "svc_update_table",
   "svc_update_item_tags",
   "svc_set_item_note",
+  "svc_list_routines",
+  "svc_create_routine",
+  "svc_update_routine",
   "svc_list_custom_ai",
   "svc_get_custom_ai",
   "svc_get_custom_ai_builder_guide",
@@ -308,6 +311,24 @@ export interface ToolMethods<TOptions> {
    */
   svc_set_item_note(input: ToolInput<"svc_set_item_note">, options?: TOptions): Promise<ToolOutput<"svc_set_item_note">>
   /**
+   * List routines (Routines, read).
+   *
+   * List routines, newest first, with schedule, nextRunAt and latest run (status, answer excerpt, error). Free. Paged.
+   */
+  svc_list_routines(input?: ToolInput<"svc_list_routines">, options?: TOptions): Promise<ToolOutput<"svc_list_routines">>
+  /**
+   * Create routine (Routines, write).
+   *
+   * Schedule a Custom AI prompt: each run's answer goes to the routine's chat, a note or a board. Returns the routine. A run costs 1 credit (2 with mode max) when a language model answers.
+   */
+  svc_create_routine(input: ToolInput<"svc_create_routine">, options?: TOptions): Promise<ToolOutput<"svc_create_routine">>
+  /**
+   * Update routine (Routines, write).
+   *
+   * Change a routine's fields (others stay), or pause or resume it with enabled; returns it. Free.
+   */
+  svc_update_routine(input: ToolInput<"svc_update_routine">, options?: TOptions): Promise<ToolOutput<"svc_update_routine">>
+  /**
    * List Custom AIs (Custom AI, read).
    *
    * List the workspace's Custom AI assistants, newest first, with name, kind, description, instructions and which is the default. Free. Paged. Ask one with svc_ask_custom_ai.
@@ -334,7 +355,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Search Custom AI knowledge (Custom AI, read).
    *
-   * Search a Custom AI's knowledge (full-text, English) and return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+   * Search a Custom AI's knowledge by words (English) and, when an embedding model is configured, by meaning; return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
    */
   svc_search_custom_ai_knowledge(input: ToolInput<"svc_search_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_search_custom_ai_knowledge">>
   /**

@@ -89,6 +89,19 @@ export const createStoreClient = (options: StoreClientOptions) => {
       refunds: call("get", "/refunds/recent"),
       cohortSignups: call("get", "/cohort-signups/recent")
     },
+    emailList: {
+      /** The email list's contacts, newest first, page by page. */
+      list: list("/email-contacts"),
+      add: call("post", "/email-contacts"),
+      get: call("get", "/email-contacts/{email}"),
+      update: call("patch", "/email-contacts/{email}"),
+      remove: call("delete", "/email-contacts/{email}"),
+      removeTags: call("post", "/email-contacts/remove-tags"),
+      /** The Contact Tagged feed. */
+      tagged: call("get", "/email-contacts/tagged"),
+      /** The store's tags (shared with customers), newest first, page by page. */
+      tags: list("/email-tags")
+    },
     webhooks: {
       eventTypes: call("get", "/webhook-events"),
       list: call("get", "/webhooks"),

@@ -28,6 +28,8 @@ export class CreditsRepo extends Context.Tag("svc/credits/CreditsRepo")<
     readonly listEntries: (accountId: string, page: PageRequest) => Effect.Effect<Page<CreditEntry>>
     /** Keeps a grant for an email with no account; `false` when a grant with that key is already kept. */
     readonly addPending: (grant: PendingCreditGrant) => Effect.Effect<boolean>
+    /** Whether grants are kept for an email: a plain read, so reading a balance writes only when it must. */
+    readonly hasPending: (email: string) => Effect.Effect<boolean>
     /** Removes and answers the grants kept for an email. */
     readonly takePending: (email: string) => Effect.Effect<ReadonlyArray<PendingCreditGrant>>
   }

@@ -101,22 +101,22 @@ export class Credits extends Effect.Service<Credits>()("svc/credits/Credits", {
       period: periodOf(millis)
     }))
 
-    /** What the account can spend now; applies credits kept for its email first. */
+    /**
+     * What the account can spend now. A plain read unless credits are kept for its email: then they are applied
+     * first, in a transaction (another read may have taken them meanwhile; then this one reads what they made).
+     */
     const balance = (accountId: string) =>
-      transactor
-        .withTransaction(
+      Effect.gen(function* () {
+        const account = yield* accountOf(accountId)
+        const { now, period } = yield* clockNow
+        if (!(yield* repo.hasPending(account.email))) return view(account, yield* repo.findBalance(account.id), period)
+        return yield* transactor.withTransaction(
           Effect.gen(function* () {
-            const account = yield* accountOf(accountId)
-            const { now, period } = yield* clockNow
-            const pending = yield* repo.takePending(account.email)
-            if (pending.length === 0) return view(account, yield* repo.findBalance(account.id), period)
-            const locked = yield* repo.lockBalance(account.id, period, now)
-            const row = yield* applyPending(locked, pending, period, now)
-            yield* repo.saveBalance(row, now)
+            const row = yield* settle(account, period, now)
             return view(account, Option.some(row), period)
           })
         )
-        .pipe(withSpan("Credits.balance"))
+      }).pipe(withSpan("Credits.balance"))
 
     /**
      * Charges one call: the allowance first, then extra credits. A repeat with the same `callId` changes nothing

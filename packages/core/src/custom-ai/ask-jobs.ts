@@ -60,6 +60,13 @@ export class AskJobs extends Context.Tag("svc/custom-ai/AskJobs")<
     readonly retryAt: (messageId: string, claimToken: string, runAfter: Date) => Effect.Effect<boolean>
     /** Where the job of an assistant message stands, while it still waits or runs. */
     readonly find: (messageId: string) => Effect.Effect<Option.Option<AskJobState>>
+    /** Locks a job for the transaction while `claimToken` holds it; false when it no longer does (or is gone). */
+    readonly lockHeld: (messageId: string, claimToken: string) => Effect.Effect<boolean>
+    /**
+     * Locks a Custom AI, its chats and its jobs for the transaction, so no question joins it meanwhile and no run
+     * ends or charges one of its jobs; answers those jobs.
+     */
+    readonly lockForCustomAi: (workspaceId: string, customAiId: string) => Effect.Effect<ReadonlyArray<AskJob>>
   }
 >() {}
 

@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Either, Option, Ref } from "effect"
 import { Credits } from "../credits/service.js"
 import { CUSTOM_AI_MESSAGE_COST } from "../credits/costs.js"
 import { Transactor } from "../shared/ports.js"
+import { now } from "../shared/time.js"
 import { withSpan } from "../shared/spans.js"
 import {
   ASK_MAX_ATTEMPTS,
@@ -51,8 +52,6 @@ export class AskJobRunner extends Effect.Service<AskJobRunner>()("svc/custom-ai/
     const { leaseMs } = yield* AskSettings
     const deadline = Duration.millis(modelDeadlineMs(leaseMs))
 
-    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-
     const lost = (job: ClaimedAskJob) =>
       Effect.logDebug(`ask job ${job.messageId}: claim lost to another runner; its result stands`)
 
@@ -81,7 +80,7 @@ export class AskJobRunner extends Effect.Service<AskJobRunner>()("svc/custom-ai/
           })
         )
         yield* Effect.logInfo(
-          `ask job ${job.messageId}: model unreachable on run ${job.attempts}; next run after ${runAfter.toISOString()}`
+          `ask job ${job.messageId}: model unreachable on run ${job.attempts} (${error.message}); next run after ${runAfter.toISOString()}`
         )
       })
 
@@ -119,15 +118,25 @@ export class AskJobRunner extends Effect.Service<AskJobRunner>()("svc/custom-ai/
         // Deleting the Custom AI deleted its chats, their messages and this job with them: nothing is left to do.
         if (Option.isNone(customAi)) return yield* jobs.complete(job.messageId, job.claimToken)
         const cost = CUSTOM_AI_MESSAGE_COST[job.mode]
+        // Charged only while this run holds the job: deleting the Custom AI locks its jobs to give their charges
+        // back, so a charge cannot slip in after that.
         const paid = yield* Effect.either(
-          credits.charge({
-            accountId: job.accountId,
-            callId: job.messageId,
-            tenths: cost,
-            reason: `Custom AI message (${job.mode}) to ${job.customAiId}`
-          })
+          transactor.withTransaction(
+            Effect.gen(function* () {
+              if (!(yield* jobs.lockHeld(job.messageId, job.claimToken))) return Option.none()
+              return Option.some(
+                yield* credits.charge({
+                  accountId: job.accountId,
+                  callId: job.messageId,
+                  tenths: cost,
+                  reason: `Custom AI message (${job.mode}) to ${job.customAiId}`
+                })
+              )
+            })
+          )
         )
         if (Either.isLeft(paid)) return yield* failed(job, paid.left.message, false)
+        if (Option.isNone(paid.right)) return yield* lost(job)
         const result = yield* Effect.either(askModel(job, customAi.value))
         if (Either.isRight(result)) {
           const at = yield* now
@@ -138,7 +147,7 @@ export class AskJobRunner extends Effect.Service<AskJobRunner>()("svc/custom-ai/
               text: result.right.answer.text,
               sources: result.right.sources,
               model: result.right.answer.model,
-              chargedTenths: paid.right.chargedTenths,
+              chargedTenths: paid.right.value.chargedTenths,
               at
             },
             false

@@ -78,6 +78,8 @@ export class CustomAiChatsRepo extends Context.Tag("svc/custom-ai/CustomAiChatsR
     ) => Effect.Effect<ReadonlyArray<ChatMessage>>
     /** Ends a `running` assistant message; false when it was not running (already ended). */
     readonly finishMessage: (messageId: string, outcome: MessageOutcome) => Effect.Effect<boolean>
+    /** The chat's last `limit` messages of either role, oldest first. */
+    readonly recentMessages: (chatId: string, limit: number) => Effect.Effect<ReadonlyArray<ChatMessage>>
   }
 >() {}
 
@@ -85,6 +87,8 @@ export class CustomAiChatsRepo extends Context.Tag("svc/custom-ai/CustomAiChatsR
 export const ASK_MESSAGE_MAX = 8_000
 /** The longest chat title, in characters: a new chat is titled from its first question. */
 export const CHAT_TITLE_MAX = 80
+/** Messages `CustomAiChats.read` answers at most: the latest ones. */
+export const CHAT_READ_MESSAGES_MAX = 100
 
 /** A chat title from the first question: its words on one line, cut at a word within {@link CHAT_TITLE_MAX}. */
 export const chatTitleOf = (message: string): string => {
@@ -160,6 +164,13 @@ export class CustomAiChats extends Effect.Service<CustomAiChats>()("svc/custom-a
             )
       )
 
-    return { postQuestion, find } as const
+    /** A chat of the workspace with its latest {@link CHAT_READ_MESSAGES_MAX} messages, oldest first; or `NotFound`. */
+    const read = (workspaceId: string, chatId: string) =>
+      Effect.gen(function* () {
+        const chat = yield* find(workspaceId, chatId)
+        return { chat, messages: yield* repo.recentMessages(chat.id, CHAT_READ_MESSAGES_MAX) }
+      })
+
+    return { postQuestion, find, read } as const
   })
 }) {}

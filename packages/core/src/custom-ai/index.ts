@@ -22,12 +22,16 @@ export { chunkText } from "./chunking.js"
 export { type ExtractiveAnswer, extractiveAnswer, NO_MODEL_SENTENCE, NOTHING_FOUND_SENTENCE } from "./extractive.js"
 export { CustomAiKnowledge, type SourceInput, type SourceUpdate } from "./knowledge.js"
 export {
+  type ChunkEmbedding,
+  type ChunkText,
   DocumentText,
   DocumentUnreadable,
   type FetchedPage,
   KnowledgeRepo,
   PageFetcher,
-  PageFetchFailed
+  PageFetchFailed,
+  type QueryVector,
+  type ReadablePage
 } from "./knowledge-ports.js"
 export {
   type IndexedContent,
@@ -41,7 +45,6 @@ export {
   SOURCES_PER_CUSTOM_AI_MAX
 } from "./knowledge-schema.js"
 export { knowledgeTools } from "./knowledge-tools.js"
-export { htmlToText } from "./page-text.js"
 export {
   ASK_MAX_ATTEMPTS,
   type AskClaim,
@@ -68,6 +71,7 @@ export { type AskAnswer, type AskInput, CustomAiAsking } from "./asking.js"
 export {
   ASK_MESSAGE_MAX,
   AnswerSource,
+  CHAT_READ_MESSAGES_MAX,
   CHAT_TITLE_MAX,
   type ChatMessage,
   type ChatMessageStatus,

@@ -12,7 +12,7 @@ import {
   SOURCE_TITLE_MAX,
   SOURCE_URL_MAX
 } from "./knowledge-schema.js"
-import { cleanText, htmlTitle, htmlToText } from "./page-text.js"
+import { cleanText } from "./page-text.js"
 
 /** A new source, by kind. */
 export type SourceInput =
@@ -122,21 +122,34 @@ export const makeContentReaders = Effect.gen(function* () {
   /** A page's readable text; every way it can fail becomes a failed source with the reason, never an error. */
   const pageContent = (url: string) =>
     pages.fetch(url).pipe(
-      Effect.map((page) => {
-        if (page.status >= 400) return failed(`the page answered HTTP ${page.status}`)
-        if (page.status < 200 || page.status >= 300) return failed(`the page answered HTTP ${page.status}`)
+      Effect.flatMap((page) => {
+        if (page.status < 200 || page.status >= 300) {
+          return Effect.succeed(failed(`the page answered HTTP ${page.status}`))
+        }
         const html = page.contentType === "text/html" || page.contentType === "application/xhtml+xml"
         const plain = page.contentType === "" || page.contentType.startsWith("text/")
         if (!html && !plain) {
-          return failed(`the page is ${page.contentType}, not text or HTML; upload the file as a file source instead`)
+          return Effect.succeed(
+            failed(`the page is ${page.contentType}, not text or HTML; upload the file as a file source instead`)
+          )
         }
-        const title = html ? htmlTitle(page.text) : null
-        const text = html ? htmlToText(page.text) : cleanText(page.text)
-        if (text.length === 0) return failed("the page has no readable text", title)
-        if (text.length > SOURCE_TEXT_MAX) return failed(tooLongText(text.length), title)
-        return ready(text, title)
+        const readable = html
+          ? documents.pageText(page.text, page.finalUrl)
+          : Effect.succeed({ title: null, text: page.text })
+        return Effect.map(readable, ({ title: found, text: raw }) => {
+          // A title is at most SOURCE_TITLE_MAX characters wherever it comes from; a page's own may be longer.
+          const title =
+            found !== null && found.length > SOURCE_TITLE_MAX ? `${found.slice(0, SOURCE_TITLE_MAX - 1)}…` : found
+          const text = cleanText(raw)
+          if (text.length === 0) return failed("the page has no readable text", title)
+          if (text.length > SOURCE_TEXT_MAX) return failed(tooLongText(text.length), title)
+          return ready(text, title)
+        })
       }),
-      Effect.catchTag("PageFetchFailed", (e) => Effect.succeed(failed(`could not fetch the page: ${e.message}`)))
+      Effect.catchTags({
+        PageFetchFailed: (e) => Effect.succeed(failed(`could not fetch the page: ${e.message}`)),
+        DocumentUnreadable: (e) => Effect.succeed(failed(`could not read the page: ${e.message}`))
+      })
     )
 
   const fileContent = (file: {

@@ -8,13 +8,30 @@ export interface SourceLabels {
   readonly position?: number
 }
 
-/** A note source whose note changed or went away since it was indexed. */
-export interface StaleNoteSource {
-  readonly id: string
-  readonly noteId: string
+/** One source's new labels in an arrangement. */
+export interface SourceRelabel extends SourceLabels {
+  readonly sourceId: string
 }
 
-/** Stored knowledge: sources with their text, and the chunks full-text search ranks. */
+/** A chunk to embed: where it is, and its text (stored only while the chunk still holds that text). */
+export interface ChunkText {
+  readonly sourceId: string
+  readonly position: number
+  readonly text: string
+}
+
+/** A chunk's embedding by one model. */
+export interface ChunkEmbedding extends ChunkText {
+  readonly embedding: ReadonlyArray<number>
+}
+
+/** A query's embedding, to rank chunks by meaning with the embeddings of the same model. */
+export interface QueryVector {
+  readonly model: string
+  readonly embedding: ReadonlyArray<number>
+}
+
+/** Stored knowledge: sources with their text, the chunks full-text search ranks, and the chunks' embeddings. */
 export class KnowledgeRepo extends Context.Tag("svc/custom-ai/KnowledgeRepo")<
   KnowledgeRepo,
   {
@@ -54,17 +71,42 @@ export class KnowledgeRepo extends Context.Tag("svc/custom-ai/KnowledgeRepo")<
     readonly readText: (workspaceId: string, sourceId: string, offset: number, length: number) => Effect.Effect<string>
     readonly remove: (workspaceId: string, customAiId: string, sourceId: string) => Effect.Effect<boolean>
     /** Note sources of the Custom AI whose note was edited, trashed or deleted since they were indexed. */
-    readonly staleNotes: (workspaceId: string, customAiId: string) => Effect.Effect<ReadonlyArray<StaleNoteSource>>
+    readonly staleNotes: (workspaceId: string, customAiId: string) => Effect.Effect<ReadonlyArray<KnowledgeSource>>
+    /** Relabels several sources of the Custom AI at once; answers the ids of those found. */
+    readonly arrange: (
+      workspaceId: string,
+      customAiId: string,
+      changes: ReadonlyArray<SourceRelabel>,
+      at: Date
+    ) => Effect.Effect<ReadonlyArray<string>>
     /**
      * Chunks matching `terms` (full-text, English), best first: those matching the whole `query` (web-search
-     * syntax) before those matching only some of its terms, each by `ts_rank_cd`.
+     * syntax) before those matching only some of its terms, each by `ts_rank_cd`. With a `vector`, the full-text
+     * ranking and the ranking by meaning (cosine distance to the chunks' embeddings of its model) are fused.
      */
     readonly search: (
       workspaceId: string,
       customAiId: string,
-      query: { readonly strict: string; readonly loose: string },
+      query: { readonly strict: string; readonly loose: string; readonly vector?: QueryVector | undefined },
       limit: number
     ) => Effect.Effect<ReadonlyArray<KnowledgePassage>>
+    /**
+     * Whether this database stores embeddings (the `vector` extension, pgvector): sets up their table on first
+     * use, creating the extension where the server offers it. False on a PostgreSQL without pgvector.
+     */
+    readonly vectorsReady: Effect.Effect<boolean>
+    /** Chunks of the Custom AI with no embedding by `model` yet, at most `limit`. */
+    readonly unembedded: (
+      workspaceId: string,
+      customAiId: string,
+      model: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<ChunkText>>
+    /**
+     * Stores embeddings by `model` of chunks that still hold the text embedded, skipping others; answers how many
+     * were stored (0 when the write failed: embeddings are filled in again later).
+     */
+    readonly saveEmbeddings: (model: string, embeddings: ReadonlyArray<ChunkEmbedding>) => Effect.Effect<number>
   }
 >() {}
 
@@ -98,8 +140,21 @@ export class DocumentUnreadable extends Schema.TaggedError<DocumentUnreadable>()
   message: Schema.String
 }) {}
 
-/** Reads the text of uploaded documents that are not plain text. */
+/** A web page as a reader sees it: its title (none when it has no usable one) and its text. */
+export interface ReadablePage {
+  readonly title: string | null
+  readonly text: string
+}
+
+/** Reads the text of documents that are not plain text: uploaded PDFs and fetched HTML pages. */
 export class DocumentText extends Context.Tag("svc/custom-ai/DocumentText")<
   DocumentText,
-  { readonly pdfText: (bytes: Uint8Array) => Effect.Effect<string, DocumentUnreadable> }
+  {
+    readonly pdfText: (bytes: Uint8Array) => Effect.Effect<string, DocumentUnreadable>
+    /**
+     * An HTML page's title and readable text: what is never read (scripts, styles, navigation) left out, links
+     * kept with their addresses resolved against `pageUrl`.
+     */
+    readonly pageText: (html: string, pageUrl: string) => Effect.Effect<ReadablePage, DocumentUnreadable>
+  }
 >() {}

@@ -11,7 +11,7 @@ import {
   ready,
   type SourceInput
 } from "./knowledge-content.js"
-import { KnowledgeRepo, type SourceLabels } from "./knowledge-ports.js"
+import { KnowledgeRepo, type SourceRelabel } from "./knowledge-ports.js"
 import {
   type IndexedContent,
   KNOWLEDGE_QUERY_MAX,
@@ -23,6 +23,7 @@ import {
   SOURCE_TITLE_MAX,
   SOURCES_PER_CUSTOM_AI_MAX
 } from "./knowledge-schema.js"
+import { makeKnowledgeVectors } from "./knowledge-vectors.js"
 import { cleanText } from "./page-text.js"
 import { CustomAis, customAiNotFound } from "./service.js"
 
@@ -78,6 +79,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
       )
 
     const { noteContent, pageContent, fileContent, contentOf } = yield* makeContentReaders
+    const vectors = yield* makeKnowledgeVectors
 
     const titleFor = (kind: KnowledgeSourceKind, reference: string | null, content: IndexedContent) =>
       content.foundTitle ?? (kind === "url" && reference !== null ? reference : "Untitled")
@@ -94,7 +96,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
         const { reference, content } = yield* contentOf(workspaceId, input)
         const at = yield* now
         const id = yield* ids.make("ks_")
-        return yield* tx.withTransaction(
+        const added = yield* tx.withTransaction(
           Effect.gen(function* () {
             // Adds to one Custom AI wait on its row, so two at once cannot both take the last place.
             if (!(yield* repo.lockCustomAi(workspaceId, customAiId))) return yield* customAiNotFound(customAiId)
@@ -121,6 +123,8 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
             return source
           })
         )
+        if (content.chunks.length > 0) yield* vectors.fillIn(workspaceId, customAiId, 1)
+        return added
       })
 
     const replace = (
@@ -135,10 +139,8 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
           ...(change.reference === undefined ? {} : { reference: change.reference }),
           at: yield* now
         })
-        return yield* Option.match(updated, {
-          onNone: () => Effect.fail(sourceNotFound(source.id)),
-          onSome: Effect.succeed
-        })
+        if (Option.isNone(updated)) return yield* sourceNotFound(source.id)
+        return updated.value
       })
 
     /** Indexes a source again from where it came from: a page is fetched again, a note read again. */
@@ -161,14 +163,10 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
     /** Re-indexes the note sources whose notes changed since; a deleted note shows as failed "note deleted". */
     const syncNotes = (workspaceId: string, customAiId: string) =>
       Effect.flatMap(repo.staleNotes(workspaceId, customAiId), (stale) =>
-        Effect.forEach(
-          stale,
-          (s) =>
-            Effect.flatMap(repo.find(workspaceId, customAiId, s.id), (found) =>
-              Option.isSome(found) ? Effect.ignore(reindex(found.value)) : Effect.void
-            ),
-          { discard: true }
-        )
+        Effect.gen(function* () {
+          yield* Effect.forEach(stale, (source) => Effect.ignore(reindex(source)), { discard: true })
+          if (stale.length > 0) yield* vectors.fillIn(workspaceId, customAiId, stale.length)
+        })
       )
 
     /** Changes a source's title or content (content of its own kind only); answers it as it now is. */
@@ -199,15 +197,26 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
           onNone: () => Effect.fail(sourceNotFound(sourceId)),
           onSome: Effect.succeed
         })
-      })
+      }).pipe(
+        Effect.tap(() =>
+          change.text !== undefined || change.url !== undefined || change.file !== undefined
+            ? vectors.fillIn(workspaceId, customAiId, 1)
+            : Effect.void
+        )
+      )
 
     /** Fetches or reads again one source, or every url and note source when none is named. */
     const refresh = (workspaceId: string, customAiId: string, sourceId: string | undefined) =>
       Effect.gen(function* () {
         yield* customAis.get(workspaceId, customAiId)
-        if (sourceId !== undefined) return [yield* reindex(yield* sourceOf(workspaceId, customAiId, sourceId))]
-        const sources = yield* repo.list(workspaceId, customAiId)
-        return yield* Effect.forEach(sources, reindex, { concurrency: 4 })
+        const sources =
+          sourceId !== undefined
+            ? [yield* sourceOf(workspaceId, customAiId, sourceId)]
+            : yield* repo.list(workspaceId, customAiId)
+        const refreshed = yield* Effect.forEach(sources, reindex, { concurrency: 4 })
+        // Embedded once all are written, rather than by each re-index over the same missing chunks at once.
+        yield* vectors.fillIn(workspaceId, customAiId, sources.length)
+        return refreshed
       })
 
     /** Removes a source with its chunks. */
@@ -256,7 +265,8 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
         const words = queryWords(strict).filter((w) => w !== "or")
         if (words.length === 0) return [] as ReadonlyArray<KnowledgePassage>
         const limit = Math.min(Math.max(Math.trunc(options?.limit ?? 5), 1), PASSAGES_MAX)
-        return yield* repo.search(workspaceId, customAiId, { strict, loose: words.join(" or ") }, limit)
+        const vector = Option.getOrUndefined(yield* vectors.queryVector(workspaceId, customAiId, strict))
+        return yield* repo.search(workspaceId, customAiId, { strict, loose: words.join(" or "), vector }, limit)
       })
 
     /** Files sources in folders, orders and renames them at once; answers the sources in their new order. */
@@ -265,6 +275,8 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
         Effect.gen(function* () {
           yield* customAis.get(workspaceId, customAiId)
           const at = yield* now
+          // One entry per source, a later change of the same source adding to (and overriding) an earlier one.
+          const changes = new Map<string, SourceRelabel>()
           for (const [index, change] of arrangement.entries()) {
             const path = `changes.${index}`
             const title = yield* checkedTitle(change.title).pipe(
@@ -284,14 +296,18 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
                 `position must be a whole number from 0 to ${SOURCE_POSITION_MAX}`
               )
             }
-            const labels: SourceLabels = {
+            changes.set(change.sourceId, {
+              ...changes.get(change.sourceId),
+              sourceId: change.sourceId,
               ...(title === undefined ? {} : { title }),
               ...(folder === undefined ? {} : { folder: folder.length === 0 ? null : folder }),
               ...(position === undefined ? {} : { position })
-            }
-            yield* sourceOf(workspaceId, customAiId, change.sourceId)
-            yield* repo.relabel(workspaceId, change.sourceId, labels, at)
+            })
           }
+          // One statement for the whole arrangement; a source not found undoes it (the transaction fails).
+          const found = new Set(yield* repo.arrange(workspaceId, customAiId, [...changes.values()], at))
+          const missing = arrangement.find((change) => !found.has(change.sourceId))
+          if (missing !== undefined) return yield* sourceNotFound(missing.sourceId)
           return yield* repo.list(workspaceId, customAiId)
         })
       )

@@ -1,7 +1,10 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
+import { Credits } from "../credits/service.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import type { PageRequest } from "../shared/paging.js"
-import { Ids } from "../shared/ports.js"
+import { Ids, Transactor } from "../shared/ports.js"
+import { now } from "../shared/time.js"
+import { AskJobs } from "./ask-jobs.js"
 import { type CustomAiChanges, CustomAisRepo } from "./ports.js"
 import {
   CUSTOM_AI_DESCRIPTION_MAX,
@@ -42,6 +45,9 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
   effect: Effect.gen(function* () {
     const repo = yield* CustomAisRepo
     const ids = yield* Ids
+    const jobs = yield* AskJobs
+    const credits = yield* Credits
+    const transactor = yield* Transactor
 
     const checked = (fields: CustomAiFields) =>
       Effect.all({
@@ -59,7 +65,7 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
             message: `a workspace holds at most ${CUSTOM_AIS_PER_WORKSPACE_MAX} Custom AIs; delete one first`
           })
         }
-        const now = new Date(yield* Clock.currentTimeMillis)
+        const at = yield* now
         const first = Option.isNone(yield* repo.findDefault(workspaceId))
         const customAi = new CustomAi({
           id: yield* ids.make("cai_"),
@@ -69,8 +75,8 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
           description: description ?? "",
           instructions: instructions ?? "",
           isDefault: input.isDefault ?? first,
-          createdAt: now,
-          updatedAt: now
+          createdAt: at,
+          updatedAt: at
         })
         yield* repo.insert(customAi)
         return customAi
@@ -118,7 +124,7 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
           ...(description === undefined ? {} : { description }),
           ...(instructions === undefined ? {} : { instructions }),
           ...(fields.isDefault === undefined ? {} : { isDefault: fields.isDefault }),
-          updatedAt: new Date(yield* Clock.currentTimeMillis)
+          updatedAt: yield* now
         }
         return yield* Effect.flatMap(
           repo.update(workspaceId, id, changes),
@@ -126,22 +132,24 @@ export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/Custom
         )
       })
 
-    /** Deletes a Custom AI with its knowledge and chats; refused while a store product sells it. */
+    /**
+     * Deletes a Custom AI with its knowledge and chats; refused while a store product sells it. Its answers still
+     * running go with it and will never be given, so their charges go back in the same transaction.
+     */
     const remove = (workspaceId: string, id: string) =>
-      Effect.flatMap(repo.remove(workspaceId, id), (outcome): Effect.Effect<void, NotFound | Conflict> => {
-        switch (outcome) {
-          case "removed":
-            return Effect.void
-          case "not_found":
-            return Effect.fail(customAiNotFound(id))
-          case "sold":
-            return Effect.fail(
-              new Conflict({
-                message: `Custom AI ${id} is sold by a store product; delete or archive the product first`
-              })
-            )
-        }
-      })
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const unfinished = yield* jobs.lockForCustomAi(workspaceId, id)
+          const outcome = yield* repo.remove(workspaceId, id)
+          if (outcome === "not_found") return yield* customAiNotFound(id)
+          if (outcome === "sold") {
+            return yield* new Conflict({
+              message: `Custom AI ${id} is sold by a store product; delete or archive the product first`
+            })
+          }
+          yield* Effect.forEach(unfinished, (job) => credits.release(job.accountId, job.messageId), { discard: true })
+        })
+      )
 
     const listPage = (workspaceId: string, page: PageRequest) => repo.listPage(workspaceId, page)
 

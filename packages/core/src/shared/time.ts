@@ -1,4 +1,7 @@
-import { Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
+
+/** The time now, read from Effect's `Clock` (so tests move it with `TestClock`). */
+export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 const description = "ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z."
 

@@ -1,8 +1,9 @@
-import { Clock, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { type FetchedPage, PageFetcher, type PageFetchFailed } from "../custom-ai/knowledge-ports.js"
 import { Conflict, type InvalidInput, invalid, NotFound, Unreachable } from "../shared/errors.js"
 import type { PageRequest } from "../shared/paging.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { now } from "../shared/time.js"
 import { SkillsRepo } from "./ports.js"
 import { type Skill, SKILL_URL_MAX, SKILLS_PER_WORKSPACE_MAX } from "./schema.js"
 import { parseSkillFile, type SkillFile, skillFilePath, utf8Length } from "./skill-file.js"
@@ -115,7 +116,7 @@ export class Skills extends Effect.Service<Skills>()("svc/skills/Skills", {
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             yield* repo.lockWorkspace(workspaceId)
-            const at = new Date(yield* Clock.currentTimeMillis)
+            const at = yield* now
             const existing = yield* repo.findByName(workspaceId, file.name)
             if (Option.isSome(existing)) {
               if (!options.replace) {

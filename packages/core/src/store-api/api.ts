@@ -38,6 +38,7 @@ import {
   SaleRow,
   strict
 } from "../store/api-rows.js"
+import { EmailListApiGroup } from "../store/email-list-api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
 import { InstantHooksApiGroup } from "../webhooks/instant-hooks/api.js"
 import { StoreAuth } from "./security.js"
@@ -329,6 +330,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(sales)
   .add(customers)
   .add(feeds)
+  .add(EmailListApiGroup)
   .add(WebhooksApiGroup)
   .add(InstantHooksApiGroup)
   .addError(StoreBadRequest)

@@ -52,7 +52,12 @@ export const productSummaryJson = (product: Product) => ({
   ownCheckout: product.fields.checkout_mode === "external"
 })
 
-const noSettings = (workspaceId: string): StoreSettings => ({ workspaceId, supportEmail: null, cardProcessor: "none" })
+const noSettings = (workspaceId: string): StoreSettings => ({
+  workspaceId,
+  supportEmail: null,
+  cardProcessor: "none",
+  emailListAddBuyers: true
+})
 
 /** The seller's side of the store: identity, Custom AIs, and products from draft to live. */
 export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/StoreCatalog", {

@@ -3,9 +3,10 @@ import { Email } from "../accounts/schema.js"
 import { invalid } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import type { StoreCaller } from "./caller.js"
+import { makeContactTagger } from "./contact-tagging.js"
 import type { GrantAccess } from "./free-grant.js"
-import { ProductsRepo, StoreTagsRepo } from "./ports.js"
-import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tags.js"
+import { ProductsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
+import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
 /** The most rows one import takes. */
 export const IMPORT_ROWS_MAX = 1000
@@ -38,6 +39,7 @@ export const makeCustomerImport = (grant: GrantAccess) =>
     const tagsRepo = yield* StoreTagsRepo
     const ids = yield* Ids
     const transactor = yield* Transactor
+    const tagContact = yield* makeContactTagger
 
     /** Each row's tag names, trimmed and once each; `undefined` when one breaks the tag rules. */
     const tagNamesOf = (row: ImportRow): ReadonlyArray<string> | undefined => {
@@ -50,18 +52,18 @@ export const makeCustomerImport = (grant: GrantAccess) =>
       return names.size > TAGS_PER_CALL_MAX ? undefined : [...names.values()]
     }
 
-    /** Creates the import's tags once (unknown names become new tags); answers their ids by lower-case name. */
+    /** Creates the import's tags once (unknown names become new tags); answers them by lower-case name. */
     const ensureTags = (workspaceId: string, names: ReadonlyArray<string>, now: Date) =>
       Effect.gen(function* () {
         // The first spelling of a new name is the one kept, as `StoreTagging` keeps it.
         const wanted = new Map<string, string>()
         for (const name of names) if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name)
-        if (wanted.size === 0) return new Map<string, string>()
+        if (wanted.size === 0) return new Map<string, StoreTag>()
         const fresh = yield* Effect.forEach([...wanted.values()], (name) =>
           Effect.map(ids.make("tag_"), (id) => ({ id, name }))
         )
         const tags = yield* tagsRepo.ensure(workspaceId, fresh, now)
-        return new Map(tags.map((t) => [t.name.toLowerCase(), t.id]))
+        return new Map(tags.map((t) => [t.name.toLowerCase(), t]))
       })
 
     /** Imports the rows in order, answering one line per row. */
@@ -84,7 +86,7 @@ export const makeCustomerImport = (grant: GrantAccess) =>
               tagNames[index] !== undefined &&
               Either.isRight(decodeEmail(row.email)) &&
               byId.get(row.productId)?.status === "live"
-            const tagIds = yield* ensureTags(
+            const tagsByName = yield* ensureTags(
               caller.workspaceId,
               input.rows.flatMap((row, index) => (mayImport(row, index) ? (tagNames[index] ?? []) : [])),
               now
@@ -119,8 +121,8 @@ export const makeCustomerImport = (grant: GrantAccess) =>
                 }
                 continue
               }
-              const rowTagIds = names.flatMap((name) => tagIds.get(name.toLowerCase()) ?? [])
-              if (rowTagIds.length > 0) yield* tagsRepo.addToPerson(caller.workspaceId, email.right, rowTagIds, now)
+              const rowTags = names.flatMap((name) => tagsByName.get(name.toLowerCase()) ?? [])
+              yield* tagContact(caller.workspaceId, email.right, rowTags, now)
               lines.push({ row: index, email: email.right, status: answer.status })
             }
             return { results: lines }

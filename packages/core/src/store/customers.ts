@@ -6,6 +6,7 @@ import { NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { makeAccessEmail } from "./access-email.js"
 import { makeBundleAccess } from "./bundle-access.js"
+import { makeBuyerJoin } from "./buyer-join.js"
 import { type ContentLink, ContentLinksRepo } from "./content-links.js"
 import { makeCustomerImport } from "./customer-import.js"
 import type { AddCustomerAnswer, GrantAccess } from "./free-grant.js"
@@ -55,6 +56,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const stock = yield* makeStock
     const tags = yield* StoreTagsRepo
     const contentLinks = yield* ContentLinksRepo
+    const joinList = yield* makeBuyerJoin
 
     const titles = (workspaceId: string) =>
       Effect.map(products.listAll(workspaceId), (all) => new Map(all.map((p) => [p.id, p.fields.title])))
@@ -166,6 +168,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             created_at: now.toISOString()
           })
         }
+        yield* joinList(product.workspaceId, { email: input.email, name }, now)
         if (options.sendEmail) {
           yield* accessEmail.send(product, input.email, "added")
         }

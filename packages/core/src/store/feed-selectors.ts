@@ -22,5 +22,7 @@ export const FEED_SELECTIONS = {
   /** `GET /refunds/recent`. */
   refunds: { types: ["purchase.refunded"] },
   /** `GET /cohort-signups/recent`. */
-  cohortSignups: { types: ["cohort_signup.created"] }
+  cohortSignups: { types: ["cohort_signup.created"] },
+  /** `GET /email-contacts/tagged` (Contact Tagged): each tag put on a person on the email list. */
+  contactTagged: { types: ["contact.tagged"] }
 } as const satisfies Record<string, FeedSelection>

@@ -1,5 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
+import { ContactTaggedRow } from "./email-contact.js"
 import {
   CohortSignupRow,
   CustomerFeedRow,
@@ -21,12 +22,18 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
   effect: Effect.gen(function* () {
     const repo = yield* StoreFeedRepo
 
-    const read = (caller: StoreCaller, selection: FeedSelection, productId: string | undefined) =>
+    const read = (
+      caller: StoreCaller,
+      selection: FeedSelection,
+      productId: string | undefined,
+      tag?: string | undefined
+    ) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         repo.recent(caller.workspaceId, {
           ...selection,
           since: new Date(now - FEED_DAYS * 86_400_000),
           productId,
+          tag,
           limit: FEED_SIZE
         })
       )
@@ -117,6 +124,15 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
         )
       )
 
-    return { sales, customers, payments, changes, refunds, cohortSignups } as const
+    /** Tags put on people on the email list, each its own event; `tag` (an id, or a name in any case) narrows it. */
+    const contactTagged = (caller: StoreCaller, tag?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.contactTagged, undefined, tag?.trim() || undefined), (events) =>
+        Effect.map(
+          rows(ContactTaggedRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, contacts: list })
+        )
+      )
+
+    return { sales, customers, payments, changes, refunds, cohortSignups, contactTagged } as const
   })
 }) {}

@@ -1,4 +1,7 @@
-/** The store: products, sales, customers, cohorts, feeds and tags, with their services, repositories and schemas. */
+/**
+ * The store: products, sales, customers, cohorts, feeds, tags and the email list, with their services, repositories
+ * and schemas.
+ */
 export type { AccessHow, AccessState, Customer, ProductAccess } from "./access.js"
 export {
   AccessLine,
@@ -26,6 +29,17 @@ export type { Cohort, CohortMember, CohortWithMembers } from "./cohort.js"
 export { type NewCohort, StoreCohorts } from "./cohorts.js"
 export { type AddCustomerAnswer, StoreCustomers } from "./customers.js"
 export { type ContentLink, ContentLinksRepo, StoreContentLinks } from "./content-links.js"
+export {
+  ContactSource,
+  ContactStatus,
+  ContactTaggedRow,
+  type EmailContact,
+  EmailContactRow,
+  EmailTagRow,
+  TagRef
+} from "./email-contact.js"
+export { type AddContactInput, CONTACT_NAME_MAX, type ContactChanges, StoreEmailList } from "./email-contacts.js"
+export { EmailListApiGroup } from "./email-list-api.js"
 export { BadListRequest, StoreAccessDenied } from "./errors.js"
 export {
   AccessHowLiteral,
@@ -61,6 +75,7 @@ export {
   BundlesRepo,
   CohortsRepo,
   type CreatedRange,
+  EmailContactsRepo,
   type FeedQuery,
   ProductsRepo,
   SalesRepo,

@@ -6,6 +6,7 @@ import { StoreCatalog } from "./catalog.js"
 import { StoreCohorts } from "./cohorts.js"
 import { StoreContentLinks } from "./content-links.js"
 import { StoreCustomers } from "./customers.js"
+import { StoreEmailList } from "./email-contacts.js"
 import { StoreFeeds } from "./feeds.js"
 import { StoreOverview } from "./overview.js"
 import { StoreSales } from "./sales.js"
@@ -25,6 +26,8 @@ export const StoreLive = Layer.mergeAll(
   StoreCohorts.Default,
   StoreOverview.Default,
   StoreTagging.Default,
+  StoreEmailList.Default,
   StoreContentLinks.Default,
-  CustomAis.Default
+  // Deleting a Custom AI gives back the credits of its answers still running.
+  Layer.provide(CustomAis.Default, Credits.Default)
 )

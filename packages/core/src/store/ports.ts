@@ -3,6 +3,7 @@ import type { EventRecord } from "../events/schema.js"
 import type { Page, PageRequest } from "../shared/paging.js"
 import type { Customer, ProductAccess as Access } from "./access.js"
 import type { Cohort, CohortMember, CohortWithMembers } from "./cohort.js"
+import type { ContactStatus, EmailContact } from "./email-contact.js"
 import type { Product, ProductStatus } from "./product.js"
 import type { StoreSettings } from "./product-rules.js"
 import type { Sale, SaleRowStatus } from "./sale.js"
@@ -104,6 +105,8 @@ export interface FeedQuery {
   readonly since: Date
   /** Only events whose `data.product_id` is this product. */
   readonly productId?: string | undefined
+  /** Only events whose `data.tag_id` is this tag id, or whose `data.tag_name` is this name in any case. */
+  readonly tag?: string | undefined
   /** `purchase.created` events only when the sale was paid (and, with `memberships`, billed monthly or yearly). */
   readonly paidSales?: "all" | "memberships" | undefined
   readonly limit: number
@@ -186,17 +189,57 @@ export class StoreTagsRepo extends Context.Tag("svc/store/StoreTagsRepo")<
       tags: ReadonlyArray<StoreTag>,
       at: Date
     ) => Effect.Effect<ReadonlyArray<StoreTag>>
+    /** Puts the tags on the person; answers the ids of those the person did not have yet. */
     readonly addToPerson: (
       workspaceId: string,
       email: string,
       tagIds: ReadonlyArray<string>,
       at: Date
-    ) => Effect.Effect<void>
+    ) => Effect.Effect<ReadonlyArray<string>>
+    /** Takes the tags off the person; answers the ids of those the person had. */
+    readonly removeFromPerson: (
+      workspaceId: string,
+      email: string,
+      tagIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<string>>
+    /** The store's tags named by these ids or names (names match in any case); unknown ones are left out. */
+    readonly resolve: (workspaceId: string, refs: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoreTag>>
     /** The tags of each person, by email (tag names in alphabetical order). */
     readonly tagsOf: (
       workspaceId: string,
       emails: ReadonlyArray<string>
     ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<StoreTag>>>
+    /** The store's tags, newest first, each with how many people on the email list carry it. */
+    readonly listPage: (
+      workspaceId: string,
+      range: CreatedRange,
+      page: PageRequest
+    ) => Effect.Effect<Page<StoreTag & { readonly createdAt: Date; readonly contacts: number }>>
+  }
+>() {}
+
+/** The people on the store's email list. */
+export class EmailContactsRepo extends Context.Tag("svc/store/EmailContactsRepo")<
+  EmailContactsRepo,
+  {
+    readonly find: (workspaceId: string, email: string) => Effect.Effect<Option.Option<EmailContact>>
+    /** The contact, locked until the transaction ends, so two changes to one person never interleave. */
+    readonly lock: (workspaceId: string, email: string) => Effect.Effect<Option.Option<EmailContact>>
+    /** Adds the person unless already on the list (a unique key decides); `false` when they were. */
+    readonly insert: (contact: EmailContact) => Effect.Effect<boolean>
+    /** Saves the name, status and times of a contact. */
+    readonly update: (contact: EmailContact) => Effect.Effect<void>
+    /** Takes the person off the list, with their tags unless they are also a customer (who keeps them). */
+    readonly remove: (workspaceId: string, email: string) => Effect.Effect<void>
+    readonly listPage: (
+      workspaceId: string,
+      filter: {
+        readonly status?: ContactStatus | undefined
+        /** Only people with this tag (its id, or its name in any case). */
+        readonly tag?: string | undefined
+      } & CreatedRange,
+      page: PageRequest
+    ) => Effect.Effect<Page<EmailContact>>
   }
 >() {}
 

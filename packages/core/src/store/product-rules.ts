@@ -2,11 +2,13 @@ import { FieldProblem, InvalidInput } from "../shared/errors.js"
 import { isCalendarDay } from "../shared/time.js"
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
 
-/** The store settings the publish checks read. */
+/** A store's settings: what the publish checks read, and whether buyers join the email list. */
 export interface StoreSettings {
   readonly workspaceId: string
   readonly supportEmail: string | null
   readonly cardProcessor: "connected" | "none"
+  /** Whether a buyer (a sale or a free grant) joins the email list as a subscribed contact; on by default. */
+  readonly emailListAddBuyers: boolean
 }
 
 /** One thing left to do before a product can go live. */

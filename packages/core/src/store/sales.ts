@@ -7,6 +7,7 @@ import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
 import { makeAccessEmail } from "./access-email.js"
+import { makeBuyerJoin } from "./buyer-join.js"
 import { type BundleAccessLine, makeBundleAccess } from "./bundle-access.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest } from "./errors.js"
@@ -77,6 +78,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const stock = yield* makeStock
     const limits = yield* Effect.orDie(StoreSaleLimits)
     const credits = yield* Credits
+    const joinList = yield* makeBuyerJoin
 
     const admit = (workspaceId: string) =>
       Effect.gen(function* () {
@@ -146,6 +148,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           })
           yield* accessEmail.send(product, person.email, "bought")
         }
+        yield* joinList(product.workspaceId, { email: person.email, name: input.name ?? person.name }, now)
         return { first, included }
       })
 

@@ -4,22 +4,28 @@ import { invalid } from "../shared/errors.js"
 import { StoreSettingsRepo } from "./ports.js"
 import type { StoreSettings } from "./product-rules.js"
 
-/** Reading and changing a store's settings (support email, card processor). */
+/** Reading and changing a store's settings (support email, card processor, buyers joining the email list). */
 export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSetup", {
   effect: Effect.gen(function* () {
     const repo = yield* StoreSettingsRepo
 
-    /** The store's settings (defaults: no support email, no card processor). */
+    /** The store's settings (defaults: no support email, no card processor, buyers join the email list). */
     const get = (workspaceId: string) =>
       Effect.map(
         repo.find(workspaceId),
-        Option.getOrElse((): StoreSettings => ({ workspaceId, supportEmail: null, cardProcessor: "none" }))
+        Option.getOrElse(
+          (): StoreSettings => ({ workspaceId, supportEmail: null, cardProcessor: "none", emailListAddBuyers: true })
+        )
       )
 
     /** Changes the fields given; `supportEmail: null` clears it. */
     const set = (
       workspaceId: string,
-      changes: { readonly supportEmail?: string | null | undefined; readonly cardProcessor?: string | undefined }
+      changes: {
+        readonly supportEmail?: string | null | undefined
+        readonly cardProcessor?: string | undefined
+        readonly emailListAddBuyers?: boolean | undefined
+      }
     ) =>
       Effect.gen(function* () {
         const current = yield* get(workspaceId)
@@ -38,7 +44,12 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
         if (processor !== "connected" && processor !== "none") {
           return yield* invalid("cardProcessor", "the card processor is connected or none")
         }
-        const next: StoreSettings = { workspaceId, supportEmail, cardProcessor: processor }
+        const next: StoreSettings = {
+          workspaceId,
+          supportEmail,
+          cardProcessor: processor,
+          emailListAddBuyers: changes.emailListAddBuyers ?? current.emailListAddBuyers
+        }
         yield* repo.save(next)
         return next
       })

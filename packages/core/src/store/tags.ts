@@ -2,12 +2,11 @@ import { Clock, Effect, Schema } from "effect"
 import { Email } from "../accounts/schema.js"
 import { invalid } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { makeContactTagger } from "./contact-tagging.js"
 import { StoreTagsRepo } from "./ports.js"
+import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
-/** The longest tag name. */
-export const TAG_NAME_MAX = 50
-/** The most tags one call adds. */
-export const TAGS_PER_CALL_MAX = 20
+export { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
 /** Tags on the store's people (by email), which `GET /customers?tag=` filters on. */
 export class StoreTagging extends Effect.Service<StoreTagging>()("svc/store/StoreTagging", {
@@ -15,6 +14,7 @@ export class StoreTagging extends Effect.Service<StoreTagging>()("svc/store/Stor
     const repo = yield* StoreTagsRepo
     const ids = yield* Ids
     const transactor = yield* Transactor
+    const tagContact = yield* makeContactTagger
 
     /** Tags a person with these names (unknown names become new tags); answers all of the person's tags. */
     const tagPerson = (workspaceId: string, emailText: string, names: ReadonlyArray<string>) =>
@@ -40,12 +40,7 @@ export class StoreTagging extends Effect.Service<StoreTagging>()("svc/store/Stor
           Effect.gen(function* () {
             const now = new Date(yield* Clock.currentTimeMillis)
             const tags = yield* repo.ensure(workspaceId, fresh, now)
-            yield* repo.addToPerson(
-              workspaceId,
-              email,
-              tags.map((t) => t.id),
-              now
-            )
+            yield* tagContact(workspaceId, email, tags, now)
             const all = yield* repo.tagsOf(workspaceId, [email])
             return { email, tags: all.get(email) ?? [] }
           })

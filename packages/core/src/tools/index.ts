@@ -9,6 +9,7 @@ export { type ToolGroup, toolGroups } from "./groups.js"
 export { decodesFast, makeInputDecoder } from "./input-decoder.js"
 export type { Json, JsonObject } from "./json-schema.js"
 export { outputOutline } from "./output-outline.js"
+export { toInvalidInput } from "./problems.js"
 export { InsufficientScope, UnknownTool } from "./refusals.js"
 export {
   type ListedTool,

@@ -1,6 +1,7 @@
 /**
- * Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy; and
- * the automation tool's instant hooks (`InstantHooks`, their repository port and push worker).
+ * Webhooks: the `Webhooks` service, the delivery queue and worker, the `HttpSender` port, envelopes and policy; the
+ * automation tool's instant hooks (`InstantHooks`, their repository port and push worker); and the callbacks of its
+ * "Ask a Custom AI" step (`AskCallbacks`, their queue port and worker).
  */
 export {
   type AddressRefusal,
@@ -68,6 +69,7 @@ export {
   WebhookWorkerLive
 } from "./worker.js"
 export {
+  checkHookTarget,
   type ClaimedHook,
   type CreateResult,
   DEFAULT_INSTANT_HOOK_HOSTS,
@@ -102,5 +104,29 @@ export {
   runInstantHookWorker,
   SETTLE_MS
 } from "./instant-hooks/index.js"
+export {
+  ASK_CALLBACK_ANSWER_WAIT_MS,
+  ASK_CALLBACK_DEADLINE_MS,
+  ASK_CALLBACK_MAX_ATTEMPTS,
+  ASK_CALLBACK_RETENTION_MS,
+  ASK_CALLBACK_RETRY_DELAYS_MS,
+  type AskCallbackBody,
+  type AskCallbackClaim,
+  AskCallbackQueue,
+  AskCallbacks,
+  type AskCallbackState,
+  type AskCallbackStatus,
+  type AskCallbackStep,
+  AskCallbackWorkerLive,
+  type AskCallbackWorkerOptions,
+  type AskWithCallbackAnswer,
+  type AskWithCallbackInput,
+  type ClaimedAskCallback,
+  DEFAULT_ASK_CALLBACK_WORKER,
+  deliverAskCallback,
+  type NewAskCallback,
+  runAskCallbackWorker,
+  runDueAskCallbacks
+} from "./ask-callbacks/index.js"
 /** Which events of the log a caller may follow (the GraphQL subscription), and where a resumed feed starts. */
 export { resumePoint, visibleEvents } from "./event-visibility.js"

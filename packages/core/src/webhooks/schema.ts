@@ -78,6 +78,7 @@ export const EMITTED_EVENT_TYPES: ReadonlySet<WebhookEventType> = new Set<Webhoo
   "membership.renewed",
   "membership.cancelled",
   "customer.created",
+  "contact.tagged",
   "cohort_signup.created"
 ])
 

@@ -22,7 +22,7 @@ Usage:
   svc keys list --email <e>
   svc keys revoke <key id>
   svc store set --email <e> [--store <handle>] [--support-email <address>|none]
-                [--card-processor connected|none]
+                [--card-processor connected|none] [--email-list-add-buyers on|off]
   svc custom-ais create --email <e> --name <n> [--store <handle>]
   svc cohorts create --email <e> --product <product id> --name <n> [--capacity <n>]
                      [--starts-on YYYY-MM-DD] [--store <handle>]
@@ -47,6 +47,7 @@ const options = {
   "expires-in-days": { type: "string" },
   "support-email": { type: "string" },
   "card-processor": { type: "string" },
+  "email-list-add-buyers": { type: "string" },
   product: { type: "string" },
   capacity: { type: "string" },
   "starts-on": { type: "string" },
@@ -107,7 +108,8 @@ const command = (
           email: values.email,
           store: values.store,
           supportEmail: values["support-email"],
-          cardProcessor: values["card-processor"]
+          cardProcessor: values["card-processor"],
+          emailListAddBuyers: values["email-list-add-buyers"]
         },
         output
       )

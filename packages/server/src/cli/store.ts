@@ -33,13 +33,17 @@ const storeOf = (email: string | undefined, handle: string | undefined) =>
     }
   })
 
-/** `svc store set --email <owner> [--store <handle>] [--support-email <address>|none] [--card-processor connected|none]` */
+/**
+ * `svc store set --email <owner> [--store <handle>] [--support-email <address>|none] [--card-processor connected|none]
+ * [--email-list-add-buyers on|off]`
+ */
 export const setStore = (
   input: {
     readonly email?: string | undefined
     readonly store?: string | undefined
     readonly supportEmail?: string | undefined
     readonly cardProcessor?: string | undefined
+    readonly emailListAddBuyers?: string | undefined
   },
   output: Output
 ) =>
@@ -48,15 +52,28 @@ export const setStore = (
     if (input.cardProcessor !== undefined && input.cardProcessor !== "connected" && input.cardProcessor !== "none") {
       return yield* new UsageError({ message: "--card-processor must be connected or none" })
     }
+    const addBuyers = input.emailListAddBuyers
+    if (addBuyers !== undefined && addBuyers !== "on" && addBuyers !== "off") {
+      return yield* new UsageError({ message: "--email-list-add-buyers must be on or off" })
+    }
     const settings = yield* (yield* StoreSetup).set(workspaceId, {
       supportEmail: input.supportEmail === "none" ? null : input.supportEmail,
-      cardProcessor: input.cardProcessor
+      cardProcessor: input.cardProcessor,
+      emailListAddBuyers: addBuyers === undefined ? undefined : addBuyers === "on"
     })
     yield* report(
       output,
-      { store: { handle, workspaceId, supportEmail: settings.supportEmail, cardProcessor: settings.cardProcessor } },
+      {
+        store: {
+          handle,
+          workspaceId,
+          supportEmail: settings.supportEmail,
+          cardProcessor: settings.cardProcessor,
+          emailListAddBuyers: settings.emailListAddBuyers
+        }
+      },
       [
-        `Store ${handle ?? workspaceId}: support email ${settings.supportEmail ?? "not set"}, card processor ${settings.cardProcessor}.`
+        `Store ${handle ?? workspaceId}: support email ${settings.supportEmail ?? "not set"}, card processor ${settings.cardProcessor}, buyers ${settings.emailListAddBuyers ? "join" : "do not join"} the email list.`
       ]
     )
   })

@@ -31,7 +31,10 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
     read: "read your schedules, scheduled posts and analytics",
     write: "schedule, publish and manage posts and their media"
   },
-  Routines: { read: "list your routines", write: "list, create and update routines" },
+  Routines: {
+    read: "list your routines and their latest runs",
+    write: "schedule prompts to your Custom AIs (routines), pause and change them"
+  },
   Media: { read: "study top carousels", write: "study top carousels" },
   "Custom AI": {
     read: "read your Custom AI assistants and their knowledge, and their answers",
@@ -47,8 +50,8 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
 
 const groupOrder = Object.keys(toolGroups) as ReadonlyArray<ToolGroup>
 
-// The groups with tools that cost AI credits (research, and asking a Custom AI).
-const paidGroups: ReadonlyArray<ToolGroup> = ["Social intelligence", "Custom AI"]
+// The groups with tools that cost AI credits (research, asking a Custom AI, and routines, whose runs ask one).
+const paidGroups: ReadonlyArray<ToolGroup> = ["Social intelligence", "Custom AI", "Routines"]
 
 /**
  * What an agent reads first (`initialize` and `server/discover`): what the tools it is served are for and how

@@ -3,6 +3,7 @@ import { StoreCatalog, StoreCohorts, StoreCustomers, StoreFeeds, StoreSales } fr
 import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { withCaller } from "./caller.js"
+import { EmailListHandlersLive } from "./email-list.js"
 import { answer } from "./errors.js"
 import { InstantHooksHandlersLive } from "./hooks.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
@@ -137,6 +138,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   SalesLive,
   CustomersLive,
   FeedsLive,
+  EmailListHandlersLive,
   WebhooksHandlersLive,
   InstantHooksHandlersLive
 )

@@ -29,7 +29,7 @@ export const InstantHookHosts = Config.string("SVC_INSTANT_HOOK_HOSTS").pipe(
 )
 
 /** Test-only: loopback targets over plain http, the same switch the sender reads; never from a request. */
-const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+export const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
 
 /** Instant hook routes of the store API: subscribe and unsubscribe. */
 export const InstantHooksHandlersLive = HttpApiBuilder.group(StoreApi, "hooks", (handlers) =>

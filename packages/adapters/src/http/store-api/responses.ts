@@ -65,11 +65,18 @@ const problemsByPath = (issues: ReadonlyArray<DecodeIssue>): Array<{ path: strin
     if (nullMember !== null) entry.nullable ||= nullMember[1] === "null"
     else if (!entry.messages.includes(message)) entry.messages.push(message)
   }
+  // An optional list or object whose item is wrong fails the item (`tags.0`) and, as a whole, the absent member
+  // (`tags`: "Expected undefined"); the item says what to fix.
+  const paths = [...byPath.keys()]
+  const explained = (path: string) =>
+    paths.some((other) => other.startsWith(path === "" ? "" : `${path}.`) && other !== path)
   return tidyProblems(
-    [...byPath].map(([path, { first, messages, nullable }]) => ({
-      path,
-      message: messages.length === 0 ? first : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
-    }))
+    [...byPath]
+      .filter(([path, { messages }]) => messages.length > 0 || !explained(path))
+      .map(([path, { first, messages, nullable }]) => ({
+        path,
+        message: messages.length === 0 ? first : `${oneOf(messages)}${nullable ? " (or null)" : ""}`
+      }))
   )
 }
 

@@ -16,6 +16,9 @@ import customAiKnowledge from "./0017_custom_ai_knowledge.js"
 import customAiChats from "./0018_custom_ai_chats.js"
 import customAiFields from "./0019_custom_ai_fields.js"
 import skills from "./0020_skills.js"
+import routines from "./0021_routines.js"
+import askCallbacks from "./0022_ask_callbacks.js"
+import emailList from "./0024_email_list.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -36,5 +39,8 @@ export const migrations = {
   "0017_custom_ai_knowledge": customAiKnowledge,
   "0018_custom_ai_chats": customAiChats,
   "0019_custom_ai_fields": customAiFields,
-  "0020_skills": skills
+  "0020_skills": skills,
+  "0021_routines": routines,
+  "0022_ask_callbacks": askCallbacks,
+  "0024_email_list": emailList
 }

@@ -86,6 +86,25 @@ export const AskJobsSql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
+      lockHeld: (messageId, claimToken) =>
+        lean<{ readonly message_id: string }>`
+          SELECT message_id FROM custom_ai_ask_jobs WHERE message_id = ${messageId} AND claim_token = ${claimToken}
+          FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      lockForCustomAi: (workspaceId, customAiId) =>
+        Effect.gen(function* () {
+          // The Custom AI first: a question starting a chat with it waits; then its chats: one adding a question to
+          // a chat waits (it updates the chat). Whichever committed first is in the jobs read last.
+          yield* lean`SELECT id FROM custom_ais WHERE workspace_id = ${workspaceId} AND id = ${customAiId} FOR UPDATE`
+          yield* lean`SELECT id FROM chats WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId}
+                      ORDER BY id FOR UPDATE`
+          const rows = yield* lean<JobRow>`
+            SELECT * FROM custom_ai_ask_jobs WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId}
+            ORDER BY message_id FOR UPDATE`
+          return rows.map(toClaimed)
+        }).pipe(Effect.orDie),
       find: (messageId) =>
         lean<JobRow>`SELECT * FROM custom_ai_ask_jobs WHERE message_id = ${messageId}`.pipe(
           Effect.map((rows) =>

@@ -130,6 +130,12 @@ export const CreditsRepoSql = Layer.effect(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
+      hasPending: (email) =>
+        lean<{ readonly kept: boolean }>`SELECT EXISTS (SELECT 1 FROM credit_pending_grants WHERE email = ${email})
+                                          AS kept`.pipe(
+          Effect.map((rows) => rows[0]?.kept === true),
+          Effect.orDie
+        ),
       takePending: (email) =>
         lean<PendingRow>`DELETE FROM credit_pending_grants WHERE email = ${email} RETURNING *`.pipe(
           Effect.map((rows) => rows.map(toPending).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())),

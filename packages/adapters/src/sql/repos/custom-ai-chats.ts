@@ -117,7 +117,17 @@ export const CustomAiChatsRepoSql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         )
-      }
+      },
+      recentMessages: (chatId, limit) =>
+        lean<MessageRow>`SELECT * FROM (
+                           SELECT id, chat_id, role, status, text, sources, model, charged_tenths, error, created_at,
+                                  answered_at, seq
+                           FROM chat_messages WHERE chat_id = ${chatId}
+                           ORDER BY seq DESC LIMIT ${limit}::int) AS recent
+                         ORDER BY seq`.pipe(
+          Effect.map((rows) => rows.map(toMessage)),
+          Effect.orDie
+        )
     }
   })
 )

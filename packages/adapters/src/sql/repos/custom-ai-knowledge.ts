@@ -1,8 +1,15 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type IndexedContent, KnowledgeRepo, type KnowledgeSource, NOTE_DELETED } from "@svc/core/custom-ai"
+import {
+  type IndexedContent,
+  type KnowledgePassage,
+  KnowledgeRepo,
+  type KnowledgeSource,
+  NOTE_DELETED
+} from "@svc/core/custom-ai"
 import { withSpan } from "@svc/core/shared"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
+import { makeKnowledgeEmbeddings, type PassageRow } from "./custom-ai-embeddings.js"
 
 interface SourceRow {
   readonly id: string
@@ -21,15 +28,6 @@ interface SourceRow {
   readonly indexed_at: Date | null
   readonly created_at: Date
   readonly updated_at: Date
-}
-
-interface PassageRow {
-  readonly source_id: string
-  readonly source_title: string
-  readonly source_kind: KnowledgeSource["kind"]
-  readonly reference: string | null
-  readonly text: string
-  readonly rank: number
 }
 
 const toSource = (row: SourceRow): KnowledgeSource => ({
@@ -53,6 +51,15 @@ const toSource = (row: SourceRow): KnowledgeSource => ({
 
 const firstSource = (rows: ReadonlyArray<SourceRow>) => Option.map(Option.fromNullable(rows[0]), toSource)
 
+const toPassage = (r: PassageRow): KnowledgePassage => ({
+  sourceId: r.source_id,
+  sourceTitle: r.source_title,
+  sourceKind: r.source_kind,
+  url: r.source_kind === "url" ? r.reference : null,
+  text: r.text,
+  rank: Number(r.rank)
+})
+
 // Chunks go in as one JSON parameter, unpacked by the database: one statement however many chunks a source has.
 const chunksJson = (chunks: ReadonlyArray<string>) =>
   JSON.stringify(chunks.map((text, position) => ({ position, text })))
@@ -63,6 +70,7 @@ export const KnowledgeRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const lean = yield* LeanSql
+    const embeddings = yield* makeKnowledgeEmbeddings(sql, lean)
 
     const insertChunks = (
       source: { readonly id: string; readonly customAiId: string; readonly workspaceId: string },
@@ -73,6 +81,24 @@ export const KnowledgeRepoSql = Layer.effect(
         : lean`INSERT INTO custom_ai_chunks (source_id, position, custom_ai_id, workspace_id, text)
                SELECT ${source.id}, c.position, ${source.customAiId}, ${source.workspaceId}, c.text
                FROM jsonb_to_recordset(${chunksJson(chunks)}::jsonb) AS c(position int, text text)`.pipe(Effect.asVoid)
+
+    // Chunks holding the whole query (web-search syntax: phrases, -word) rank above those holding only some of its
+    // words; within each, ts_rank_cd normalised to 0…1 (option 32).
+    const searchByWords = (
+      workspaceId: string,
+      customAiId: string,
+      query: { readonly strict: string; readonly loose: string },
+      limit: number
+    ) =>
+      lean<PassageRow>`
+        WITH q AS (SELECT websearch_to_tsquery('english', ${query.strict}) AS strict,
+                          websearch_to_tsquery('english', ${query.loose}) AS loose)
+        SELECT c.source_id, s.title AS source_title, s.kind AS source_kind, s.reference, c.text,
+               (CASE WHEN c.search @@ q.strict THEN 1 ELSE 0 END) + ts_rank_cd(c.search, q.loose, 32) AS rank
+        FROM custom_ai_chunks c JOIN custom_ai_sources s ON s.id = c.source_id, q
+        WHERE c.workspace_id = ${workspaceId} AND c.custom_ai_id = ${customAiId} AND c.search @@ q.loose
+        ORDER BY rank DESC, s.position, c.source_id, c.position
+        LIMIT ${limit}`
 
     return {
       lockCustomAi: (workspaceId, customAiId) =>
@@ -185,41 +211,53 @@ export const KnowledgeRepoSql = Layer.effect(
         ),
       staleNotes: (workspaceId, customAiId) =>
         // A gone (deleted or trashed) note is stale until its source says so; a present one when it changed since.
-        lean<{ readonly id: string; readonly note_id: string }>`
-          SELECT s.id, s.reference AS note_id FROM custom_ai_sources s
+        lean<SourceRow>`
+          SELECT s.id, s.workspace_id, s.custom_ai_id, s.kind, s.title, s.title_fixed, s.reference, s.status,
+                 s.failure, s.characters, s.folder, s.position, s.content_version, s.indexed_at, s.created_at,
+                 s.updated_at
+          FROM custom_ai_sources s
           LEFT JOIN items i ON i.id = s.reference AND i.workspace_id = s.workspace_id
           WHERE s.workspace_id = ${workspaceId} AND s.custom_ai_id = ${customAiId} AND s.kind = 'note'
             AND CASE WHEN i.id IS NULL OR i.trashed_at IS NOT NULL
                      THEN s.status = 'ready' OR s.failure IS DISTINCT FROM ${NOTE_DELETED}
                      ELSE s.content_version IS DISTINCT FROM i.updated_at END`.pipe(
-          Effect.map((rows) => rows.map((r) => ({ id: r.id, noteId: r.note_id }))),
+          Effect.map((rows) => rows.map(toSource)),
           Effect.orDie
         ),
-      search: (workspaceId, customAiId, query, limit) =>
-        // Chunks holding the whole query (web-search syntax: phrases, -word) rank above those holding only some
-        // of its words; within each, ts_rank_cd normalised to 0…1 (option 32).
-        lean<PassageRow>`
-          WITH q AS (SELECT websearch_to_tsquery('english', ${query.strict}) AS strict,
-                            websearch_to_tsquery('english', ${query.loose}) AS loose)
-          SELECT c.source_id, s.title AS source_title, s.kind AS source_kind, s.reference, c.text,
-                 (CASE WHEN c.search @@ q.strict THEN 1 ELSE 0 END) + ts_rank_cd(c.search, q.loose, 32) AS rank
-          FROM custom_ai_chunks c JOIN custom_ai_sources s ON s.id = c.source_id, q
-          WHERE c.workspace_id = ${workspaceId} AND c.custom_ai_id = ${customAiId} AND c.search @@ q.loose
-          ORDER BY rank DESC, s.position, c.source_id, c.position
-          LIMIT ${limit}`.pipe(
-          Effect.map((rows) =>
-            rows.map((r) => ({
-              sourceId: r.source_id,
-              sourceTitle: r.source_title,
-              sourceKind: r.source_kind,
-              url: r.source_kind === "url" ? r.reference : null,
-              text: r.text,
-              rank: Number(r.rank)
+      arrange: (workspaceId, customAiId, changes, at) =>
+        // Every change in one statement; a field a change leaves out keeps its value.
+        lean<{ readonly id: string }>`
+          UPDATE custom_ai_sources s SET
+            title = coalesce(c.title, s.title),
+            title_fixed = s.title_fixed OR c.title IS NOT NULL,
+            folder = CASE WHEN c.set_folder THEN c.folder ELSE s.folder END,
+            position = coalesce(c.position, s.position),
+            updated_at = ${at}
+          FROM jsonb_to_recordset(${JSON.stringify(
+            changes.map((change) => ({
+              source_id: change.sourceId,
+              title: change.title ?? null,
+              set_folder: change.folder !== undefined,
+              folder: change.folder ?? null,
+              position: change.position ?? null
             }))
-          ),
+          )}::jsonb) AS c(source_id text, title text, set_folder boolean, folder text, position int)
+          WHERE s.workspace_id = ${workspaceId} AND s.custom_ai_id = ${customAiId} AND s.id = c.source_id
+          RETURNING s.id`.pipe(
+          Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie,
-          withSpan("KnowledgeRepo.search")
-        )
+          withSpan("KnowledgeRepo.arrange")
+        ),
+      vectorsReady: embeddings.vectorsReady,
+      unembedded: embeddings.unembedded,
+      saveEmbeddings: embeddings.saveEmbeddings,
+      search: (workspaceId, customAiId, query, limit) =>
+        Effect.map(
+          query.vector === undefined
+            ? searchByWords(workspaceId, customAiId, query, limit)
+            : embeddings.hybridSearch(workspaceId, customAiId, query, query.vector, limit),
+          (rows) => rows.map(toPassage)
+        ).pipe(Effect.orDie, withSpan("KnowledgeRepo.search"))
     }
   })
 )

@@ -1,12 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  type CohortMember,
-  CohortsRepo,
-  type CohortWithMembers,
-  type StoreTag,
-  StoreTagsRepo,
-  WaitlistRepo
-} from "@svc/core/store"
+import { type CohortMember, CohortsRepo, type CohortWithMembers, WaitlistRepo } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 
@@ -147,63 +140,6 @@ export const WaitlistRepoSql = Layer.effect(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
         )
-    }
-  })
-)
-
-interface TagRow {
-  readonly id: string
-  readonly name: string
-}
-
-/** `StoreTagsRepo` over SQL. */
-export const StoreTagsRepoSql = Layer.effect(
-  StoreTagsRepo,
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const lean = yield* LeanSql
-    return {
-      ensure: (workspaceId, tags, at) =>
-        Effect.gen(function* () {
-          for (const tag of tags) {
-            yield* lean`INSERT INTO store_tags (id, workspace_id, name, name_key, created_at)
-                       VALUES (${tag.id}, ${workspaceId}, ${tag.name}, ${tag.name.toLowerCase()}, ${at})
-                       ON CONFLICT (workspace_id, name_key) DO NOTHING`
-          }
-          const keys = tags.map((t) => t.name.toLowerCase())
-          if (keys.length === 0) return []
-          const rows = yield* sql<TagRow>`SELECT id, name FROM store_tags
-                                          WHERE workspace_id = ${workspaceId} AND name_key IN ${sql.in(keys)}
-                                          ORDER BY name_key`
-          return rows.map((row): StoreTag => ({ id: row.id, name: row.name }))
-        }).pipe(Effect.orDie),
-      addToPerson: (workspaceId, email, tagIds, at) =>
-        Effect.forEach(
-          tagIds,
-          (tagId) =>
-            lean`INSERT INTO store_person_tags (workspace_id, tag_id, email, created_at)
-                VALUES (${workspaceId}, ${tagId}, ${email}, ${at})
-                ON CONFLICT (workspace_id, tag_id, email) DO NOTHING`,
-          { discard: true }
-        ).pipe(Effect.orDie),
-      tagsOf: (workspaceId, emails) =>
-        emails.length === 0
-          ? Effect.succeed(new Map())
-          : sql<TagRow & { readonly email: string }>`SELECT pt.email, t.id, t.name FROM store_person_tags pt
-                JOIN store_tags t ON t.id = pt.tag_id
-                WHERE pt.workspace_id = ${workspaceId} AND pt.email IN ${sql.in(emails)}
-                ORDER BY t.name_key`.pipe(
-              Effect.map((rows) => {
-                const byEmail = new Map<string, Array<StoreTag>>()
-                for (const row of rows) {
-                  const list = byEmail.get(row.email) ?? []
-                  list.push({ id: row.id, name: row.name })
-                  byEmail.set(row.email, list)
-                }
-                return byEmail as ReadonlyMap<string, ReadonlyArray<StoreTag>>
-              }),
-              Effect.orDie
-            )
     }
   })
 )

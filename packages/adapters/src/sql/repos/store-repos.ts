@@ -6,7 +6,9 @@ import { SalesRepoSql } from "./sales.js"
 import { BundlesRepoSql } from "./store-bundles.js"
 import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
-import { CohortsRepoSql, StoreTagsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
+import { CohortsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
+import { EmailContactsRepoSql } from "./email-contacts.js"
+import { StoreTagsRepoSql } from "./store-tags.js"
 import { CustomAisRepoSql } from "./custom-ais.js"
 import { StoreStatsRepoSql } from "./store-stats.js"
 
@@ -22,6 +24,7 @@ export const StoreReposSql = Layer.mergeAll(
   CohortsRepoSql,
   WaitlistRepoSql,
   StoreTagsRepoSql,
+  EmailContactsRepoSql,
   StoreStatsRepoSql,
   ContentLinksRepoSql,
   InstantHooksRepoSql,

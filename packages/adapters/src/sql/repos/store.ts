@@ -104,6 +104,7 @@ interface SettingsRow {
   readonly workspace_id: string
   readonly support_email: string | null
   readonly card_processor: "connected" | "none"
+  readonly email_list_add_buyers: boolean
 }
 
 /** `StoreSettingsRepo` over SQL. */
@@ -120,17 +121,21 @@ export const StoreSettingsRepoSql = Layer.effect(
               (row): StoreSettings => ({
                 workspaceId: row.workspace_id,
                 supportEmail: row.support_email,
-                cardProcessor: row.card_processor
+                cardProcessor: row.card_processor,
+                emailListAddBuyers: row.email_list_add_buyers
               })
             )
           ),
           Effect.orDie
         ),
       save: (s) =>
-        lean`INSERT INTO store_settings (workspace_id, support_email, card_processor)
-            VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor})
+        lean`INSERT INTO store_settings (workspace_id, support_email, card_processor, email_list_add_buyers)
+            VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor}, ${s.emailListAddBuyers})
             ON CONFLICT (workspace_id) DO UPDATE SET support_email = EXCLUDED.support_email,
-              card_processor = EXCLUDED.card_processor`.pipe(Effect.asVoid, Effect.orDie)
+              card_processor = EXCLUDED.card_processor, email_list_add_buyers = EXCLUDED.email_list_add_buyers`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
     }
   })
 )
@@ -143,9 +148,14 @@ export const StoreFeedRepoSql = Layer.effect(
     return {
       recent: (workspaceId, query) => {
         const product = query.productId === undefined ? sql`` : sql`AND data->>'product_id' = ${query.productId}`
+        // Tag names never change, so the name an event carries is the tag's name now.
+        const tag =
+          query.tag === undefined
+            ? sql``
+            : sql`AND (data->>'tag_id' = ${query.tag} OR lower(data->>'tag_name') = ${query.tag.toLowerCase()})`
         return sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
                              WHERE ${feedRowsFilter(sql, workspaceId, query)}
-                               AND created_at > ${query.since} ${product}
+                               AND created_at > ${query.since} ${product} ${tag}
                              ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map(toEventRecord)),
           Effect.orDie

@@ -28,7 +28,7 @@ export {
   InstantHooksRepo,
   type PushOutcome
 } from "./ports.js"
-export { type InstantHookPolicy, InstantHooks, isHookHost, type NewInstantHook } from "./service.js"
+export { checkHookTarget, type InstantHookPolicy, InstantHooks, isHookHost, type NewInstantHook } from "./service.js"
 export {
   type InstantHookWorkerOptions,
   pushHook,

@@ -27,27 +27,30 @@ export const isHookHost = (host: string, hosts: ReadonlyArray<string>): boolean 
   return hosts.some((suffix) => bare === suffix || bare.endsWith(`.${suffix}`))
 }
 
-/** The target as it will be called, or why it is refused: the webhook address rules, then the hook domain. */
-const checkTarget = (text: string, policy: InstantHookPolicy) => {
+/**
+ * An address on the automation tool's hook domain as it will be called, or why it is refused (naming `field`): the
+ * webhook address rules, then the hook domain. Instant hook targets and the ask step's callbacks both pass here.
+ */
+export const checkHookTarget = (text: string, policy: InstantHookPolicy, field = "target_url") => {
   if (text.length > WEBHOOK_URL_MAX) {
-    return Effect.fail(invalid("target_url", `target_url must be at most ${WEBHOOK_URL_MAX} characters`))
+    return Effect.fail(invalid(field, `${field} must be at most ${WEBHOOK_URL_MAX} characters`))
   }
   const checked = checkReceiverUrl(text.trim(), policy)
   if (!checked.ok) {
-    return Effect.fail(invalid("target_url", `target_url is not allowed: ${refusalMessage[checked.refusal]}`))
+    return Effect.fail(invalid(field, `${field} is not allowed: ${refusalMessage[checked.refusal]}`))
   }
   if (!isHookHost(checked.url.hostname, policy.hosts)) {
     return Effect.fail(
       invalid(
-        "target_url",
-        `target_url must be an address on the automation tool's hook domain (${policy.hosts.join(", ")}); ` +
+        field,
+        `${field} must be an address on the automation tool's hook domain (${policy.hosts.join(", ")}); ` +
           `${checked.url.hostname} is not`
       )
     )
   }
   const normalized = normalizedReceiverUrl(checked.url.href)
   return normalized.length > WEBHOOK_URL_MAX
-    ? Effect.fail(invalid("target_url", `target_url must be at most ${WEBHOOK_URL_MAX} characters once normalised`))
+    ? Effect.fail(invalid(field, `${field} must be at most ${WEBHOOK_URL_MAX} characters once normalised`))
     : Effect.succeed(normalized)
 }
 
@@ -71,7 +74,7 @@ export class InstantHooks extends Effect.Service<InstantHooks>()("svc/webhooks/I
             `unknown event "${event}"; the events are ${INSTANT_HOOK_EVENT_NAMES.join(", ")}`
           )
         }
-        const targetUrl = yield* checkTarget(input.target_url, policy)
+        const targetUrl = yield* checkHookTarget(input.target_url, policy)
         const now = new Date(yield* Clock.currentTimeMillis)
         const newest = yield* repo.newest(caller.workspaceId, INSTANT_HOOK_EVENTS[event].selector)
         const created = yield* repo.create(

@@ -1,0 +1,154 @@
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Workspace } from "@svc/core/accounts"
+import { allows, type Principal } from "@svc/core/auth"
+import type { RateLimited } from "@svc/core/limits"
+import { type DomainError, excerpt } from "@svc/core/shared"
+import { ToolServer, toolGroups } from "@svc/core/tools"
+import { Data, Effect } from "effect"
+import { insufficientScopeChallenge, makeToolGate, resourceMetadataUrl } from "../auth.js"
+import { jsonText } from "../body.js"
+import { PublicUrl } from "../config.js"
+import { answerDefects, internalErrorMessage } from "../defects.js"
+import type { FaceRequest } from "../exchange.js"
+
+/**
+ * A request the automation steps turn away, with the store API's error body `{ ok: false, error, message, errors? }`
+ * (and `retry_after_seconds` on a 429).
+ */
+export class StepRefusal extends Data.TaggedError("StepRefusal")<{
+  readonly status: number
+  readonly error: string
+  readonly message: string
+  readonly extra?: Readonly<Record<string, unknown>> | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}> {}
+
+/** A JSON answer of the automation steps. */
+export const stepJson = (status: number, body: unknown, headers?: Readonly<Record<string, string>>) =>
+  jsonText(status, JSON.stringify(body), headers)
+
+/** The answer to a refusal. */
+export const refusalResponse = (refusal: StepRefusal): HttpServerResponse.HttpServerResponse =>
+  stepJson(
+    refusal.status,
+    { ok: false, error: refusal.error, message: refusal.message, ...refusal.extra },
+    refusal.headers
+  )
+
+// Core messages may name what the caller sent; a long value is cut to an excerpt, as the store API does.
+const MESSAGE_LENGTH = 500
+
+/** A core failure as an automation-step refusal: the store API's codes, and 502 `unreachable` as the tools map it. */
+export const domainRefusal = (error: DomainError | RateLimited): StepRefusal => {
+  const message = excerpt(error.message, MESSAGE_LENGTH)
+  switch (error._tag) {
+    case "InvalidInput":
+      return new StepRefusal({
+        status: 422,
+        error: "invalid_field",
+        message,
+        extra: { errors: error.errors.map((problem) => ({ path: problem.path, message: problem.message })) }
+      })
+    case "NotFound":
+    case "MissingWorkspace":
+      return new StepRefusal({ status: 404, error: "not_found", message })
+    case "Forbidden":
+      return new StepRefusal({ status: 403, error: "forbidden", message })
+    case "Conflict":
+      return new StepRefusal({ status: 409, error: "conflict", message })
+    case "AuthExpired":
+      return new StepRefusal({ status: 401, error: "unauthorized", message })
+    case "Unreachable":
+      return new StepRefusal({ status: 502, error: "unreachable", message })
+    case "RateLimited":
+      return new StepRefusal({
+        status: 429,
+        error: "rate_limited",
+        message,
+        extra: { retry_after_seconds: error.retryAfterSeconds },
+        headers: { "retry-after": String(error.retryAfterSeconds) }
+      })
+  }
+}
+
+/**
+ * Builds the automation steps' caller check: the bearer token as the tools take it (an API key `svc_pat_…` or an
+ * OAuth token), the Custom AI part at the level the step needs (a write needs edit access, and an OAuth token the
+ * `write` scope), one call from the caller's per-minute tool limit, then the workspace by the tools' rule.
+ */
+export const makeStepGate = Effect.gen(function* () {
+  const gate = yield* makeToolGate
+  const tools = yield* ToolServer
+  const url = yield* PublicUrl
+
+  const principalOf = (request: FaceRequest, write: boolean): Effect.Effect<Principal, StepRefusal> =>
+    gate.authenticate(request).pipe(
+      Effect.catchTags({
+        AuthExpired: (error) =>
+          Effect.fail(
+            new StepRefusal({
+              status: 401,
+              error: "unauthorized",
+              message: error.message,
+              headers: { "www-authenticate": gate.challengeFor(request) }
+            })
+          ),
+        ScopeNotGranted: (refused) =>
+          Effect.fail(
+            new StepRefusal({
+              status: 403,
+              error: "forbidden",
+              message: refused.message,
+              headers: { "www-authenticate": gate.scopeRefusedChallenge(refused) }
+            })
+          )
+      }),
+      Effect.filterOrFail(
+        (principal) => allows(principal.access, toolGroups["Custom AI"].part, write ? "edit" : "read"),
+        (principal) =>
+          new StepRefusal({
+            status: 403,
+            error: "forbidden",
+            message: write
+              ? "asking a Custom AI changes data and this credential may only read Custom AIs; use a key with edit access (or an OAuth token with the write scope)"
+              : "this credential has no access to Custom AIs",
+            headers:
+              write && principal.credential.kind === "oauth"
+                ? {
+                    "www-authenticate": insufficientScopeChallenge(
+                      "mcp",
+                      "read write",
+                      "asking a Custom AI needs the write scope",
+                      resourceMetadataUrl(url)
+                    )
+                  }
+                : undefined
+          })
+      )
+    )
+
+  /** The caller of a step request, or why it is turned away (401, 403, then 429 past the tool-call limit). */
+  const authorize = (
+    request: FaceRequest,
+    options: { readonly write: boolean }
+  ): Effect.Effect<Principal, StepRefusal> =>
+    Effect.tap(principalOf(request, options.write), (principal) =>
+      Effect.mapError(tools.admit(principal), domainRefusal)
+    )
+
+  /** The workspace a step acts in: `workspaceId` when the credential reaches it, else its default (404 otherwise). */
+  const workspaceOf = (principal: Principal, workspaceId: string | undefined): Effect.Effect<Workspace, StepRefusal> =>
+    Effect.mapError(tools.workspaceOf(principal, workspaceId), domainRefusal)
+
+  return { authorize, workspaceOf } as const
+})
+
+const withDefectsAnswered = answerDefects((requestId) =>
+  stepJson(500, { ok: false, error: "internal", message: internalErrorMessage(requestId) })
+)
+
+/** Runs a step handler: refusals become their answers, defects a 500 with a request id. */
+export const answerStep = <R>(
+  handler: Effect.Effect<HttpServerResponse.HttpServerResponse, StepRefusal, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+  withDefectsAnswered(Effect.catchTag(handler, "StepRefusal", (refusal) => Effect.succeed(refusalResponse(refusal))))
