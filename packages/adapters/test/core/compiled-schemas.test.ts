@@ -73,6 +73,8 @@ const inputVariants = (input: unknown): Array<unknown> => {
   return out
 }
 
+const SAMPLE_TIMEOUT_MS = 120_000
+
 layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled input decoder", (it) => {
   // A record (an index signature) goes to the full decoder: a table row's cells, and a product's `fields`.
   it.effect("compiles every tool's input schema but those that take records (table rows, product fields)", () =>
@@ -89,25 +91,29 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled input decoder",
     })
   )
 
-  it.effect("decodes generated inputs of every tool, and inputs broken in one field, as Schema does", () =>
-    Effect.gen(function* () {
-      const registry = yield* ToolRegistry
-      // Only schemas the compiler takes: the others go to Schema's own decoder, which would be compared with itself.
-      for (const { tool } of registry.tools.filter(({ tool }) => decodesFast(tool.inputSchema))) {
-        const schema = tool.inputSchema as Schema.Schema<unknown, unknown>
-        const fast = makeInputDecoder(schema)
-        const full = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
-        // Generated on the type side, then encoded: the JSON a caller sends.
-        const encode = Schema.encodeSync(schema)
-        for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
-          const input = JSON.parse(JSON.stringify(encode(value))) as unknown
-          expectSame(fast(input), full(input))
-          for (const variant of inputVariants(input)) expectSame(fast(variant), full(variant))
+  it.effect(
+    "decodes generated inputs of every tool, and inputs broken in one field, as Schema does",
+    () =>
+      Effect.gen(function* () {
+        const registry = yield* ToolRegistry
+        // Only schemas the compiler takes: the others go to Schema's own decoder, which would be compared with itself.
+        for (const { tool } of registry.tools.filter(({ tool }) => decodesFast(tool.inputSchema))) {
+          const schema = tool.inputSchema as Schema.Schema<unknown, unknown>
+          const fast = makeInputDecoder(schema)
+          const full = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+          // Generated on the type side, then encoded: the JSON a caller sends.
+          const encode = Schema.encodeSync(schema)
+          for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
+            const input = JSON.parse(JSON.stringify(encode(value))) as unknown
+            expectSame(fast(input), full(input))
+            for (const variant of inputVariants(input)) expectSame(fast(variant), full(variant))
+          }
+          expectSame(fast(undefined), full(undefined))
+          expectSame(fast("text"), full("text"))
         }
-        expectSame(fast(undefined), full(undefined))
-        expectSame(fast("text"), full("text"))
-      }
-    })
+      }),
+    // Hundreds of generated values per tool: seconds alone, far longer beside the rest of the suite on 2 cores.
+    SAMPLE_TIMEOUT_MS
   )
 })
 
@@ -139,19 +145,22 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder"
       })
   )
 
-  it.effect("encodes generated answers of every tool exactly as Schema.encodeEither does", () =>
-    Effect.gen(function* () {
-      const registry = yield* ToolRegistry
-      for (const { tool } of registry.tools.filter(({ tool }) => encodesFast(tool.outputSchema))) {
-        const schema = tool.outputSchema as Schema.Schema<unknown, unknown>
-        const fast = makeAnswerEncoder(schema)
-        const full = Schema.encodeEither(schema)
-        for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
-          expectSame(fast(value), full(value))
-          for (const variant of variants(value)) expectSame(fast(variant), full(variant))
+  it.effect(
+    "encodes generated answers of every tool exactly as Schema.encodeEither does",
+    () =>
+      Effect.gen(function* () {
+        const registry = yield* ToolRegistry
+        for (const { tool } of registry.tools.filter(({ tool }) => encodesFast(tool.outputSchema))) {
+          const schema = tool.outputSchema as Schema.Schema<unknown, unknown>
+          const fast = makeAnswerEncoder(schema)
+          const full = Schema.encodeEither(schema)
+          for (const value of FastCheck.sample(Arbitrary.make(schema), { numRuns: SAMPLES, seed: 7 })) {
+            expectSame(fast(value), full(value))
+            for (const variant of variants(value)) expectSame(fast(variant), full(variant))
+          }
         }
-      }
-    })
+      }),
+    SAMPLE_TIMEOUT_MS
   )
 })
 

@@ -226,14 +226,11 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           productId: i % 2 === 0 ? a : b,
           tags: i % 5 === 0 ? ["Imported", "fifth"] : ["imported"]
         }))
-        const started = Date.now()
         const first = yield* h.tool(s.token, "svc_import_customers", { rows })
-        const took = Date.now() - started
         expect(first.ok).toBe(true)
         const results = first.results as ReadonlyArray<{ row: number; email: string; status: string }>
         expect(results).toHaveLength(500)
         expect(results.every((r, i) => r.row === i && r.status === "added" && r.email === rows[i]?.email)).toBe(true)
-        expect(took).toBeLessThan(15_000)
         const created = (yield* h.events(s.workspaceId)).filter((e) => e.type === "customer.created")
         expect(created).toHaveLength(500)
         expect(created.every((e) => e.data.how === "imported")).toBe(true)

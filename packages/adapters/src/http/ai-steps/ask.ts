@@ -89,7 +89,7 @@ export const AskStepRoute: Layer.Layer<
 
     const ask = (request: FaceRequest) =>
       Effect.gen(function* () {
-        const principal = yield* steps.authorize(request, { write: true })
+        const principal = yield* steps.authorize(request, { group: "Custom AI", write: true })
         const body = yield* askOf(request, maxBodyBytes)
         const workspace = yield* steps.workspaceOf(principal, body.workspace_id)
         const asked = yield* callbacks

@@ -71,17 +71,27 @@ export const domainRefusal = (error: DomainError | RateLimited): StepRefusal => 
   }
 }
 
+/** The tool groups whose access part an automation step checks, and how its refusal names them. */
+const STEP_GROUPS = {
+  "Custom AI": { noun: "Custom AIs", action: "asking a Custom AI" },
+  Routines: { noun: "routines", action: "changing routines" }
+} as const
+
+/** The tool group a step belongs to (its access part decides who may call it). */
+export type StepGroup = keyof typeof STEP_GROUPS
+
 /**
  * Builds the automation steps' caller check: the bearer token as the tools take it (an API key `svc_pat_…` or an
- * OAuth token), the Custom AI part at the level the step needs (a write needs edit access, and an OAuth token the
- * `write` scope), one call from the caller's per-minute tool limit, then the workspace by the tools' rule.
+ * OAuth token), the step's group's access part at the level the step needs (a write needs edit access, and an
+ * OAuth token the `write` scope), one call from the caller's per-minute tool limit, then the workspace by the
+ * tools' rule.
  */
 export const makeStepGate = Effect.gen(function* () {
   const gate = yield* makeToolGate
   const tools = yield* ToolServer
   const url = yield* PublicUrl
 
-  const principalOf = (request: FaceRequest, write: boolean): Effect.Effect<Principal, StepRefusal> =>
+  const principalOf = (request: FaceRequest, group: StepGroup, write: boolean): Effect.Effect<Principal, StepRefusal> =>
     gate.authenticate(request).pipe(
       Effect.catchTags({
         AuthExpired: (error) =>
@@ -104,35 +114,37 @@ export const makeStepGate = Effect.gen(function* () {
           )
       }),
       Effect.filterOrFail(
-        (principal) => allows(principal.access, toolGroups["Custom AI"].part, write ? "edit" : "read"),
-        (principal) =>
-          new StepRefusal({
+        (principal) => allows(principal.access, toolGroups[group].part, write ? "edit" : "read"),
+        (principal) => {
+          const { noun, action } = STEP_GROUPS[group]
+          return new StepRefusal({
             status: 403,
             error: "forbidden",
             message: write
-              ? "asking a Custom AI changes data and this credential may only read Custom AIs; use a key with edit access (or an OAuth token with the write scope)"
-              : "this credential has no access to Custom AIs",
+              ? `${action} changes data and this credential may only read ${noun}; use a key with edit access (or an OAuth token with the write scope)`
+              : `this credential has no access to ${noun}`,
             headers:
               write && principal.credential.kind === "oauth"
                 ? {
                     "www-authenticate": insufficientScopeChallenge(
                       "mcp",
                       "read write",
-                      "asking a Custom AI needs the write scope",
+                      `${action} needs the write scope`,
                       resourceMetadataUrl(url)
                     )
                   }
                 : undefined
           })
+        }
       )
     )
 
   /** The caller of a step request, or why it is turned away (401, 403, then 429 past the tool-call limit). */
   const authorize = (
     request: FaceRequest,
-    options: { readonly write: boolean }
+    options: { readonly group: StepGroup; readonly write: boolean }
   ): Effect.Effect<Principal, StepRefusal> =>
-    Effect.tap(principalOf(request, options.write), (principal) =>
+    Effect.tap(principalOf(request, options.group, options.write), (principal) =>
       Effect.mapError(tools.admit(principal), domainRefusal)
     )
 

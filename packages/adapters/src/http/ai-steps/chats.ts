@@ -38,7 +38,7 @@ export const ChatRoute: Layer.Layer<
 
     const read = (request: FaceRequest, chatId: string) =>
       Effect.gen(function* () {
-        const principal = yield* steps.authorize(request, { write: false })
+        const principal = yield* steps.authorize(request, { group: "Custom AI", write: false })
         const workspaceId = request.query("workspace_id")
         if (workspaceId !== undefined && workspaceId.length > 100) {
           return yield* new StepRefusal({

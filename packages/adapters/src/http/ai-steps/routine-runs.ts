@@ -1,14 +1,13 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import { allows, type Authenticator, type Principal } from "@svc/core/auth"
+import type { Authenticator } from "@svc/core/auth"
 import { formatCredits } from "@svc/core/credits"
 import { type FinishedRoutineRun, Routines } from "@svc/core/routines"
-import { ToolServer, toolGroups } from "@svc/core/tools"
+import type { ToolServer } from "@svc/core/tools"
 import { Clock, Effect, type Layer } from "effect"
-import { makeToolGate } from "../auth.js"
 import { PublicUrl, type PublicUrlShape } from "../config.js"
 import { type FaceRequest, platformFaceRequest } from "../exchange.js"
 import { chatUrl } from "./ask.js"
-import { answerStep, domainRefusal, StepRefusal, stepJson } from "./caller.js"
+import { answerStep, makeStepGate, stepJson } from "./caller.js"
 
 /** Where the automation tool's "Routine finished" trigger polls (`{ai_url}/zapier/routine-runs`). */
 export const ROUTINE_RUNS_PATH = "/ai/zapier/routine-runs"
@@ -48,50 +47,15 @@ export const RoutineRunsRoute: Layer.Layer<
   HttpLayerRouter.HttpRouter | Routines | ToolServer | Authenticator | PublicUrl
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
-    const gate = yield* makeToolGate
-    const tools = yield* ToolServer
+    const steps = yield* makeStepGate
     const routines = yield* Routines
     const url = yield* PublicUrl
-    const { part } = toolGroups.Routines
-
-    const principalOf = (request: FaceRequest): Effect.Effect<Principal, StepRefusal> =>
-      gate.authenticate(request).pipe(
-        Effect.catchTags({
-          AuthExpired: (error) =>
-            Effect.fail(
-              new StepRefusal({
-                status: 401,
-                error: "unauthorized",
-                message: error.message,
-                headers: { "www-authenticate": gate.challengeFor(request) }
-              })
-            ),
-          ScopeNotGranted: (refused) =>
-            Effect.fail(
-              new StepRefusal({
-                status: 403,
-                error: "forbidden",
-                message: refused.message,
-                headers: { "www-authenticate": gate.scopeRefusedChallenge(refused) }
-              })
-            )
-        }),
-        Effect.filterOrFail(
-          (principal) => allows(principal.access, part, "read"),
-          () =>
-            new StepRefusal({ status: 403, error: "forbidden", message: "this credential has no access to routines" })
-        ),
-        Effect.tap((principal) => Effect.mapError(tools.admit(principal), domainRefusal))
-      )
 
     const list = (request: FaceRequest) =>
       Effect.gen(function* () {
-        const principal = yield* principalOf(request)
+        const principal = yield* steps.authorize(request, { group: "Routines", write: false })
         const named = request.query("workspace_id")
-        const workspace = yield* Effect.mapError(
-          tools.workspaceOf(principal, named === undefined || named === "" ? undefined : named),
-          domainRefusal
-        )
+        const workspace = yield* steps.workspaceOf(principal, named === undefined || named === "" ? undefined : named)
         const now = yield* Clock.currentTimeMillis
         const runs = yield* routines.latestRuns(workspace.id, new Date(now - ROUTINE_RUNS_WINDOW_MS))
         return stepJson(
