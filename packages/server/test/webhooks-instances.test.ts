@@ -75,9 +75,11 @@ describe(`webhook delivery across processes on ${engineName}`, { timeout: 240_00
   it(
     engineName === "PostgreSQL"
       ? "two svc serve on one database deliver 1,000 events to a healthy receiver exactly once each"
-      : "svc serve delivers 1,000 events to a healthy receiver exactly once each (PGlite: one process owns the data)",
+      : "svc serve delivers 300 events to a healthy receiver exactly once each (PGlite: one process owns the data)",
     async () => {
-      const EVENTS = 1000
+      // Two workers racing for claims is what the thousand events are for; one process needs fewer to show the
+      // same (the single-process drain is webhooks-delivery's too), and the embedded engine is the slower one.
+      const EVENTS = engineName === "PostgreSQL" ? 1000 : 300
       const { env, seller } = await prepare()
       const receiver = await listen(() => ({ status: 204 }))
       const servers = [await serve(env)]

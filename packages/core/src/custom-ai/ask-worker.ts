@@ -1,4 +1,5 @@
-import { Clock, Duration, Effect, Layer, Queue, Ref } from "effect"
+import { Clock, Duration, Effect, Layer } from "effect"
+import { runClaimLoop } from "../shared/claim-loop.js"
 import { Ids } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
 import { AskJobs } from "./ask-jobs.js"
@@ -44,39 +45,16 @@ export const runDueAskJobs = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>
  * its job leased, and it comes back after the lease.
  */
 export const runAskWorker = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>
-  Effect.gen(function* () {
-    const runner = yield* AskJobRunner
-    const concurrency = options.concurrency ?? DEFAULT_ASK_WORKER.concurrency
-    const idle = Duration.millis(options.idleMs ?? DEFAULT_ASK_WORKER.idleMs)
-    const inFlight = yield* Ref.make(0)
-    const settled = yield* Queue.sliding<void>(1)
-
-    const start = (job: Parameters<typeof runner.run>[0]) =>
-      runner.run(job).pipe(
-        Effect.catchAllCause((cause) => Effect.logError(`ask job ${job.messageId} failed`, cause)),
-        Effect.ensuring(Ref.update(inFlight, (n) => n - 1).pipe(Effect.zipRight(Queue.offer(settled, undefined)))),
-        Effect.forkScoped
-      )
-
-    const step = Effect.gen(function* () {
-      const room = concurrency - (yield* Ref.get(inFlight))
-      const claimed = room > 0 ? yield* claimDueAskJobs(room, options.leaseMs) : []
-      yield* Ref.update(inFlight, (n) => n + claimed.length)
-      yield* Effect.forEach(claimed, start, { discard: true })
-      // Full: more may be due, so look again as soon as a run ends. Otherwise wait for a run to end or the poll.
-      if (room <= 0 || claimed.length === room) return yield* Queue.take(settled)
-      return yield* Effect.race(Queue.take(settled), Effect.sleep(idle))
+  Effect.flatMap(AskJobRunner, (runner) =>
+    runClaimLoop({
+      name: "ask worker",
+      concurrency: options.concurrency ?? DEFAULT_ASK_WORKER.concurrency,
+      claim: (room) => claimDueAskJobs(room, options.leaseMs),
+      run: (job) => runner.run(job),
+      describe: (job) => `ask job ${job.messageId}`,
+      idle: Effect.sleep(Duration.millis(options.idleMs ?? DEFAULT_ASK_WORKER.idleMs))
     })
-
-    return yield* step.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.logError("ask worker: looking at the queue failed; trying again in a second", cause).pipe(
-          Effect.zipRight(Effect.sleep(Duration.seconds(1)))
-        )
-      ),
-      Effect.forever
-    )
-  })
+  )
 
 /** A layer that keeps `runAskWorker` running while it is alive; closing it hands the running jobs back. */
 export const AskWorkerLive = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>

@@ -20,14 +20,18 @@ const Id = Schema.String.pipe(Schema.maxLength(100))
 const Mode = Schema.Literal("standard", "max")
 const DestinationKind = Schema.Literal("chat", "note", "board")
 
-// The fields a create and an update share; an update's are all optional.
-const fields = {
+// The fields a create and an update share: the prompt, required to create, and the settings; an update's are all
+// optional.
+const prompt = {
   name: Schema.String.pipe(Schema.maxLength(ROUTINE_NAME_MAX)).annotations({
     description: `Name, 1-${ROUTINE_NAME_MAX} characters.`
   }),
   message: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(ASK_MESSAGE_MAX)).annotations({
     description: `Prompt, 1-${ASK_MESSAGE_MAX} characters.`
-  }),
+  })
+}
+
+const settings = {
   cron: Schema.String.pipe(Schema.maxLength(ROUTINE_CRON_MAX)).annotations({
     description: 'Cron, e.g. "0 9 * * 1-5" (5 fields).'
   }),
@@ -46,6 +50,12 @@ const fields = {
   mode: Mode.annotations({ description: "max: 2 credits a run." }),
   enabled: Schema.Boolean.annotations({ description: "false: paused." })
 }
+
+/** The same fields, each optional. */
+const optionalFields = <F extends Record<string, Schema.Schema.All>>(fields: F) =>
+  Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, Schema.optional(field)])) as {
+    readonly [K in keyof F]: Schema.optional<F[K]>
+  }
 
 const LatestRun = Schema.Struct({
   id: Schema.String.annotations({ description: "Run id (rrun_…)." }),
@@ -153,18 +163,7 @@ export const routineTools = Effect.gen(function* () {
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
         "Schedule a Custom AI prompt: each run's answer goes to the routine's chat, a note or a board. Returns the routine. A run costs 1 credit (2 with mode max) when a language model answers.",
-      input: {
-        name: fields.name,
-        message: fields.message,
-        customAIId: Schema.optional(CustomAiIdField),
-        cron: Schema.optional(fields.cron),
-        everyMinutes: Schema.optional(fields.everyMinutes),
-        timeZone: Schema.optional(fields.timeZone),
-        destination: Schema.optional(fields.destination),
-        destinationId: Schema.optional(fields.destinationId),
-        mode: Schema.optional(fields.mode),
-        enabled: Schema.optional(fields.enabled)
-      },
+      input: { ...prompt, customAIId: Schema.optional(CustomAiIdField), ...optionalFields(settings) },
       output: { routine: RoutineField },
       handler: ({ customAIId, ...input }, { principal, workspace }) =>
         Effect.gen(function* () {
@@ -182,16 +181,9 @@ export const routineTools = Effect.gen(function* () {
       description: "Change a routine's fields (others stay), or pause or resume it with enabled; returns it. Free.",
       input: {
         routineId: Id.annotations({ description: "Routine id (rtn_…) from svc_list_routines." }),
-        name: Schema.optional(fields.name),
-        message: Schema.optional(fields.message),
+        ...optionalFields(prompt),
         customAIId: Schema.optional(Id.annotations({ description: 'Custom AI (cai_…); "" for the default.' })),
-        cron: Schema.optional(fields.cron),
-        everyMinutes: Schema.optional(fields.everyMinutes),
-        timeZone: Schema.optional(fields.timeZone),
-        destination: Schema.optional(fields.destination),
-        destinationId: Schema.optional(fields.destinationId),
-        mode: Schema.optional(fields.mode),
-        enabled: Schema.optional(fields.enabled)
+        ...optionalFields(settings)
       },
       output: { routine: RoutineField },
       handler: ({ routineId, customAIId, ...input }, { workspace }) =>

@@ -1,4 +1,5 @@
-import { Clock, Duration, Effect, Layer, Queue, Ref } from "effect"
+import { Clock, Duration, Effect, Layer } from "effect"
+import { runClaimLoop } from "../shared/claim-loop.js"
 import { Ids } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
 import type { ClaimedRoutineRun } from "./ports.js"
@@ -55,38 +56,16 @@ export const runDueRoutines = (options: RoutineWorkerOptions = DEFAULT_ROUTINE_W
  * claim, and another worker takes it over after the lease.
  */
 export const runRoutineWorker = (options: RoutineWorkerOptions = DEFAULT_ROUTINE_WORKER) =>
-  Effect.gen(function* () {
-    const runner = yield* RoutineRunner
-    const concurrency = options.concurrency ?? DEFAULT_ROUTINE_WORKER.concurrency
-    const idle = Duration.millis(options.idleMs ?? DEFAULT_ROUTINE_WORKER.idleMs)
+  Effect.flatMap(RoutineRunner, (runner) => {
     const waitMs = routineWaitMs(options.leaseMs)
-    const inFlight = yield* Ref.make(0)
-    const settled = yield* Queue.sliding<void>(1)
-
-    const begin = (run: ClaimedRoutineRun) =>
-      runner.run(run, { waitMs }).pipe(
-        Effect.catchAllCause((cause) => Effect.logError(`routine run ${run.id} failed`, cause)),
-        Effect.ensuring(Ref.update(inFlight, (n) => n - 1).pipe(Effect.zipRight(Queue.offer(settled, undefined)))),
-        Effect.forkScoped
-      )
-
-    const step = Effect.gen(function* () {
-      const room = concurrency - (yield* Ref.get(inFlight))
-      const claimed = room > 0 ? yield* claimRoutineRuns(room, options.leaseMs) : []
-      yield* Ref.update(inFlight, (n) => n + claimed.length)
-      yield* Effect.forEach(claimed, begin, { discard: true })
-      if (room <= 0 || claimed.length === room) return yield* Queue.take(settled)
-      return yield* Effect.race(Queue.take(settled), Effect.sleep(idle))
+    return runClaimLoop({
+      name: "routine worker",
+      concurrency: options.concurrency ?? DEFAULT_ROUTINE_WORKER.concurrency,
+      claim: (room) => claimRoutineRuns(room, options.leaseMs),
+      run: (run: ClaimedRoutineRun) => runner.run(run, { waitMs }),
+      describe: (run) => `routine run ${run.id}`,
+      idle: Effect.sleep(Duration.millis(options.idleMs ?? DEFAULT_ROUTINE_WORKER.idleMs))
     })
-
-    return yield* step.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.logError("routine worker: looking for due routines failed; trying again in a second", cause).pipe(
-          Effect.zipRight(Effect.sleep(Duration.seconds(1)))
-        )
-      ),
-      Effect.forever
-    )
   })
 
 /** A layer that keeps `runRoutineWorker` running while it is alive; closing it hands the running runs back. */

@@ -1,5 +1,6 @@
-import { Clock, Duration, Effect, Layer, Option, Queue, Random, Ref, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Random, Schedule } from "effect"
 import { Mailer } from "../mail/ports.js"
+import { runClaimLoop } from "../shared/claim-loop.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { type AttemptResult, attemptDelivery } from "./attempt.js"
 import {
@@ -181,45 +182,20 @@ export const deliverDue = (options: DeliveryWorkerOptions = DEFAULT_DELIVERY_WOR
  * logged and retried a second later; a failed send is logged and its delivery comes back after the lease.
  */
 export const runDeliveryWorker = (options: DeliveryWorkerOptions = DEFAULT_DELIVERY_WORKER) =>
-  Effect.gen(function* () {
-    const queue = yield* DeliveryQueue
-    const inFlight = yield* Ref.make(0)
-    const settled = yield* Queue.sliding<void>(1)
-    const idleMs = options.idleMs ?? DEFAULT_DELIVERY_WORKER.idleMs
-
-    // A send in flight is finished (within the 10 s deadline) and recorded even when the worker stops, so a
-    // clean shutdown neither cuts a receiver off mid-request nor leaves the delivery to wait out its lease.
-    const start = (delivery: ClaimedDelivery) =>
-      deliverClaimed(delivery).pipe(
-        Effect.catchAllCause((cause) => Effect.logError(`webhook delivery ${delivery.id} failed`, cause)),
-        Effect.uninterruptible,
-        Effect.ensuring(Ref.update(inFlight, (n) => n - 1).pipe(Effect.zipRight(Queue.offer(settled, undefined)))),
-        Effect.forkScoped
-      )
-
-    const step = Effect.gen(function* () {
-      const room = options.concurrency - (yield* Ref.get(inFlight))
-      const claimed = room > 0 ? yield* claimDue(room, options) : []
-      yield* Ref.update(inFlight, (n) => n + claimed.length)
-      yield* Effect.forEach(claimed, start, { discard: true })
-      // Full: more may be due, so look again as soon as a send ends.
-      if (room <= 0 || claimed.length === room) return yield* Queue.take(settled)
-      // Capped or drained: a send ending frees room for a capped webhook; new work wakes the queue. The sends
-      // may all have ended during the claim (which then saw them in flight and took nothing): their signal is
-      // waiting in `settled`, so it is raced even with nothing in flight now. Waiting on the queue alone lost
-      // that wake-up and stalled the drain for a poll interval, again and again (measured: 2 s gaps).
-      return yield* Effect.race(Queue.take(settled), queue.awaitWork(idleMs))
+  Effect.flatMap(DeliveryQueue, (queue) =>
+    runClaimLoop({
+      name: "webhook worker",
+      concurrency: options.concurrency,
+      claim: (room) => claimDue(room, options),
+      run: deliverClaimed,
+      describe: (delivery) => `webhook delivery ${delivery.id}`,
+      // New work wakes the queue; the poll covers other instances' and retries coming due.
+      idle: queue.awaitWork(options.idleMs ?? DEFAULT_DELIVERY_WORKER.idleMs),
+      // A send in flight is finished (within the 10 s deadline) and recorded even when the worker stops, so a
+      // clean shutdown neither cuts a receiver off mid-request nor leaves the delivery to wait out its lease.
+      finishOnStop: true
     })
-
-    return yield* step.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.logError("webhook worker: looking at the queue failed; trying again in a second", cause).pipe(
-          Effect.zipRight(Effect.sleep(Duration.seconds(1)))
-        )
-      ),
-      Effect.forever
-    )
-  })
+  )
 
 /**
  * A layer that keeps `runDeliveryWorker` running in the background while it is alive. Closing it stops

@@ -3,6 +3,7 @@ import { pageOf } from "@svc/core/shared"
 import { AccessRepo, type AccessHow, type AccessState, type Customer, type ProductAccess } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
+import { personListFilters } from "./person-list.js"
 
 interface AccessRow {
   readonly workspace_id: string
@@ -116,17 +117,9 @@ export const AccessRepoSql = Layer.effect(
                                 ${scope} AND ${live})`
               : sql`AND NOT EXISTS (SELECT 1 FROM store_access a WHERE a.workspace_id = c.workspace_id
                                     AND a.email = c.email ${scope} AND ${live})`
-        const tag =
-          filter.tag === undefined
-            ? sql``
-            : sql`AND EXISTS (SELECT 1 FROM store_person_tags pt JOIN store_tags t ON t.id = pt.tag_id
-                              WHERE pt.workspace_id = c.workspace_id AND pt.email = c.email
-                                AND (t.id = ${filter.tag} OR t.name_key = ${filter.tag.toLowerCase()}))`
-        const createdAfter = filter.after ? sql`AND c.created_at > ${filter.after}` : sql``
-        const createdBefore = filter.before ? sql`AND c.created_at < ${filter.before}` : sql``
-        const after = page.after ? sql`AND (c.created_at, c.id) < (${page.after.createdAt}, ${page.after.id})` : sql``
+        const listed = personListFilters(sql, filter, page)
         return sql<CustomerRow>`SELECT c.* FROM store_customers c WHERE c.workspace_id = ${workspaceId}
-                                ${access} ${tag} ${createdAfter} ${createdBefore} ${after}
+                                ${access} ${listed}
                                 ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toCustomer), page.limit)),
           Effect.orDie

@@ -3,6 +3,7 @@ import { pageOf } from "@svc/core/shared"
 import { type ContactSource, type ContactStatus, type EmailContact, EmailContactsRepo } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
+import { personListFilters } from "./person-list.js"
 
 interface ContactRow {
   readonly id: string
@@ -73,17 +74,9 @@ export const EmailContactsRepoSql = Layer.effect(
         ).pipe(Effect.asVoid, Effect.orDie),
       listPage: (workspaceId, filter, page) => {
         const status = filter.status === undefined ? sql`` : sql`AND c.status = ${filter.status}`
-        const tag =
-          filter.tag === undefined
-            ? sql``
-            : sql`AND EXISTS (SELECT 1 FROM store_person_tags pt JOIN store_tags t ON t.id = pt.tag_id
-                              WHERE pt.workspace_id = c.workspace_id AND pt.email = c.email
-                                AND (t.id = ${filter.tag} OR t.name_key = ${filter.tag.toLowerCase()}))`
-        const createdAfter = filter.after ? sql`AND c.created_at > ${filter.after}` : sql``
-        const createdBefore = filter.before ? sql`AND c.created_at < ${filter.before}` : sql``
-        const after = page.after ? sql`AND (c.created_at, c.id) < (${page.after.createdAt}, ${page.after.id})` : sql``
+        const listed = personListFilters(sql, filter, page)
         return sql<ContactRow>`SELECT c.* FROM store_email_contacts c WHERE c.workspace_id = ${workspaceId}
-                               ${status} ${tag} ${createdAfter} ${createdBefore} ${after}
+                               ${status} ${listed}
                                ORDER BY c.created_at DESC, c.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toContact), page.limit)),
           Effect.orDie

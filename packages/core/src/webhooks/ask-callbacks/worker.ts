@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Either, Layer, Schedule } from "effect"
 import { type AskAnswer, CustomAiAsking } from "../../custom-ai/asking.js"
+import { runClaimLoop } from "../../shared/claim-loop.js"
 import { Ids } from "../../shared/ports.js"
 import { withSpan } from "../../shared/spans.js"
 import { HttpSender, type SendFailed, type SendOutcome } from "../ports.js"
@@ -131,15 +132,21 @@ export const deliverAskCallback = (
     }
   }).pipe(withSpan("AskCallbacks.deliver", { attributes: { callback: callback.id } }))
 
-/** One look at the queue: claims up to `concurrency` due callbacks and handles them; answers how many were claimed. */
-export const runDueAskCallbacks = (options: AskCallbackWorkerOptions = DEFAULT_ASK_CALLBACK_WORKER) =>
+/** Claims up to `limit` due callbacks with a fresh token and a lease of `leaseMs`. */
+const claimDueCallbacks = (limit: number, leaseMs: number) =>
   Effect.gen(function* () {
     const queue = yield* AskCallbackQueue
     const now = yield* Clock.currentTimeMillis
-    const claimed = yield* queue.claimDue(
-      { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + options.leaseMs) },
-      options.concurrency
+    return yield* queue.claimDue(
+      { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + leaseMs) },
+      limit
     )
+  })
+
+/** One look at the queue: claims up to `concurrency` due callbacks and handles them; answers how many were claimed. */
+export const runDueAskCallbacks = (options: AskCallbackWorkerOptions = DEFAULT_ASK_CALLBACK_WORKER) =>
+  Effect.gen(function* () {
+    const claimed = yield* claimDueCallbacks(options.concurrency, options.leaseMs)
     yield* Effect.forEach(
       claimed,
       (callback) =>
@@ -152,8 +159,8 @@ export const runDueAskCallbacks = (options: AskCallbackWorkerOptions = DEFAULT_A
   })
 
 /**
- * The callback loop of one process: handles due callbacks, looks again at once while it finds a full batch, else
- * after `idleMs`; a failed look is logged and retried a second later. Ended callbacks are deleted after a week.
+ * The callback loop of one process: keeps up to `concurrency` callbacks going, claims more as they end, and looks
+ * again after `idleMs` when nothing is due. Ended callbacks are deleted after a week.
  */
 export const runAskCallbackWorker = (options: AskCallbackWorkerOptions = DEFAULT_ASK_CALLBACK_WORKER) =>
   Effect.gen(function* () {
@@ -166,17 +173,14 @@ export const runAskCallbackWorker = (options: AskCallbackWorkerOptions = DEFAULT
       Effect.repeat(Schedule.spaced(Duration.hours(1))),
       Effect.forkScoped
     )
-    const step = Effect.flatMap(runDueAskCallbacks(options), (claimed) =>
-      claimed < options.concurrency ? Effect.sleep(Duration.millis(options.idleMs)) : Effect.void
-    )
-    return yield* step.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.logError("ask callback worker: looking at the queue failed; trying again in a second", cause).pipe(
-          Effect.zipRight(Effect.sleep(Duration.seconds(1)))
-        )
-      ),
-      Effect.forever
-    )
+    return yield* runClaimLoop({
+      name: "ask callback worker",
+      concurrency: options.concurrency,
+      claim: (room) => claimDueCallbacks(room, options.leaseMs),
+      run: (callback) => deliverAskCallback(callback, options),
+      describe: (callback) => `ask callback ${callback.id}`,
+      idle: Effect.sleep(Duration.millis(options.idleMs))
+    })
   })
 
 /** A layer that keeps `runAskCallbackWorker` running while it is alive. */
