@@ -1,4 +1,5 @@
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { ChatModel } from "@svc/core/custom-ai"
 import { Effect, Layer, Option } from "effect"
 import { anthropicGenerate } from "./anthropic.js"
@@ -7,6 +8,14 @@ import { openAiGenerate } from "./openai.js"
 import { chatCompletions } from "./openai-compatible.js"
 import { probeProvider } from "./probe.js"
 import type { ChatModelSettings } from "./settings.js"
+
+/**
+ * A request that never reached the provider: the connection failed before an answer began. The usual cause is a
+ * kept-alive connection the provider closed (it restarted, or dropped idle sockets) being reused; one more try on a
+ * new connection then goes through, where failing would cost an answer its retry delay.
+ */
+const neverReached = (error: HttpClientError.HttpClientError) =>
+  error._tag === "RequestError" && error.reason === "Transport"
 
 /**
  * The configured provider's `ChatModel` over the given HTTP client (an ordinary one: the operator chose the URL, and
@@ -18,13 +27,14 @@ export const ConfiguredChatModelLive = (
   Layer.scoped(
     ChatModel,
     Effect.gen(function* () {
-      const http = yield* HttpClient.HttpClient
-      const generate =
+      const http = HttpClient.retry(yield* HttpClient.HttpClient, { times: 1, while: neverReached })
+      const generate = yield* (
         settings.provider === "openai"
-          ? yield* openAiGenerate(settings)
+          ? openAiGenerate(settings)
           : settings.provider === "anthropic"
-            ? yield* anthropicGenerate(settings)
-            : chatCompletions(http, settings)
+            ? anthropicGenerate(settings)
+            : Effect.succeed(chatCompletions(http, settings))
+      ).pipe(Effect.provideService(HttpClient.HttpClient, http))
       yield* Effect.forkScoped(probeProvider(http, settings))
       return {
         description: Option.some({

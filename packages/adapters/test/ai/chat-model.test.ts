@@ -27,6 +27,8 @@ const chatCompletion =
     })(request, response)
   }
 
+let cuts = 0
+
 const routes: Record<string, Route> = {
   "POST /compat/v1/chat/completions": chatCompletion((model) => `Answered by ${model}.`),
   "GET /compat/v1/models": json(200, { object: "list", data: [{ id: "llama3.2", object: "model" }] }),
@@ -42,6 +44,12 @@ const routes: Record<string, Route> = {
   "POST /busy/v1/chat/completions": json(429, { error: { message: "Rate limit reached" } }, { "retry-after": "7" }),
   "POST /broken/v1/chat/completions": json(500, { error: { message: "internal error" } }),
   "POST /hang/v1/chat/completions": () => {},
+  // Every other request has its connection cut before any answer, as a kept-alive socket the provider closed is.
+  "POST /cut/v1/chat/completions": (request, response) => {
+    cuts += 1
+    if (cuts % 2 === 1) response.socket?.destroy()
+    else chatCompletion(() => "Answered after a cut connection.")(request, response)
+  },
   "POST /badkey/v1/chat/completions": json(401, {
     error: { message: "Incorrect API key provided", code: "invalid_api_key" }
   }),
@@ -179,6 +187,14 @@ describe("an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio)", () 
       const [standard, max] = sentTo("/compat/v1/chat/completions").slice(-2)
       expect(standard?.body).toMatchObject({ model: "llama3.2", max_tokens: 1024 })
       expect(max?.body).toMatchObject({ model: "llama3.3:70b", max_tokens: 4096 })
+    })
+  )
+
+  it.live("tries once more on a new connection when one is cut before any answer (a stale kept-alive socket)", () =>
+    Effect.gen(function* () {
+      const answer = yield* withModel(settings("/cut/v1"), (model) => model.generate(prompt))
+      expect(answer.text).toBe("Answered after a cut connection.")
+      expect(sentTo("/cut/v1/chat/completions")).toHaveLength(2)
     })
   )
 

@@ -11,7 +11,7 @@ import { AuthSettings } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
 import { AskSettings, ChatModel, ModelUnreachable } from "@svc/core/custom-ai"
 import { ROUTINES_PER_WORKSPACE_MAX, RoutineWorkerLive, Routines, runDueRoutines } from "@svc/core/routines"
-import { Deferred, Duration, Effect, Layer, Option, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { DocumentTextLive } from "../../src/ai/document-text.js"
 import { PublicUrl } from "../../src/http/config.js"
 import { ROUTINE_RUNS_PATH, RoutineRunsRoute } from "../../src/http/ai-steps/routine-runs.js"
@@ -457,6 +457,38 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
           answerExcerpt: "Back again."
         })
         expect(yield* balance).toBe(before - 30)
+
+        // A worker stopped while the model writes (a shutdown; a crash is the same after the lease): the run is
+        // handed back, and the next look follows the question already asked instead of asking and charging again.
+        const finish = yield* Deferred.make<void>()
+        let asked = 0
+        model.answerWith(() => {
+          asked += 1
+          return Deferred.await(finish).pipe(Effect.as({ text: "Asked once.", model: "test-model" }))
+        })
+        yield* toNextDue
+        const stopped = yield* Effect.fork(runDueRoutines(worker))
+        yield* eventually(Effect.sync(() => asked === 1))
+        yield* Fiber.interrupt(stopped)
+        expect(yield* runDueRoutines(worker)).toBe(1)
+        expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({ status: "running" })
+        yield* Deferred.succeed(finish, undefined)
+        const chatId = (yield* routineOf(principal, routine.id)).chatId
+        yield* eventually(
+          Effect.map(
+            callTool(principal, "svc_get_custom_ai_answer", { chatId }),
+            (answer) => answer.status === "answered"
+          )
+        )
+        yield* TestClock.adjust(Duration.seconds(10))
+        expect(yield* runDueRoutines(worker)).toBe(1)
+        expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
+          status: "answered",
+          credits: "1",
+          answerExcerpt: "Asked once."
+        })
+        expect(asked).toBe(1)
+        expect(yield* balance).toBe(before - 40)
         modelOn = false
       })
     )

@@ -1,7 +1,7 @@
 import { Clock, Duration, Effect, Fiber, Option, Ref } from "effect"
 import { CUSTOM_AI_MESSAGE_COST } from "../credits/costs.js"
 import { Credits } from "../credits/service.js"
-import { invalid, NotFound, Unreachable } from "../shared/errors.js"
+import { type Conflict, invalid, NotFound, Unreachable } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
 import { AskJobs, type AskMode, AskSettings } from "./ask-jobs.js"
@@ -29,6 +29,19 @@ export interface AskInput {
    * (`SVC_AI_ASK_BUDGET_MS`). Callers that report the answer later (automation steps, routines) pass their own.
    */
   readonly waitMs?: number | undefined
+  /**
+   * The caller's own record of the ask (the automation step's callback, a routine run's message id), committed in
+   * the transaction that stores the answer's message, job and charge: a crash can then never leave a charged ask
+   * that its caller does not know of (and would ask, and charge, again). Its failure rolls the ask back.
+   */
+  readonly alongside?: ((asked: AskedIds) => Effect.Effect<void, Conflict>) | undefined
+}
+
+/** What an ask stored, for its caller's `alongside` record. */
+export interface AskedIds {
+  readonly messageId: string
+  readonly chatId: string
+  readonly customAiId: string
 }
 
 /** Where a question stands: answered (with the answer), or still running in the background. */
@@ -148,6 +161,12 @@ export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom
           ...fields
         })
 
+        const alongside = Effect.suspend(() =>
+          input.alongside === undefined
+            ? Effect.void
+            : input.alongside({ messageId, chatId: chat.id, customAiId: customAi.id })
+        )
+
         if (Option.isNone(model.description)) {
           const passages = yield* knowledge.search(input.workspaceId, customAi.id, question, {
             limit: PROMPT_PASSAGES_MAX
@@ -159,7 +178,7 @@ export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom
             sources: extract.citations,
             answeredAt: at
           })
-          yield* messages.insertMessage(message)
+          yield* transactor.withTransaction(Effect.zipRight(messages.insertMessage(message), alongside))
           return yield* answerOf(message, customAi.id, input.accountId)
         }
 
@@ -189,6 +208,7 @@ export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom
               tenths: CUSTOM_AI_MESSAGE_COST[mode],
               reason: `Custom AI message (${mode}) to ${customAi.id}`
             })
+            yield* alongside
             return claimed
           })
         )

@@ -79,6 +79,21 @@ export class RoutinesRepo extends Context.Tag("svc/routines/RoutinesRepo")<
     readonly claimDueRuns: (claim: RoutineRunClaim, limit: number) => Effect.Effect<ReadonlyArray<ClaimedRoutineRun>>
     /** Records a held run's state and releases it; false when `claimToken` no longer holds it. */
     readonly recordRun: (runId: string, claimToken: string, record: RoutineRunRecord) => Effect.Effect<boolean>
+    /**
+     * Notes the question a held run asked (its try, Custom AI, message and chat), keeping the claim; false when no
+     * longer held. Written with the ask itself, so a run taken over after a crash follows that answer instead of
+     * asking (and charging) again.
+     */
+    readonly markAsked: (
+      runId: string,
+      claimToken: string,
+      asked: {
+        readonly attempts: number
+        readonly customAiId: string
+        readonly messageId: string
+        readonly chatId: string
+      }
+    ) => Effect.Effect<boolean>
     /** Gives a held run back to be looked at from `runAfter`, as it stands; false when no longer held. */
     readonly releaseRun: (runId: string, claimToken: string, runAfter: Date) => Effect.Effect<boolean>
     /** Each routine's latest run of the workspace that finished at or after `since`, newest first, in one query. */

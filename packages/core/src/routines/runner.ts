@@ -4,7 +4,7 @@ import { Notes } from "../boards/notes.js"
 import { type AskAnswer, CustomAiAsking } from "../custom-ai/asking.js"
 import { type AnswerSource, CustomAiChats } from "../custom-ai/chats.js"
 import { CustomAis } from "../custom-ai/service.js"
-import type { DomainError } from "../shared/errors.js"
+import { Conflict, type DomainError } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
 import { type ClaimedRoutineRun, type RoutineRunClaim, type RoutineRunRecord, RoutinesRepo } from "./ports.js"
@@ -251,7 +251,15 @@ export class RoutineRunner extends Effect.Service<RoutineRunner>()("svc/routines
             message: routine.message,
             mode: routine.mode,
             chatId,
-            waitMs: options.waitMs
+            waitMs: options.waitMs,
+            alongside: (ids) =>
+              repo.markAsked(held.id, held.claimToken, { attempts: asked.attempts, ...ids }).pipe(
+                Effect.filterOrFail(
+                  (kept) => kept,
+                  () => new Conflict({ message: `routine run ${held.id} was taken over by another worker` })
+                ),
+                Effect.asVoid
+              )
           })
         )
         if (Either.isRight(outcome) && outcome.right.chatId !== routine.chatId) {

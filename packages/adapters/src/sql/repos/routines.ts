@@ -280,6 +280,15 @@ export const RoutinesRepoSql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
+      markAsked: (runId, claimToken, asked) =>
+        lean<{ readonly id: string }>`
+          UPDATE routine_runs SET attempts = ${asked.attempts}, custom_ai_id = ${asked.customAiId},
+            message_id = ${asked.messageId}, chat_id = ${asked.chatId}
+          WHERE id = ${runId} AND claim_token = ${claimToken}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       releaseRun: (runId, claimToken, runAfter) =>
         lean<{ readonly id: string }>`
           UPDATE routine_runs SET run_after = ${runAfter}, claim_token = NULL, lease_until = NULL

@@ -42,6 +42,7 @@ export class AskCallbacks extends Effect.Service<AskCallbacks>()("svc/webhooks/A
     const ask = (input: AskWithCallbackInput, policy: InstantHookPolicy) =>
       Effect.gen(function* () {
         const callbackUrl = yield* checkHookTarget(input.callbackUrl, policy, "callback_url")
+        const callbackId = yield* ids.make("acb_")
         const answer = yield* asking.ask({
           accountId: input.accountId,
           workspaceId: input.workspaceId,
@@ -49,18 +50,21 @@ export class AskCallbacks extends Effect.Service<AskCallbacks>()("svc/webhooks/A
           message: input.message,
           mode: input.mode,
           chatId: input.chatId,
-          waitMs: 0
-        })
-        const callbackId = yield* ids.make("acb_")
-        yield* queue.insert({
-          id: callbackId,
-          messageId: answer.messageId,
-          chatId: answer.chatId,
-          accountId: input.accountId,
-          workspaceId: input.workspaceId,
-          customAiId: answer.customAiId,
-          callbackUrl,
-          createdAt: new Date(yield* Clock.currentTimeMillis)
+          waitMs: 0,
+          // Queued with the ask itself, so an ask that was charged always reports back.
+          alongside: (asked) =>
+            Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              queue.insert({
+                id: callbackId,
+                messageId: asked.messageId,
+                chatId: asked.chatId,
+                accountId: input.accountId,
+                workspaceId: input.workspaceId,
+                customAiId: asked.customAiId,
+                callbackUrl,
+                createdAt: new Date(now)
+              })
+            )
         })
         return { ...answer, callbackId } satisfies AskWithCallbackAnswer
       }).pipe(withSpan("AskCallbacks.ask"))
