@@ -395,6 +395,23 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
         const toNextDue = Effect.flatMap(routineOf(principal, routine.id), (current) =>
           TestClock.setTime(Date.parse(current.nextRunAt ?? ""))
         )
+        // Once the model has written the answer, the run's next look (10 s on) records it, charged once.
+        const answeredLater = (chatId: string | null, text: string) =>
+          Effect.gen(function* () {
+            yield* eventually(
+              Effect.map(
+                callTool(principal, "svc_get_custom_ai_answer", { chatId }),
+                (answer) => answer.status === "answered"
+              )
+            )
+            yield* TestClock.adjust(Duration.seconds(10))
+            expect(yield* runDueRoutines(worker)).toBe(1)
+            expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
+              status: "answered",
+              credits: "1",
+              answerExcerpt: text
+            })
+          })
 
         // Answered at once: 1 credit, once.
         model.answerWith(() => Effect.succeed({ text: "Nothing new on returns.", model: "test-model" }))
@@ -417,19 +434,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
         const running = yield* routineOf(principal, routine.id)
         expect(running.latestRun).toMatchObject({ status: "running", answerExcerpt: null })
         yield* Deferred.succeed(written, undefined)
-        yield* eventually(
-          Effect.map(
-            callTool(principal, "svc_get_custom_ai_answer", { chatId: running.chatId }),
-            (answer) => answer.status === "answered"
-          )
-        )
-        yield* TestClock.adjust(Duration.seconds(10))
-        expect(yield* runDueRoutines(worker)).toBe(1)
-        expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
-          status: "answered",
-          credits: "1",
-          answerExcerpt: "Slow but sure."
-        })
+        yield* answeredLater(running.chatId, "Slow but sure.")
         expect(yield* balance).toBe(before - 20)
 
         // Unreachable: tried again a minute later, and charged only for the answer.
@@ -473,20 +478,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
         expect(yield* runDueRoutines(worker)).toBe(1)
         expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({ status: "running" })
         yield* Deferred.succeed(finish, undefined)
-        const chatId = (yield* routineOf(principal, routine.id)).chatId
-        yield* eventually(
-          Effect.map(
-            callTool(principal, "svc_get_custom_ai_answer", { chatId }),
-            (answer) => answer.status === "answered"
-          )
-        )
-        yield* TestClock.adjust(Duration.seconds(10))
-        expect(yield* runDueRoutines(worker)).toBe(1)
-        expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
-          status: "answered",
-          credits: "1",
-          answerExcerpt: "Asked once."
-        })
+        yield* answeredLater((yield* routineOf(principal, routine.id)).chatId, "Asked once.")
         expect(asked).toBe(1)
         expect(yield* balance).toBe(before - 40)
         modelOn = false
