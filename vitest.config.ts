@@ -23,6 +23,7 @@ const engineFree = [
   "packages/server/test/bench-smoke.test.ts",
   "packages/server/test/tracing-config.test.ts",
   "packages/server/test/graphql-config.test.ts",
+  "packages/server/test/mail-config.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.
   "packages/adapters/test/graphql/limits.test.ts",
   "packages/adapters/test/graphql/graphiql-browser.test.ts",

@@ -1,6 +1,7 @@
 import { DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
+import { fromAddressProblem } from "@svc/adapters/mail"
 import { DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
-import { Config } from "effect"
+import { Config, Redacted } from "effect"
 
 const list = (name: string) =>
   Config.string(name).pipe(
@@ -67,12 +68,35 @@ export const ServerConfig = Config.all({
    * runs them).
    */
   aiWorker: switchedOn("SVC_AI_WORKER", true),
+  /** Whether this process sends the email sequences' due steps (off: another instance sends them). */
+  sequenceWorker: switchedOn("SVC_SEQUENCE_WORKER", true),
   /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
   aiLeaseMs: Config.integer("SVC_AI_LEASE_MS").pipe(
     Config.withDefault(120_000),
     Config.validate({ message: "SVC_AI_LEASE_MS must be at least 2000", validation: (ms) => ms >= 2_000 })
   ),
   graphql: graphqlSettings,
+  /**
+   * The SMTP server mail goes out through (docs/email.md), e.g. `smtps://user:pass@smtp.example.com:465`. Unset: no
+   * mail is sent, and the owner reads the outbox at /settings/outbox.
+   */
+  smtpUrl: Config.option(
+    Config.redacted("SMTP_URL").pipe(
+      Config.validate({
+        message: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example.com:465",
+        validation: (url) => /^smtps?:\/\/[^\s/]+/i.test(Redacted.value(url))
+      })
+    )
+  ),
+  /** The From of every message; defaults to `svc <no-reply@<public URL's host>>`. */
+  smtpFrom: Config.option(
+    Config.string("SMTP_FROM").pipe(
+      Config.validate({
+        message: "SMTP_FROM must be one address, like Shop <shop@example.com> or shop@example.com",
+        validation: (from) => fromAddressProblem(from) === undefined
+      })
+    )
+  ),
   /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),
@@ -87,6 +111,14 @@ export const ServerConfig = Config.all({
 })
 
 export type ServerConfig = Config.Config.Success<typeof ServerConfig>
+
+/** The From address of outgoing mail: `SMTP_FROM`, or a no-reply address at the public URL's host. */
+export const mailFrom = (config: ServerConfig): string => {
+  if (config.smtpFrom._tag === "Some") return config.smtpFrom.value
+  const host = new URL(publicOrigin(config)).hostname
+  // An address or a bare name (127.0.0.1, a container name) is no mail domain a server would accept.
+  return `svc <no-reply@${/^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : "localhost"}>`
+}
 
 /** The public origin, without a trailing slash. */
 export const publicOrigin = (config: ServerConfig): string =>

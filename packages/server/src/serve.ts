@@ -2,11 +2,13 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
+import { SmtpTransportLive } from "@svc/adapters/mail"
 import {
   AuthUrl,
   GraphqlSettings,
   HttpFaceSettings,
   lanedServerLayer,
+  MailDelivery,
   PublicUrl,
   ToolFacesLive,
   ToolLanesLive
@@ -14,12 +16,14 @@ import {
 import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
 import { AskWorkerLive } from "@svc/core/custom-ai"
+import { MailWorkerLive } from "@svc/core/mail"
 import { RoutineWorkerLive } from "@svc/core/routines"
+import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
-import { publicOrigin, ServerConfig } from "./config.js"
+import { mailFrom, publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
 import { TracingConfig, withTracing } from "./tracing.js"
 
@@ -33,7 +37,8 @@ const FaceSettingsLive = Layer.unwrapEffect(
         maxBodyBytes: 1024 * 1024,
         allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
       }),
-      Layer.succeed(GraphqlSettings, config.graphql)
+      Layer.succeed(GraphqlSettings, config.graphql),
+      Layer.succeed(MailDelivery, { delivering: config.smtpUrl._tag === "Some" })
     )
   )
 )
@@ -57,7 +62,8 @@ const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 /**
  * Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker and
  * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker, the ask step's
- * callback worker and the routine worker.
+ * callback worker and the routine worker; (unless `SVC_SEQUENCE_WORKER=false`) the email sequence worker; (when
+ * `SMTP_URL` is set) the mail worker, which drains the outbox over SMTP.
  */
 const WorkersLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
@@ -75,7 +81,13 @@ const WorkersLive = Layer.unwrapEffect(
       config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty,
       config.aiWorker ? AskWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty,
       config.aiWorker ? AskCallbackWorkerLive() : Layer.empty,
-      config.aiWorker ? RoutineWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty
+      config.aiWorker ? RoutineWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty,
+      config.sequenceWorker ? SequenceWorkerLive() : Layer.empty,
+      config.smtpUrl._tag === "Some"
+        ? MailWorkerLive({ publicBase: publicOrigin(config) }).pipe(
+            Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))
+          )
+        : Layer.empty
     )
   )
 )

@@ -180,6 +180,17 @@ describe(`the store API client against svc serve on ${engineName}`, { timeout: 1
     expect((await store.feeds.changes()).changes).toEqual([])
     expect((await store.feeds.refunds()).refunds).toEqual([])
     expect((await store.feeds.cohortSignups({ product })).signups).toEqual([])
+    expect((await store.emailList.signups()).signups).toEqual([])
+    expect((await store.forms.completed({ quiz: "frm_none" })).responses).toEqual([])
+  })
+
+  it("lists forms, and refuses a decision on a form that does not exist with the typed 404", async () => {
+    const forms = []
+    for await (const form of store.forms.list({})) forms.push(form)
+    expect(forms).toEqual([])
+    await expect(store.forms.accept({ id: "frm_none", email: "pat@example.com" })).rejects.toMatchObject({
+      status: 404
+    })
   })
 
   it("manages webhooks and reads the event log page by page", async () => {

@@ -15,6 +15,7 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
     const refused = await json(["store", "set", "--email", email, "--card-processor", "maybe"])
     expect(refused.code).toBe(2)
     expect((await json(["store", "set", "--email", email, "--email-list-add-buyers", "maybe"])).code).toBe(2)
+    expect((await json(["store", "set", "--email", email, "--email-double-opt-in", "yes"])).code).toBe(2)
 
     const set = await json([
       "store",
@@ -26,13 +27,16 @@ describe(`svc store and custom-ais commands on ${engineName}`, { timeout: 480_00
       "--card-processor",
       "connected",
       "--email-list-add-buyers",
-      "off"
+      "off",
+      "--email-double-opt-in",
+      "on"
     ])
     expect(set.code).toBe(0)
     expect(set.body.store).toMatchObject({
       supportEmail: "help@example.com",
       cardProcessor: "connected",
-      emailListAddBuyers: false
+      emailListAddBuyers: false,
+      emailDoubleOptIn: true
     })
 
     const customAi = await json(["custom-ais", "create", "--email", email, "--name", "Writing coach"])

@@ -1,9 +1,11 @@
 import { Layer } from "effect"
 import { AiStepsRoutes } from "./ai-steps/index.js"
 import { GraphqlRoutes } from "./graphql/index.js"
+import { MailRoutes } from "./mail/index.js"
 import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
 import { OAuthRoutes } from "./oauth/index.js"
+import { StorePagesRoutes } from "./public-pages/routes.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
 
@@ -25,6 +27,7 @@ export {
 } from "./graphql/index.js"
 export { AiStepsRoutes, ASK_STEP_PATH, CHAT_PATH } from "./ai-steps/index.js"
 export { lanedServerLayer } from "./laned-server.js"
+export { MailDelivery, MailRoutes, UNSUBSCRIBE_PATH } from "./mail/index.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"
 export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
@@ -32,12 +35,14 @@ export { McpRoutes } from "./mcp/routes.js"
 export { makeToolsOpenApi } from "./rest/openapi.js"
 export { MetaRoutes } from "./meta.js"
 export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
+export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW, StorePagesRoutes } from "./public-pages/routes.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
 /**
  * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API,
- * GraphQL and the automation steps under `/ai`), ready to merge into one router.
+ * GraphQL, the automation steps under `/ai`, and the mail pages: unsubscribe links and the outbox), ready to merge
+ * into one router.
  */
 export const ToolFacesLive = Layer.mergeAll(
   McpRoutes,
@@ -46,5 +51,7 @@ export const ToolFacesLive = Layer.mergeAll(
   OAuthRoutes,
   StoreApiRoutes,
   GraphqlRoutes,
-  AiStepsRoutes
+  AiStepsRoutes,
+  MailRoutes,
+  StorePagesRoutes
 )

@@ -4,6 +4,7 @@ import { IdsLive } from "../system/ids.js"
 import { LinkPreviewOffline } from "../system/link-preview-offline.js"
 import { SecretsLive } from "../system/secrets.js"
 import { WebhookSecretsLive } from "../system/webhook-secrets.js"
+import { MailSignerLive } from "../mail/signer.js"
 import { RateLimiterSql } from "./rate-limiter.js"
 import { AccountsRepoSql } from "./repos/accounts.js"
 import { ApiKeysRepoSql } from "./repos/api-keys.js"
@@ -60,6 +61,7 @@ export const SqlReposLive = Layer.mergeAll(
   StoreReposSql,
   WebhooksRepoSql,
   WebhookSecretsLive,
+  MailSignerLive,
   TransactorSql
 )
 

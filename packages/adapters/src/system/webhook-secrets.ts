@@ -21,7 +21,10 @@ const decodeKey = (text: string, source: string): Effect.Effect<Buffer> => {
       )
 }
 
-/** The sealing key: `SVC_SECRET_KEY`, or one generated once into `server_secrets` that every instance then reads. */
+/**
+ * The server key: `SVC_SECRET_KEY`, or one generated once into `server_secrets` that every instance then reads. It
+ * seals webhook secrets; other uses derive a key of their own from it (`makeServerKey`).
+ */
 const loadKey = (sql: SqlClient.SqlClient, configured: Option.Option<Redacted.Redacted<string>>) =>
   Option.match(configured, {
     onSome: (key) => decodeKey(Redacted.value(key), "SVC_SECRET_KEY"),
@@ -43,6 +46,28 @@ const loadKey = (sql: SqlClient.SqlClient, configured: Option.Option<Redacted.Re
   })
 
 /**
+ * The server key as a use of it needs it (`derive`: the key of that use; by default the server key itself), read
+ * on first use rather than when built, so a layer holding it may be built before the migrations that create
+ * `server_secrets` run. Only a loaded key is kept: a database hiccup on first use fails that call, not every later one.
+ */
+export const makeServerKey = (derive: (serverKey: Buffer) => Buffer = (serverKey) => serverKey) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const configured = yield* Effect.orDie(Config.option(Config.redacted("SVC_SECRET_KEY")))
+    const loaded = yield* SynchronizedRef.make(Option.none<Buffer>())
+    return SynchronizedRef.modifyEffect(loaded, (current) =>
+      Option.match(current, {
+        onSome: (k) => Effect.succeed([k, current] as const),
+        onNone: () =>
+          Effect.map(loadKey(sql, configured), (serverKey) => {
+            const k = derive(serverKey)
+            return [k, Option.some(k)] as const
+          })
+      })
+    )
+  })
+
+/**
  * `WebhookSecrets` with AES-256-GCM sealing (`v1.<iv>.<tag>.<ciphertext>`, base64url) and HMAC-SHA256.
  * The key is read on first use, not when the layer is built, so the layer may be built before the
  * migrations that create `server_secrets` have run. A sealed secret that does not open under the key
@@ -51,16 +76,7 @@ const loadKey = (sql: SqlClient.SqlClient, configured: Option.Option<Redacted.Re
 export const WebhookSecretsLive = Layer.effect(
   WebhookSecrets,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const configured = yield* Effect.orDie(Config.option(Config.redacted("SVC_SECRET_KEY")))
-    // Only a loaded key is kept: a database hiccup on first use fails that call, not every later one.
-    const loaded = yield* SynchronizedRef.make(Option.none<Buffer>())
-    const key = SynchronizedRef.modifyEffect(loaded, (current) =>
-      Option.match(current, {
-        onSome: (k) => Effect.succeed([k, current] as const),
-        onNone: () => Effect.map(loadKey(sql, configured), (k) => [k, Option.some(k)] as const)
-      })
-    )
+    const key = yield* makeServerKey()
 
     return {
       generate: Effect.sync(() => `whsec_${randomBytes(32).toString("base64url")}`),

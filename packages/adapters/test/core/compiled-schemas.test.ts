@@ -140,7 +140,9 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder"
           "svc_save_bundle",
           "svc_manage_customer_access",
           "svc_manage_cohorts",
-          "svc_manage_sales"
+          "svc_manage_sales",
+          "svc_manage_store_emails",
+          "svc_manage_forms"
         ])
       })
   )

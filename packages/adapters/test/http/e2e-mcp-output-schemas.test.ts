@@ -150,6 +150,21 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
           title: "Workbook",
           url: "https://example.com/workbook"
         })
+        yield* ok("svc_manage_store_emails", { action: "add_contact", email: "di@example.com", tags: ["Lead"] })
+        yield* ok("svc_manage_store_emails", {
+          action: "create_sequence",
+          name: "Welcome",
+          steps: [{ delayMinutes: 0, subject: "Hi", body: "Welcome." }],
+          tags: ["Lead"]
+        })
+        yield* ok("svc_manage_store_emails", { action: "list_sequences" })
+        const { form } = yield* ok<Record1<"form">>("svc_manage_forms", {
+          action: "create",
+          title: "Apply",
+          review: true
+        })
+        yield* ok("svc_manage_forms", { action: "list" })
+        yield* ok("svc_manage_forms", { action: "applications", formId: form.id })
         yield* ok("svc_get_seller_overview", {})
 
         // Custom AIs: the record, its knowledge, asking it (extractive: no model in tests), and skills.

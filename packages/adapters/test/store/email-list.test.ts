@@ -11,19 +11,12 @@ import {
   StoreSetup,
   StoreTagging
 } from "@svc/core/store"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { engineName } from "../support/database.js"
-import { StoreTest } from "./support.js"
+import { exactly, caller, StoreTest } from "./support.js"
 
 type Harness = StoreTest["Type"]
 type Row = Record<string, unknown>
-
-// Exactly the schema's fields: one the schema does not name, or one it names and the row lacks, fails.
-const exactly = <A, I>(schema: Schema.Schema<A, I>, row: unknown) =>
-  Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(row)
-
-const caller = (t: Harness, token: string) => (method: string, path: string, body?: unknown) =>
-  Effect.promise(() => t.call(token, method, path, body))
 
 const tagNames = (contact: unknown) => ((contact as Row).tags as Array<{ name: string }>).map((tag) => tag.name)
 

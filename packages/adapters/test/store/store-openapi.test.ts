@@ -10,18 +10,14 @@ import {
   StoreCohorts
 } from "@svc/core/store"
 import { StoreBadRequest } from "@svc/core/store-api"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { engineName } from "../support/database.js"
-import { StoreTest } from "./support.js"
+import { exactly, StoreTest } from "./support.js"
 
 type Call = StoreTest["Type"]["call"]
 
 const request = (call: Call, token: string, method: string, path: string, body?: unknown) =>
   Effect.promise(() => call(token, method, path, body))
-
-// Exactly the schema's fields: a field the schema does not name, or one it names and the row lacks, fails.
-const exactly = <A, I>(schema: Schema.Schema<A, I>, row: unknown) =>
-  Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(row)
 
 interface Document {
   readonly paths: Record<string, Record<string, { responses: Record<string, unknown> }>>

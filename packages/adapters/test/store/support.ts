@@ -5,7 +5,7 @@ import { type Access, ApiKeys } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { ToolServer } from "@svc/core/tools"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { callerOf, storeApiHandler } from "../webhooks/support.js"
 
@@ -124,3 +124,11 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
     })
   )
 }
+
+/** Exactly the schema's fields: one the schema does not name, or one it names and the row lacks, fails. */
+export const exactly = <A, I>(schema: Schema.Schema<A, I>, row: unknown) =>
+  Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(row)
+
+/** Sends store API requests as the key `token` gives, as an Effect. */
+export const caller = (t: StoreHarness, token: string) => (method: string, path: string, body?: unknown) =>
+  Effect.promise(() => t.call(token, method, path, body))

@@ -385,6 +385,22 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/email-signups/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["emailList.signups"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/email-contacts/{email}": {
         readonly parameters: {
             readonly query?: never;
@@ -409,6 +425,106 @@ export interface paths {
             readonly cookie?: never;
         };
         readonly get: operations["emailList.tags"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/email-sequences": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List email sequences
+         * @description The store's email sequences, newest first: each with starts_when (adding a start tag to a subscribed contact, or a purchase of a start product, enrols them once), its steps (delay and subject) and how many people are in it, done, or stopped.
+         */
+        readonly get: operations["emailSequences.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/quizzes": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["forms.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/forms/{id}/applications": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["forms.applications"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/forms/{id}/applications/accept": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        readonly post: operations["forms.accept"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/forms/{id}/applications/decline": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        readonly post: operations["forms.decline"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/quiz-responses/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["forms.completed"];
         readonly put?: never;
         readonly post?: never;
         readonly delete?: never;
@@ -1413,6 +1529,19 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A new address on the email list from a sign-up. */
+        readonly EmailSignupRow: {
+            /** @description The event's id (evt_…), stable across polls. */
+            readonly id: string;
+            readonly email: string;
+            readonly name: string | null;
+            /** @description They agreed to the store's email (the form asks). */
+            readonly marketing_consent: boolean;
+            /** @description Where they signed up: signup_form (the store's public page). */
+            readonly source: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
         /** @description A store tag, shared by contacts and customers. */
         readonly EmailTagRow: {
             /** @description Tag id (tag_…). */
@@ -1423,6 +1552,138 @@ export interface components {
              * @description How many people on the email list have it.
              */
             readonly contacts: number;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
+        /** @description An email sequence of the store. */
+        readonly EmailSequenceRow: {
+            /** @description Sequence id (seq_…). */
+            readonly id: string;
+            readonly name: string;
+            /**
+             * @description active (enrols people and sends) or paused (enrols no one, sends nothing until resumed).
+             * @enum {string}
+             */
+            readonly state: "active" | "paused";
+            /** @description What enrols a subscribed contact: any start tag or any start product. */
+            readonly starts_when: {
+                /** @description Getting any of these tags starts the sequence. */
+                readonly tags: readonly components["schemas"]["TagRef"][];
+                /** @description Buying (or being given) any of these products (prod_…) starts the sequence. */
+                readonly products: readonly string[];
+            };
+            /** @description The emails in order (bodies are read through the tool). */
+            readonly steps: readonly {
+                /**
+                 * int
+                 * @description Minutes after the previous step was sent (the first step: after the enrolment).
+                 */
+                readonly delay_minutes: number;
+                readonly subject: string;
+            }[];
+            readonly enrolments: {
+                /**
+                 * int
+                 * @description People still going through it.
+                 */
+                readonly active: number;
+                /**
+                 * int
+                 * @description People who got every step.
+                 */
+                readonly completed: number;
+                /**
+                 * int
+                 * @description People it stopped for: they unsubscribed, bounced, complained or left the list.
+                 */
+                readonly stopped: number;
+            };
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly updated_at: string;
+        };
+        /** @description One form of the store (the store API calls forms quizzes). */
+        readonly QuizRow: {
+            /** @description Form id (frm_…). */
+            readonly id: string;
+            readonly title: string;
+            readonly description: string;
+            /** @description true: each response is an application, pending until accepted or declined. */
+            readonly review: boolean;
+            readonly questions: readonly {
+                /** @description Question id within the form (q1, q2, …); answers name it. */
+                readonly id: string;
+                readonly label: string;
+                /**
+                 * @description text (a line, up to 500 characters), paragraph (up to 5000), email, or choice (one of choices).
+                 * @enum {string}
+                 */
+                readonly kind: "text" | "paragraph" | "email" | "choice";
+                readonly required: boolean;
+                /** @description A choice question's choices; else empty. */
+                readonly choices: readonly string[];
+            }[];
+            /** @description Tags an accepted applicant gets. */
+            readonly accept_tags: readonly components["schemas"]["TagRef"][];
+            /** @description Tags a declined applicant gets. */
+            readonly decline_tags: readonly components["schemas"]["TagRef"][];
+            /** @description A product an accepted applicant is given free access to; null: none. */
+            readonly accept_product_id: string | null;
+            /** @description false: no decision email is sent. */
+            readonly decision_emails: boolean;
+            /** @description Added to the accept email. */
+            readonly accept_note: string | null;
+            /** @description Added to the decline email. */
+            readonly decline_note: string | null;
+            /**
+             * int
+             * @description Responses so far.
+             */
+            readonly responses: number;
+            /**
+             * int
+             * @description Applications waiting for a decision (review forms).
+             */
+            readonly pending: number;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly updated_at: string;
+        };
+        /** @description One application: a response to a review form. */
+        readonly ApplicationRow: {
+            /** @description Response id (resp_…): the response_id to accept or decline. */
+            readonly id: string;
+            readonly form_id: string;
+            readonly email: string;
+            readonly name: string | null;
+            /** @enum {string} */
+            readonly status: "pending" | "accepted" | "declined";
+            readonly answers: readonly {
+                readonly question_id: string;
+                /** @description The question as it was asked. */
+                readonly question: string;
+                readonly answer: string;
+            }[];
+            readonly decided_at: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
+        /** @description A form filled in. */
+        readonly FormCompletedRow: {
+            /** @description The event's id (evt_…), stable across polls. */
+            readonly id: string;
+            /** @description The response (resp_…): the response_id to decide on. */
+            readonly response_id: string;
+            readonly quiz_id: string;
+            readonly quiz_title: string;
+            readonly email: string;
+            readonly name: string | null;
+            readonly answers: readonly {
+                readonly question: string;
+                readonly answer: string;
+            }[];
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
@@ -6565,6 +6826,120 @@ export interface operations {
             };
         };
     };
+    readonly "emailList.signups": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly signups: readonly components["schemas"]["EmailSignupRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
     readonly "emailList.get": {
         readonly parameters: {
             readonly query?: never;
@@ -6972,6 +7347,796 @@ export interface operations {
                         readonly has_more: boolean;
                         /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
                         readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "emailSequences.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["EmailSequenceRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "forms.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["QuizRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "forms.applications": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description pending (default), accepted, declined or all. */
+                readonly status?: "pending" | "accepted" | "declined" | "all";
+            };
+            readonly header?: never;
+            readonly path: {
+                /** @description Form id (frm_…) from GET /quizzes. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["ApplicationRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "forms.accept": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description Form id (frm_…) from GET /quizzes. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * maxLength(100)
+                     * @description The application's id (resp_…), from the list or the Form Completed feed.
+                     */
+                    readonly response_id?: string;
+                    /** @description Or: the newest application from this email. */
+                    readonly email?: components["schemas"]["Trim"];
+                    /** @description false: no decision email. */
+                    readonly send_email?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        /** @description false when the application was already decided this way. */
+                        readonly changed: boolean;
+                        /**
+                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (the store has no support email for the applicant to answer), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
+                         * @enum {string}
+                         */
+                        readonly email: "queued" | "off" | "not_set_up" | "no_email" | "skipped";
+                        readonly application: components["schemas"]["ApplicationRow"];
+                        /** @description Tags the person did not have before. */
+                        readonly tags_added: readonly components["schemas"]["TagRef"][];
+                        /**
+                         * @description With the form's accept_product_id, on an accept that changed: the free access given.
+                         * @enum {string}
+                         */
+                        readonly access?: "added" | "already_has_access" | "rejected";
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "forms.decline": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description Form id (frm_…) from GET /quizzes. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * maxLength(100)
+                     * @description The application's id (resp_…), from the list or the Form Completed feed.
+                     */
+                    readonly response_id?: string;
+                    /** @description Or: the newest application from this email. */
+                    readonly email?: components["schemas"]["Trim"];
+                    /** @description false: no decision email. */
+                    readonly send_email?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        /** @description false when the application was already decided this way. */
+                        readonly changed: boolean;
+                        /**
+                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (the store has no support email for the applicant to answer), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
+                         * @enum {string}
+                         */
+                        readonly email: "queued" | "off" | "not_set_up" | "no_email" | "skipped";
+                        readonly application: components["schemas"]["ApplicationRow"];
+                        /** @description Tags the person did not have before. */
+                        readonly tags_added: readonly components["schemas"]["TagRef"][];
+                        /**
+                         * @description With the form's accept_product_id, on an accept that changed: the free access given.
+                         * @enum {string}
+                         */
+                        readonly access?: "added" | "already_has_access" | "rejected";
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "forms.completed": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this form's responses (frm_…). */
+                readonly quiz?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly responses: readonly components["schemas"]["FormCompletedRow"][];
                     };
                 };
             };
@@ -8700,7 +9865,7 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
+                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent), new_email_signup (GET /email-signups/recent), form_completed (GET /quiz-responses/recent). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
                     readonly event: string;
                     /** @description https address on the automation tool's hook domain. */
                     readonly target_url: string;

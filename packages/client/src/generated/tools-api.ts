@@ -1110,7 +1110,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Get seller overview
-         * @description Read a store's figures for a period (7d/30d/90d/365d ending now, default 30d, or from/to) against the one before: revenue, sales, refunds, net, new customers, active memberships; top 5 products; 10 latest events. Next: svc_manage_sales.
+         * @description A store's figures for a period (default 30d) against the one before: revenue, sales, refunds, customers, memberships; top products; latest events.
          */
         readonly post: operations["svc_get_seller_overview"];
         readonly delete?: never;
@@ -1130,7 +1130,7 @@ export interface paths {
         readonly put?: never;
         /**
          * List stores
-         * @description List the stores this credential reaches: handle, name, plan gate and set-up checklist (support email, payment, a product, a live product). Pass a handle as storeHandle to svc_get_seller_overview and other store tools.
+         * @description List the stores this credential reaches: handle, name, plan gate and set-up checklist. Pass a handle as storeHandle to the store tools.
          */
         readonly post: operations["svc_list_stores"];
         readonly delete?: never;
@@ -1150,7 +1150,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Get Custom AI product
-         * @description Read a Custom AI's product: its fields as GET /products/<id> answers them, can_publish and publish_checklist. Free. Change it with svc_save_custom_ai_product; sell it with svc_publish_custom_ai_product.
+         * @description Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
          */
         readonly post: operations["svc_get_custom_ai_product"];
         readonly delete?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
         readonly put?: never;
         /**
          * List customers
-         * @description List the store's customers, newest first, with each product's access state and tags (as GET /customers). Read one: svc_get_customer; change access: svc_manage_customer_access.
+         * @description List the store's customers, newest first, with each product's access and tags (as GET /customers). Change access: svc_manage_customer_access.
          */
         readonly post: operations["svc_list_customers"];
         readonly delete?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Get customer
-         * @description Read one customer by email (as GET /customers/<email>): each product's access state with its content links, and tags. Change access: svc_manage_customer_access.
+         * @description Read one customer by email (as GET /customers/<email>): each product's access with its content links, and tags.
          */
         readonly post: operations["svc_get_customer"];
         readonly delete?: never;
@@ -1230,7 +1230,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save Custom AI product
-         * @description Create a Custom AI's product (a draft) or change its fields, with the products API's rules and price caps. Returns the product, publish_checklist and created. Free. Next: svc_publish_custom_ai_product.
+         * @description Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
          */
         readonly post: operations["svc_save_custom_ai_product"];
         readonly delete?: never;
@@ -1250,7 +1250,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Publish Custom AI product
-         * @description Publish a Custom AI's product (live: true; a conflict lists what publish_checklist lacks) or unpublish it (false: sales stop, buyers keep access). Returns the product. Free. Next: svc_manage_sales, svc_list_customers.
+         * @description Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
          */
         readonly post: operations["svc_publish_custom_ai_product"];
         readonly delete?: never;
@@ -1270,7 +1270,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save a bundle
-         * @description Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.
+         * @description Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. A sale gives each product in it.
          */
         readonly post: operations["svc_save_bundle"];
         readonly delete?: never;
@@ -1290,7 +1290,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Organize Custom AI knowledge
-         * @description Organize a Custom AI's knowledge sources: file them in folders, set their order (position) and rename them, several at once. Answers every source in its new order. Free. Add or remove sources with svc_manage_custom_ai_sources.
+         * @description File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.
          */
         readonly post: operations["svc_organize_custom_ai_knowledge"];
         readonly delete?: never;
@@ -1310,7 +1310,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage customer access
-         * @description Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once per person per minute). Answers the outcome and the customer now. Bulk: svc_import_customers.
+         * @description Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once a minute). Answers the customer now.
          */
         readonly post: operations["svc_manage_customer_access"];
         readonly delete?: never;
@@ -1330,7 +1330,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Import customers
-         * @description Import up to 1000 people with free access to live products, with tags; no access email unless sendEmail. Answers a status per row; bad rows are skipped, repeats change nothing. Then svc_list_customers.
+         * @description Import up to 1000 people with free access to live products, with tags; no access email unless sendEmail. A status per row; repeats change nothing.
          */
         readonly post: operations["svc_import_customers"];
         readonly delete?: never;
@@ -1350,7 +1350,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage cohorts
-         * @description List a product's cohorts, create one (name, capacity, startsOn), update one (capacity null removes the cap) or move a buyer with access into one (overCap adds to a full cohort). Answers the cohort as it now is. Find buyers with svc_list_customers.
+         * @description List a product's cohorts, create or update one (capacity null: no cap), or move a buyer with access into one (overCap: into a full one). Answers the cohort.
          */
         readonly post: operations["svc_manage_cohorts"];
         readonly delete?: never;
@@ -1370,7 +1370,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage content links
-         * @description List, add, reorder or remove the links a product delivers (at most 50); buyers with access get them in the access email and svc_get_customer. Answers the links now.
+         * @description List, add, reorder or remove the links a product delivers (at most 50), sent in its access email. Answers the links.
          */
         readonly post: operations["svc_manage_content_links"];
         readonly delete?: never;
@@ -1390,9 +1390,49 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get a store's sales, record a sale event from your own checkout (as POST /sales; always pass orderId so a resend counts once), or refund a sale by saleId (access ends). Check access with svc_get_customer.
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends).
          */
         readonly post: operations["svc_manage_sales"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_store_emails": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage store emails
+         * @description Manage the store's email list: contacts, tags, sequences (emails sent after a start tag or product), settings.
+         */
+        readonly post: operations["svc_manage_store_emails"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_forms": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage forms
+         * @description Forms (quizzes); with review on, responses are applications: accept or decline adds the form's tags, a product, an email.
+         */
+        readonly post: operations["svc_manage_forms"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -9257,7 +9297,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
                      * @description Period ending now; default 30d.
@@ -9608,7 +9648,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
                     readonly customAIId: string;
@@ -9730,7 +9770,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Bundle id (prod_…). */
                     readonly bundleId: string;
@@ -9867,7 +9907,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Product id (prod_…). */
                     readonly productId?: string;
@@ -9990,7 +10030,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Person's email. */
                     readonly email: string;
@@ -10099,7 +10139,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
                     readonly customAIId: string;
@@ -10227,7 +10267,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
                     readonly customAIId: string;
@@ -10351,13 +10391,13 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Bundle id (prod_…). */
                     readonly bundleId?: string;
                     /** @description 2 to 20 products (not bundles), in order. */
                     readonly productIds?: readonly string[];
-                    /** @description Product fields as PATCH /store-app/v1/products/<id> takes them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_mode, checkout_url, whats_included… Left out: kept; null: default. */
+                    /** @description Fields as PATCH /store-app/v1/products/<id> takes them: title, slug, price_cents, billing, tagline… Left out: kept; null: default. */
                     readonly fields?: {
                         readonly [key: string]: unknown;
                     };
@@ -10640,7 +10680,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
                      * @description What to do.
@@ -10765,7 +10805,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description People to import. */
                     readonly rows: readonly {
@@ -10895,7 +10935,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
                      * @description list, create, update or move.
@@ -11030,7 +11070,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
                      * @description What to do.
@@ -11159,7 +11199,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Store handle (svc_list_stores); default: the workspace's store. */
+                    /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
                      * @description record needs event, productId, email; get, refund saleId.
@@ -11231,6 +11271,351 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly status?: "granted" | "restored" | "renewed" | "cancelled" | "revoked" | "duplicate";
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_store_emails: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description Each reads its fields.
+                     * @enum {string}
+                     */
+                    readonly action: "list_contacts" | "get_contact" | "add_contact" | "update_contact" | "remove_contact" | "list_tags" | "list_sequences" | "get_sequence" | "create_sequence" | "update_sequence" | "pause_sequence" | "resume_sequence" | "delete_sequence" | "settings";
+                    /** @description Contact email. */
+                    readonly email?: string;
+                    /** @description Contact/sequence name. */
+                    readonly name?: string;
+                    /** @description false unsubscribes. */
+                    readonly subscribed?: boolean;
+                    /** @description Tags to add / start tags. */
+                    readonly tags?: readonly string[];
+                    /** @description Tags to remove. */
+                    readonly removeTags?: readonly string[];
+                    /** @description Start product ids. */
+                    readonly products?: readonly string[];
+                    /** @description Sequence id. */
+                    readonly sequenceId?: string;
+                    /** @description 1-20 emails, in order. */
+                    readonly steps?: readonly {
+                        /** @description Minutes after last. */
+                        readonly delayMinutes: number;
+                        /** @description One line, ≤200. */
+                        readonly subject: string;
+                        /** @description Text, ≤20000. */
+                        readonly body: string;
+                    }[];
+                    /** @description Buyers join the list. */
+                    readonly addBuyers?: boolean;
+                    /** @description Sign-ups confirm first. */
+                    readonly doubleOptIn?: boolean;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The contacts, newest first. */
+                        readonly contacts?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description As GET /email-contacts/<email>. */
+                        readonly contact?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description false: an opted-out contact is kept, never mailed. */
+                        readonly deleted?: boolean;
+                        /** @description The store's tags, newest first. */
+                        readonly tags?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description The sequences. */
+                        readonly sequences?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description As GET /email-sequences, steps with body. */
+                        readonly sequence?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description The store's email settings. */
+                        readonly settings?: {
+                            /** @description Buyers join the email list. */
+                            readonly addBuyers: boolean;
+                            /** @description Sign-ups confirm by email first. */
+                            readonly doubleOptIn: boolean;
+                        };
+                        /** @description Pass as cursor for the next page; absent on the last. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_forms: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description What to do; each action reads only its own fields.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "get" | "create" | "update" | "delete" | "applications" | "accept" | "decline";
+                    /** @description Form id (frm_…). */
+                    readonly formId?: string;
+                    /** @description Title, 1-200. */
+                    readonly title?: string;
+                    /** @description Intro; "" clears. */
+                    readonly description?: string;
+                    /** @description Responses are applications. */
+                    readonly review?: boolean;
+                    /** @description All, in order (email is always asked). */
+                    readonly questions?: readonly {
+                        /** @description Keep that: q1… */
+                        readonly id?: string;
+                        /** @description The question. */
+                        readonly label: string;
+                        /**
+                         * @description Default text.
+                         * @enum {string}
+                         */
+                        readonly kind?: "text" | "paragraph" | "email" | "choice";
+                        /** @description Must be answered. */
+                        readonly required?: boolean;
+                        /** @description For choice, 2+. */
+                        readonly choices?: readonly string[];
+                    }[];
+                    /** @description Accepted get these tags. */
+                    readonly acceptTags?: readonly string[];
+                    /** @description Declined get these tags. */
+                    readonly declineTags?: readonly string[];
+                    /** @description Accepted get this product (prod_…) free; "" clears. */
+                    readonly acceptProduct?: string;
+                    /** @description false: no decision emails. */
+                    readonly decisionEmails?: boolean;
+                    /** @description In the accept email; "" clears. */
+                    readonly acceptNote?: string;
+                    /** @description In the decline email; "" clears. */
+                    readonly declineNote?: string;
+                    /**
+                     * @description Default pending.
+                     * @enum {string}
+                     */
+                    readonly status?: "pending" | "accepted" | "declined" | "all";
+                    /** @description Its id (resp_…), or an email (their newest). */
+                    readonly application?: string;
+                    /** @description false: no decision email. */
+                    readonly sendEmail?: boolean;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The forms, newest first. */
+                        readonly forms?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description As GET /quizzes lists it: id, title, review, questions, tags, product, notes, counts, times. */
+                        readonly form?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description delete: the form id. */
+                        readonly deleted?: string;
+                        /** @description Newest first. */
+                        readonly applications?: readonly {
+                            readonly [key: string]: unknown;
+                        }[];
+                        /** @description accept/decline: changed, email (queued, off, not_set_up, no_email, skipped), application, tags_added, access. */
+                        readonly decision?: {
+                            readonly [key: string]: unknown;
+                        };
+                        /** @description Pass as cursor for the next page; absent on the last. */
+                        readonly nextCursor?: string;
                     };
                 };
             };

@@ -73,7 +73,9 @@ export const TOOL_NAMES = [
   "svc_import_customers",
   "svc_manage_cohorts",
   "svc_manage_content_links",
-  "svc_manage_sales"
+  "svc_manage_sales",
+  "svc_manage_store_emails",
+  "svc_manage_forms"
 ] as const
 
 /** A tool name. */
@@ -421,19 +423,19 @@ export interface ToolMethods<TOptions> {
   /**
    * Get seller overview (Store, read).
    *
-   * Read a store's figures for a period (7d/30d/90d/365d ending now, default 30d, or from/to) against the one before: revenue, sales, refunds, net, new customers, active memberships; top 5 products; 10 latest events. Next: svc_manage_sales.
+   * A store's figures for a period (default 30d) against the one before: revenue, sales, refunds, customers, memberships; top products; latest events.
    */
   svc_get_seller_overview(input?: ToolInput<"svc_get_seller_overview">, options?: TOptions): Promise<ToolOutput<"svc_get_seller_overview">>
   /**
    * List stores (Store, read).
    *
-   * List the stores this credential reaches: handle, name, plan gate and set-up checklist (support email, payment, a product, a live product). Pass a handle as storeHandle to svc_get_seller_overview and other store tools.
+   * List the stores this credential reaches: handle, name, plan gate and set-up checklist. Pass a handle as storeHandle to the store tools.
    */
   svc_list_stores(input?: ToolInput<"svc_list_stores">, options?: TOptions): Promise<ToolOutput<"svc_list_stores">>
   /**
    * Get Custom AI product (Store, read).
    *
-   * Read a Custom AI's product: its fields as GET /products/<id> answers them, can_publish and publish_checklist. Free. Change it with svc_save_custom_ai_product; sell it with svc_publish_custom_ai_product.
+   * Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
    */
   svc_get_custom_ai_product(input: ToolInput<"svc_get_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai_product">>
   /**
@@ -445,67 +447,79 @@ export interface ToolMethods<TOptions> {
   /**
    * List customers (Store, read).
    *
-   * List the store's customers, newest first, with each product's access state and tags (as GET /customers). Read one: svc_get_customer; change access: svc_manage_customer_access.
+   * List the store's customers, newest first, with each product's access and tags (as GET /customers). Change access: svc_manage_customer_access.
    */
   svc_list_customers(input?: ToolInput<"svc_list_customers">, options?: TOptions): Promise<ToolOutput<"svc_list_customers">>
   /**
    * Get customer (Store, read).
    *
-   * Read one customer by email (as GET /customers/<email>): each product's access state with its content links, and tags. Change access: svc_manage_customer_access.
+   * Read one customer by email (as GET /customers/<email>): each product's access with its content links, and tags.
    */
   svc_get_customer(input: ToolInput<"svc_get_customer">, options?: TOptions): Promise<ToolOutput<"svc_get_customer">>
   /**
    * Save Custom AI product (Store, write).
    *
-   * Create a Custom AI's product (a draft) or change its fields, with the products API's rules and price caps. Returns the product, publish_checklist and created. Free. Next: svc_publish_custom_ai_product.
+   * Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
    */
   svc_save_custom_ai_product(input: ToolInput<"svc_save_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_save_custom_ai_product">>
   /**
    * Publish Custom AI product (Store, write).
    *
-   * Publish a Custom AI's product (live: true; a conflict lists what publish_checklist lacks) or unpublish it (false: sales stop, buyers keep access). Returns the product. Free. Next: svc_manage_sales, svc_list_customers.
+   * Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
    */
   svc_publish_custom_ai_product(input: ToolInput<"svc_publish_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_publish_custom_ai_product">>
   /**
    * Save a bundle (Store, write).
    *
-   * Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.
+   * Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. A sale gives each product in it.
    */
   svc_save_bundle(input?: ToolInput<"svc_save_bundle">, options?: TOptions): Promise<ToolOutput<"svc_save_bundle">>
   /**
    * Organize Custom AI knowledge (Store, write).
    *
-   * Organize a Custom AI's knowledge sources: file them in folders, set their order (position) and rename them, several at once. Answers every source in its new order. Free. Add or remove sources with svc_manage_custom_ai_sources.
+   * File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.
    */
   svc_organize_custom_ai_knowledge(input: ToolInput<"svc_organize_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_organize_custom_ai_knowledge">>
   /**
    * Manage customer access (Store, write).
    *
-   * Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once per person per minute). Answers the outcome and the customer now. Bulk: svc_import_customers.
+   * Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once a minute). Answers the customer now.
    */
   svc_manage_customer_access(input: ToolInput<"svc_manage_customer_access">, options?: TOptions): Promise<ToolOutput<"svc_manage_customer_access">>
   /**
    * Import customers (Store, write).
    *
-   * Import up to 1000 people with free access to live products, with tags; no access email unless sendEmail. Answers a status per row; bad rows are skipped, repeats change nothing. Then svc_list_customers.
+   * Import up to 1000 people with free access to live products, with tags; no access email unless sendEmail. A status per row; repeats change nothing.
    */
   svc_import_customers(input: ToolInput<"svc_import_customers">, options?: TOptions): Promise<ToolOutput<"svc_import_customers">>
   /**
    * Manage cohorts (Store, write).
    *
-   * List a product's cohorts, create one (name, capacity, startsOn), update one (capacity null removes the cap) or move a buyer with access into one (overCap adds to a full cohort). Answers the cohort as it now is. Find buyers with svc_list_customers.
+   * List a product's cohorts, create or update one (capacity null: no cap), or move a buyer with access into one (overCap: into a full one). Answers the cohort.
    */
   svc_manage_cohorts(input: ToolInput<"svc_manage_cohorts">, options?: TOptions): Promise<ToolOutput<"svc_manage_cohorts">>
   /**
    * Manage content links (Store, write).
    *
-   * List, add, reorder or remove the links a product delivers (at most 50); buyers with access get them in the access email and svc_get_customer. Answers the links now.
+   * List, add, reorder or remove the links a product delivers (at most 50), sent in its access email. Answers the links.
    */
   svc_manage_content_links(input: ToolInput<"svc_manage_content_links">, options?: TOptions): Promise<ToolOutput<"svc_manage_content_links">>
   /**
    * Manage sales (Store, write).
    *
-   * List or get a store's sales, record a sale event from your own checkout (as POST /sales; always pass orderId so a resend counts once), or refund a sale by saleId (access ends). Check access with svc_get_customer.
+   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends).
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
+  /**
+   * Manage store emails (Store, write).
+   *
+   * Manage the store's email list: contacts, tags, sequences (emails sent after a start tag or product), settings.
+   */
+  svc_manage_store_emails(input: ToolInput<"svc_manage_store_emails">, options?: TOptions): Promise<ToolOutput<"svc_manage_store_emails">>
+  /**
+   * Manage forms (Store, write).
+   *
+   * Forms (quizzes); with review on, responses are applications: accept or decline adds the form's tags, a product, an email.
+   */
+  svc_manage_forms(input: ToolInput<"svc_manage_forms">, options?: TOptions): Promise<ToolOutput<"svc_manage_forms">>
 }

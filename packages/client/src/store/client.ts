@@ -99,8 +99,24 @@ export const createStoreClient = (options: StoreClientOptions) => {
       removeTags: call("post", "/email-contacts/remove-tags"),
       /** The Contact Tagged feed. */
       tagged: call("get", "/email-contacts/tagged"),
+      /** The New Email Signup feed: new addresses from the store's sign-up page. */
+      signups: call("get", "/email-signups/recent"),
       /** The store's tags (shared with customers), newest first, page by page. */
       tags: list("/email-tags")
+    },
+    emailSequences: {
+      /** The store's email sequences (start tags and products, steps, enrolment counts), newest first, page by page. */
+      list: list("/email-sequences")
+    },
+    forms: {
+      /** The store's forms (quizzes), newest first, page by page. */
+      list: list("/quizzes"),
+      /** A form's applications (`status`: pending by default, accepted, declined, all), newest first, page by page. */
+      applications: list("/forms/{id}/applications"),
+      accept: call("post", "/forms/{id}/applications/accept"),
+      decline: call("post", "/forms/{id}/applications/decline"),
+      /** The Form Completed feed; `quiz` narrows it to one form. */
+      completed: call("get", "/quiz-responses/recent")
     },
     webhooks: {
       eventTypes: call("get", "/webhook-events"),

@@ -1,6 +1,5 @@
-import { Clock, Duration, Effect, Layer } from "effect"
-import { runClaimLoop } from "../shared/claim-loop.js"
-import { Ids } from "../shared/ports.js"
+import { Duration, Effect, Layer } from "effect"
+import { newClaim, runClaimLoop } from "../shared/claim-loop.js"
 import { withSpan } from "../shared/spans.js"
 import { AskJobs } from "./ask-jobs.js"
 import { AskJobRunner } from "./ask-runner.js"
@@ -20,14 +19,9 @@ export const DEFAULT_ASK_WORKER = { leaseMs: 120_000, concurrency: 8, idleMs: 2_
 
 /** Claims up to `limit` due jobs with a fresh token and a lease of `leaseMs`. */
 export const claimDueAskJobs = (limit: number, leaseMs: number) =>
-  Effect.gen(function* () {
-    const jobs = yield* AskJobs
-    const now = yield* Clock.currentTimeMillis
-    return yield* jobs.claimDue(
-      { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + leaseMs) },
-      limit
-    )
-  }).pipe(withSpan("CustomAi.claimAskJobs", { attributes: { limit } }))
+  Effect.flatMap(newClaim(leaseMs), (claim) => Effect.flatMap(AskJobs, (jobs) => jobs.claimDue(claim, limit))).pipe(
+    withSpan("CustomAi.claimAskJobs", { attributes: { limit } })
+  )
 
 /** One look at the queue: claims up to `concurrency` due jobs and runs them; answers how many were claimed. */
 export const runDueAskJobs = (options: AskWorkerOptions = DEFAULT_ASK_WORKER) =>

@@ -269,7 +269,7 @@ export const knowledgeTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Organize a Custom AI's knowledge sources: file them in folders, set their order (position) and rename them, several at once. Answers every source in its new order. Free. Add or remove sources with svc_manage_custom_ai_sources.",
+        "File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.",
       input: {
         customAIId: CustomAiIdField,
         changes: Schema.Array(

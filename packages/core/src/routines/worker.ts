@@ -1,6 +1,5 @@
-import { Clock, Duration, Effect, Layer } from "effect"
-import { runClaimLoop } from "../shared/claim-loop.js"
-import { Ids } from "../shared/ports.js"
+import { Duration, Effect, Layer } from "effect"
+import { newClaim, runClaimLoop } from "../shared/claim-loop.js"
 import { withSpan } from "../shared/spans.js"
 import type { ClaimedRoutineRun } from "./ports.js"
 import { RoutineRunner } from "./runner.js"
@@ -28,12 +27,7 @@ export const routineWaitMs = (leaseMs: number): number => Math.min(30_000, Math.
 export const claimRoutineRuns = (limit: number, leaseMs: number) =>
   Effect.gen(function* () {
     const runner = yield* RoutineRunner
-    const at = yield* Clock.currentTimeMillis
-    const claim = {
-      now: new Date(at),
-      claimToken: yield* (yield* Ids).make("clm_"),
-      leaseUntil: new Date(at + leaseMs)
-    }
+    const claim = yield* newClaim(leaseMs)
     const started = yield* runner.start(limit, claim)
     const again = yield* runner.claim(limit - started.length, claim)
     return [...started, ...again]

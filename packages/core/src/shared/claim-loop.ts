@@ -1,4 +1,5 @@
-import { Duration, Effect, Queue, Ref, type Scope } from "effect"
+import { Clock, Duration, Effect, Queue, Ref, type Scope } from "effect"
+import { Ids } from "./ports.js"
 
 /** What a {@link runClaimLoop} claims and runs. */
 export interface ClaimLoop<A, E, R, R2, R3> {
@@ -65,4 +66,11 @@ export const runClaimLoop = <A, E, R, R2, R3>(
       ),
       Effect.forever
     )
+  })
+
+/** A claim on due work made now: a fresh token, held until `leaseMs` from now (then another worker may take it). */
+export const newClaim = (leaseMs: number) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    return { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + leaseMs) }
   })

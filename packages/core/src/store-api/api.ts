@@ -39,6 +39,8 @@ import {
   strict
 } from "../store/api-rows.js"
 import { EmailListApiGroup } from "../store/email-list-api.js"
+import { FormsApiGroup } from "../store/forms/api.js"
+import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
 import { InstantHooksApiGroup } from "../webhooks/instant-hooks/api.js"
 import { StoreAuth } from "./security.js"
@@ -331,6 +333,8 @@ export class StoreApi extends HttpApi.make("store")
   .add(customers)
   .add(feeds)
   .add(EmailListApiGroup)
+  .add(EmailSequencesApiGroup)
+  .add(FormsApiGroup)
   .add(WebhooksApiGroup)
   .add(InstantHooksApiGroup)
   .addError(StoreBadRequest)

@@ -22,7 +22,7 @@ const FieldsInput = Schema.Record({ key: Schema.String, value: Schema.Unknown })
   })
   .annotations({
     description:
-      "Product fields as PATCH /store-app/v1/products/<id> takes them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_mode, checkout_url, whats_included… Left out: kept; null: default."
+      "Fields as PATCH /store-app/v1/products/<id> takes them: title, slug, price_cents, billing, tagline… Left out: kept; null: default."
   })
 
 const bundleAnswer = {
@@ -83,7 +83,7 @@ export const bundleTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. Its sale gives each product in it. Returns it as svc_get_bundle; sell with svc_manage_sales.",
+        "Create a bundle (productIds, no bundleId) or change one; status live/off publishes or unpublishes it. A sale gives each product in it.",
       input: {
         storeHandle: StoreHandleField,
         bundleId: Schema.optional(BundleIdField),

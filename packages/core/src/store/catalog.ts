@@ -56,7 +56,8 @@ const noSettings = (workspaceId: string): StoreSettings => ({
   workspaceId,
   supportEmail: null,
   cardProcessor: "none",
-  emailListAddBuyers: true
+  emailListAddBuyers: true,
+  emailDoubleOptIn: false
 })
 
 /** The seller's side of the store: identity, Custom AIs, and products from draft to live. */

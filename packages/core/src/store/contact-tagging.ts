@@ -4,6 +4,7 @@ import { invalid } from "../shared/errors.js"
 import { Ids } from "../shared/ports.js"
 import type { EmailContact } from "./email-contact.js"
 import { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
+import { makeSequenceEnroller } from "./sequences/enrolment.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
 /** A tag id as the service makes them; a reference shaped so is never taken for a new tag's name. */
@@ -60,13 +61,15 @@ export const makeTagResolver = Effect.gen(function* () {
 
 /**
  * Puts tags on a person, and for each tag newly on a person who is on the email list records `contact.tagged`
- * (Contact Tagged) in the same transaction. Every way of tagging goes through it, so the feed and the webhooks see
- * each tag however it was added. Runs inside the caller's transaction.
+ * (Contact Tagged) and starts the sequences the tag starts (subscribed contacts only), in the same transaction.
+ * Every way of tagging goes through it, so the feed, the webhooks and the sequences see each tag however it was
+ * added. Runs inside the caller's transaction.
  */
 export const makeContactTagger = Effect.gen(function* () {
   const repo = yield* StoreTagsRepo
   const contacts = yield* EmailContactsRepo
   const recordEvent = yield* makeEventRecorder
+  const enrol = yield* makeSequenceEnroller
 
   /** Answers the tags the person did not have before; `contact` saves a read when the caller holds it. */
   return (
@@ -99,6 +102,7 @@ export const makeContactTagger = Effect.gen(function* () {
             created_at: now.toISOString()
           })
         }
+        yield* enrol(onList.value, { tagIds: added.map((t) => t.id) }, now)
       }
       return added
     })

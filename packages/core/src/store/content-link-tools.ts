@@ -26,7 +26,7 @@ export const contentLinkTools = Effect.gen(function* () {
       group: "Store",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      description: `List, add, reorder or remove the links a product delivers (at most ${LINKS_PER_PRODUCT_MAX}); buyers with access get them in the access email and svc_get_customer. Answers the links now.`,
+      description: `List, add, reorder or remove the links a product delivers (at most ${LINKS_PER_PRODUCT_MAX}), sent in its access email. Answers the links.`,
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal("list", "add", "reorder", "remove").annotations({ description: "What to do." }),

@@ -62,7 +62,7 @@ export const customerTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the store's customers, newest first, with each product's access state and tags (as GET /customers). Read one: svc_get_customer; change access: svc_manage_customer_access.",
+        "List the store's customers, newest first, with each product's access and tags (as GET /customers). Change access: svc_manage_customer_access.",
       input: {
         storeHandle: StoreHandleField,
         productId: Schema.optional(ProductIdField),
@@ -101,7 +101,7 @@ export const customerTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read one customer by email (as GET /customers/<email>): each product's access state with its content links, and tags. Change access: svc_manage_customer_access.",
+        "Read one customer by email (as GET /customers/<email>): each product's access with its content links, and tags.",
       input: { storeHandle: StoreHandleField, email: EmailField },
       output: { customer: CustomerRecord },
       handler: (input, context) =>
@@ -117,7 +117,7 @@ export const customerTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once per person per minute). Answers the outcome and the customer now. Bulk: svc_import_customers.",
+        "Grant free access to a live product, remove it (a later grant cannot undo that), or resend the access email (once a minute). Answers the customer now.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal("grant", "remove", "resend_email").annotations({ description: "What to do." }),
@@ -166,7 +166,7 @@ export const customerTools = Effect.gen(function* () {
       group: "Store",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Import up to ${IMPORT_ROWS_MAX} people with free access to live products, with tags; no access email unless sendEmail. Answers a status per row; bad rows are skipped, repeats change nothing. Then svc_list_customers.`,
+      description: `Import up to ${IMPORT_ROWS_MAX} people with free access to live products, with tags; no access email unless sendEmail. A status per row; repeats change nothing.`,
       input: {
         storeHandle: StoreHandleField,
         rows: Schema.Array(ImportRowInput)

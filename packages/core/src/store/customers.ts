@@ -168,7 +168,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
             created_at: now.toISOString()
           })
         }
-        yield* joinList(product.workspaceId, { email: input.email, name }, now)
+        yield* joinList(product.workspaceId, { email: input.email, name }, now, [product.id])
         if (options.sendEmail) {
           yield* accessEmail.send(product, input.email, "added")
         }

@@ -56,6 +56,16 @@ export const EmailContactRow = Schema.Struct({
   })
 }).annotations({ identifier: "EmailContactRow", description: "One person on the store's email list." })
 
+/** One sign-up in the New Email Signup feed (`GET /email-signups/recent`). */
+export const EmailSignupRow = Schema.Struct({
+  id: Schema.String.annotations({ description: "The event's id (evt_…), stable across polls." }),
+  email: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  marketing_consent: Schema.Boolean.annotations({ description: "They agreed to the store's email (the form asks)." }),
+  source: Schema.String.annotations({ description: "Where they signed up: signup_form (the store's public page)." }),
+  created_at: iso
+}).annotations({ identifier: "EmailSignupRow", description: "A new address on the email list from a sign-up." })
+
 /** A store tag with how many people on the email list carry it (`GET /email-tags`). */
 export const EmailTagRow = Schema.Struct({
   id: Schema.String.annotations({ description: "Tag id (tag_…)." }),

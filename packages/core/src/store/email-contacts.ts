@@ -1,5 +1,6 @@
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { Email } from "../accounts/schema.js"
+import { MailingList, type OptOutReason } from "../mail/ports.js"
 import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import type { StoreCaller } from "./caller.js"
@@ -246,6 +247,32 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
         )
       })
 
-    return { get, listPage, add, update, remove, removeTags, listTags } as const
+    /**
+     * Moves a subscribed person to `reason` (an unsubscribe link, a bounce, a complaint); anyone else is left as they
+     * are, so a repeat changes nothing and a bounce never overwrites an unsubscribe. Nobody is added.
+     */
+    const optOut = (workspaceId: string, emailText: string, reason: OptOutReason) =>
+      Effect.gen(function* () {
+        const email = yield* Effect.option(Schema.decodeUnknown(Email)(emailText))
+        if (Option.isNone(email)) return { onList: false, changed: false }
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const contact = yield* contacts.lock(workspaceId, email.value)
+            if (Option.isNone(contact)) return { onList: false, changed: false }
+            if (contact.value.status !== "subscribed") return { onList: true, changed: false }
+            const at = yield* now
+            yield* contacts.update({ ...contact.value, status: reason, unsubscribedAt: at, updatedAt: at })
+            return { onList: true, changed: true }
+          })
+        )
+      })
+
+    return { get, listPage, add, update, remove, removeTags, listTags, optOut } as const
   })
 }) {}
+
+/** The email list as mail delivery sees it (unsubscribe links, bounces): `StoreEmailList.optOut`. */
+export const StoreMailingList = Layer.effect(
+  MailingList,
+  Effect.map(StoreEmailList, (list) => ({ optOut: list.optOut }))
+)

@@ -3,7 +3,14 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
 import { Email } from "../accounts/schema.js"
 import { listQueryFields, PageOf, queryChoice, strict } from "./api-rows.js"
-import { ContactStatus, ContactTaggedRow, EmailContactRow, EmailTagRow, TagRef } from "./email-contact.js"
+import {
+  ContactStatus,
+  ContactTaggedRow,
+  EmailContactRow,
+  EmailSignupRow,
+  EmailTagRow,
+  TagRef
+} from "./email-contact.js"
 import { CONTACT_NAME_MAX } from "./email-contacts.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
@@ -83,6 +90,11 @@ export const EmailListApiGroup = HttpApiGroup.make("emailList")
         }).annotations(strict)
       )
       .addSuccess(Schema.Struct({ ok, contacts: Schema.Array(ContactTaggedRow) }))
+  )
+  .add(
+    HttpApiEndpoint.get("signups", "/email-signups/recent").addSuccess(
+      Schema.Struct({ ok, signups: Schema.Array(EmailSignupRow) })
+    )
   )
   .add(HttpApiEndpoint.get("get", "/email-contacts/:email").setPath(emailPath).addSuccess(contactAnswer))
   .add(

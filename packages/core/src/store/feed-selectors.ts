@@ -24,5 +24,9 @@ export const FEED_SELECTIONS = {
   /** `GET /cohort-signups/recent`. */
   cohortSignups: { types: ["cohort_signup.created"] },
   /** `GET /email-contacts/tagged` (Contact Tagged): each tag put on a person on the email list. */
-  contactTagged: { types: ["contact.tagged"] }
+  contactTagged: { types: ["contact.tagged"] },
+  /** `GET /email-signups/recent` (New Email Signup): each new address from a sign-up. */
+  emailSignups: { types: ["lead.created"] },
+  /** `GET /quiz-responses/recent` (Form Completed): each form filled in. */
+  formCompleted: { types: ["form.completed"] }
 } as const satisfies Record<string, FeedSelection>

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
-import { ContactTaggedRow } from "./email-contact.js"
+import { ContactTaggedRow, EmailSignupRow } from "./email-contact.js"
 import {
   CohortSignupRow,
   CustomerFeedRow,
@@ -11,6 +11,7 @@ import {
 } from "./feed-rows.js"
 import type { StoreCaller } from "./caller.js"
 import { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
+import { FormCompletedRow } from "./forms/api.js"
 import { StoreFeedRepo } from "./ports.js"
 
 /** Events a feed shows: up to 50, from the last 30 days. */
@@ -26,14 +27,14 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
       caller: StoreCaller,
       selection: FeedSelection,
       productId: string | undefined,
-      tag?: string | undefined
+      narrow: { readonly tag?: string | undefined; readonly quizId?: string | undefined } = {}
     ) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         repo.recent(caller.workspaceId, {
           ...selection,
           since: new Date(now - FEED_DAYS * 86_400_000),
           productId,
-          tag,
+          ...narrow,
           limit: FEED_SIZE
         })
       )
@@ -126,13 +127,45 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
 
     /** Tags put on people on the email list, each its own event; `tag` (an id, or a name in any case) narrows it. */
     const contactTagged = (caller: StoreCaller, tag?: string) =>
-      Effect.flatMap(read(caller, FEED_SELECTIONS.contactTagged, undefined, tag?.trim() || undefined), (events) =>
+      Effect.flatMap(
+        read(caller, FEED_SELECTIONS.contactTagged, undefined, { tag: tag?.trim() || undefined }),
+        (events) =>
+          Effect.map(
+            rows(ContactTaggedRow, events, (e) => row(e)),
+            (list) => ({ ok: true as const, contacts: list })
+          )
+      )
+
+    /** New addresses from sign-ups (`lead.created`), each its own event. */
+    const emailSignups = (caller: StoreCaller) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.emailSignups, undefined), (events) =>
         Effect.map(
-          rows(ContactTaggedRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, contacts: list })
+          rows(EmailSignupRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, signups: list })
         )
       )
 
-    return { sales, customers, payments, changes, refunds, cohortSignups, contactTagged } as const
+    /** Forms filled in, each response its own event; `quiz` (a form id) narrows it. */
+    const formCompleted = (caller: StoreCaller, quiz?: string) =>
+      Effect.flatMap(
+        read(caller, FEED_SELECTIONS.formCompleted, undefined, { quizId: quiz?.trim() || undefined }),
+        (events) =>
+          Effect.map(
+            rows(FormCompletedRow, events, (e) => row(e)),
+            (list) => ({ ok: true as const, responses: list })
+          )
+      )
+
+    return {
+      sales,
+      customers,
+      payments,
+      changes,
+      refunds,
+      cohortSignups,
+      contactTagged,
+      emailSignups,
+      formCompleted
+    } as const
   })
 }) {}

@@ -33,13 +33,50 @@ export {
   ContactSource,
   ContactStatus,
   ContactTaggedRow,
+  EmailSignupRow,
   type EmailContact,
   EmailContactRow,
   EmailTagRow,
   TagRef
 } from "./email-contact.js"
-export { type AddContactInput, CONTACT_NAME_MAX, type ContactChanges, StoreEmailList } from "./email-contacts.js"
+export {
+  type AddContactInput,
+  CONTACT_NAME_MAX,
+  type ContactChanges,
+  StoreEmailList,
+  StoreMailingList
+} from "./email-contacts.js"
 export { EmailListApiGroup } from "./email-list-api.js"
+export { EmailSequencesApiGroup } from "./sequences/api.js"
+export { FormCompletedRow, FormsApiGroup } from "./forms/api.js"
+export { STORE_CURRENCY } from "./sale.js"
+export { CONFIRM_LINK_DAYS, type SignupInput, type SignupOutcome, StoreSignups } from "./signups.js"
+export { FormsRepo, type FormWithCounts } from "./forms/ports.js"
+export { type QuestionInput, readAnswers, readQuestions } from "./forms/questions.js"
+export {
+  type Answer,
+  ApplicationRow,
+  ApplicationStatus,
+  CHOICE_MAX,
+  CHOICES_PER_QUESTION_MAX,
+  DECISION_NOTE_MAX,
+  DecisionAnswer,
+  DecisionEmailStatus,
+  type Form,
+  FORM_DESCRIPTION_MAX,
+  FORM_TAGS_MAX,
+  FORM_TITLE_MAX,
+  type FormResponse,
+  FORMS_PER_WORKSPACE_MAX,
+  PARAGRAPH_ANSWER_MAX,
+  type Question,
+  QUESTION_LABEL_MAX,
+  QuestionKind,
+  QUESTIONS_PER_FORM_MAX,
+  QuizRow,
+  TEXT_ANSWER_MAX
+} from "./forms/schema.js"
+export { type DecisionTarget, type FormFields, type FormSubmission, StoreForms } from "./forms/service.js"
 export { BadListRequest, StoreAccessDenied } from "./errors.js"
 export {
   AccessHowLiteral,
@@ -111,3 +148,37 @@ export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./
 export { StoreSetup } from "./settings.js"
 export { StoreTagging } from "./tags.js"
 export { storeTools } from "./tools.js"
+export {
+  type EnrolmentClaim,
+  type EnrolmentMove,
+  EmailSequencesRepo,
+  type NewEnrolment
+} from "./sequences/ports.js"
+export {
+  type ClaimedEnrolment,
+  type EmailSequence,
+  EmailSequenceRow,
+  type Enrolment,
+  type EnrolmentCounts,
+  type EnrolmentState,
+  SEQUENCE_NAME_MAX,
+  SEQUENCE_STARTS_MAX,
+  SEQUENCE_STEPS_MAX,
+  SEQUENCES_PER_STORE_MAX,
+  SequenceState,
+  type SequenceStep,
+  type SequenceView,
+  STEP_BODY_MAX,
+  STEP_DELAY_MAX_MINUTES,
+  STEP_SUBJECT_MAX
+} from "./sequences/schema.js"
+export { type SequenceFields, StoreEmailSequences } from "./sequences/service.js"
+export {
+  claimDueEnrolments,
+  DEFAULT_SEQUENCE_WORKER,
+  runDueSequenceSteps,
+  runSequenceWorker,
+  SequenceWorkerLive,
+  type SequenceWorkerOptions,
+  sendDueStep
+} from "./sequences/worker.js"

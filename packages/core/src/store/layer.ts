@@ -6,11 +6,14 @@ import { StoreCatalog } from "./catalog.js"
 import { StoreCohorts } from "./cohorts.js"
 import { StoreContentLinks } from "./content-links.js"
 import { StoreCustomers } from "./customers.js"
-import { StoreEmailList } from "./email-contacts.js"
+import { StoreEmailList, StoreMailingList } from "./email-contacts.js"
 import { StoreFeeds } from "./feeds.js"
+import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview.js"
+import { StoreEmailSequences } from "./sequences/service.js"
 import { StoreSales } from "./sales.js"
 import { StoreSetup } from "./settings.js"
+import { StoreSignups } from "./signups.js"
 import { StoreTagging } from "./tags.js"
 
 /** The store's services and the minimal Custom AI service they sell from. */
@@ -26,8 +29,13 @@ export const StoreLive = Layer.mergeAll(
   StoreCohorts.Default,
   StoreOverview.Default,
   StoreTagging.Default,
-  StoreEmailList.Default,
+  // Unsubscribe links and bounces move people on the list through it.
+  StoreMailingList.pipe(Layer.provideMerge(StoreEmailList.Default)),
+  StoreEmailSequences.Default,
   StoreContentLinks.Default,
+  Layer.provide(StoreSignups.Default, StoreSetup.Default),
+  // An accepted application may be given a product, as POST /customers gives one.
+  Layer.provide(StoreForms.Default, Layer.merge(StoreCustomers.Default, StoreSetup.Default)),
   // Deleting a Custom AI gives back the credits of its answers still running.
   Layer.provide(CustomAis.Default, Credits.Default)
 )

@@ -63,7 +63,7 @@ export const overviewTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the stores this credential reaches: handle, name, plan gate and set-up checklist (support email, payment, a product, a live product). Pass a handle as storeHandle to svc_get_seller_overview and other store tools.",
+        "List the stores this credential reaches: handle, name, plan gate and set-up checklist. Pass a handle as storeHandle to the store tools.",
       input: { limit: Schema.optional(Limit), cursor: Schema.optional(Cursor) },
       output: {
         stores: described(Schema.Array(StoreRow), "The stores, newest workspace first."),
@@ -97,7 +97,7 @@ export const overviewTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read a store's figures for a period (7d/30d/90d/365d ending now, default 30d, or from/to) against the one before: revenue, sales, refunds, net, new customers, active memberships; top 5 products; 10 latest events. Next: svc_manage_sales.",
+        "A store's figures for a period (default 30d) against the one before: revenue, sales, refunds, customers, memberships; top products; latest events.",
       input: {
         storeHandle: StoreHandleField,
         period: Schema.optional(

@@ -107,6 +107,8 @@ export interface FeedQuery {
   readonly productId?: string | undefined
   /** Only events whose `data.tag_id` is this tag id, or whose `data.tag_name` is this name in any case. */
   readonly tag?: string | undefined
+  /** Only events whose `data.quiz_id` is this form. */
+  readonly quizId?: string | undefined
   /** `purchase.created` events only when the sale was paid (and, with `memberships`, billed monthly or yearly). */
   readonly paidSales?: "all" | "memberships" | undefined
   readonly limit: number

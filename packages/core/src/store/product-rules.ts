@@ -9,6 +9,8 @@ export interface StoreSettings {
   readonly cardProcessor: "connected" | "none"
   /** Whether a buyer (a sale or a free grant) joins the email list as a subscribed contact; on by default. */
   readonly emailListAddBuyers: boolean
+  /** Whether a public sign-up is subscribed only after confirming by email (read by the sign-up page); off by default. */
+  readonly emailDoubleOptIn: boolean
 }
 
 /** One thing left to do before a product can go live. */

@@ -60,7 +60,7 @@ export const customAiProductTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read a Custom AI's product: its fields as GET /products/<id> answers them, can_publish and publish_checklist. Free. Change it with svc_save_custom_ai_product; sell it with svc_publish_custom_ai_product.",
+        "Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.",
       input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField },
       output: productAnswerFields,
       handler: (input, context) =>
@@ -78,7 +78,7 @@ export const customAiProductTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Create a Custom AI's product (a draft) or change its fields, with the products API's rules and price caps. Returns the product, publish_checklist and created. Free. Next: svc_publish_custom_ai_product.",
+        "Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.",
       input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField, fields: Schema.optional(FieldsInput) },
       output: {
         ...productAnswerFields,
@@ -107,7 +107,7 @@ export const customAiProductTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Publish a Custom AI's product (live: true; a conflict lists what publish_checklist lacks) or unpublish it (false: sales stop, buyers keep access). Returns the product. Free. Next: svc_manage_sales, svc_list_customers.",
+        "Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.",
       input: {
         storeHandle: StoreHandleField,
         customAIId: CustomAiIdField,

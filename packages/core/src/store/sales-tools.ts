@@ -62,7 +62,7 @@ export const salesTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description:
-        "List or get a store's sales, record a sale event from your own checkout (as POST /sales; always pass orderId so a resend counts once), or refund a sale by saleId (access ends). Check access with svc_get_customer.",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends).",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal("list", "get", "record", "refund").annotations({
@@ -154,7 +154,7 @@ export const salesTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "List a product's cohorts, create one (name, capacity, startsOn), update one (capacity null removes the cap) or move a buyer with access into one (overCap adds to a full cohort). Answers the cohort as it now is. Find buyers with svc_list_customers.",
+        "List a product's cohorts, create or update one (capacity null: no cap), or move a buyer with access into one (overCap: into a full one). Answers the cohort.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal("list", "create", "update", "move").annotations({

@@ -148,7 +148,9 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           })
           yield* accessEmail.send(product, person.email, "bought")
         }
-        yield* joinList(product.workspaceId, { email: person.email, name: input.name ?? person.name }, now)
+        // A bundle's sale starts the sequences of the bundle and of each product it gave.
+        const bought = [product.id, ...included.filter((l) => l.access === "granted").map((l) => l.product_id)]
+        yield* joinList(product.workspaceId, { email: person.email, name: input.name ?? person.name }, now, bought)
         return { first, included }
       })
 

@@ -14,7 +14,13 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
       Effect.map(
         repo.find(workspaceId),
         Option.getOrElse(
-          (): StoreSettings => ({ workspaceId, supportEmail: null, cardProcessor: "none", emailListAddBuyers: true })
+          (): StoreSettings => ({
+            workspaceId,
+            supportEmail: null,
+            cardProcessor: "none",
+            emailListAddBuyers: true,
+            emailDoubleOptIn: false
+          })
         )
       )
 
@@ -25,6 +31,7 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
         readonly supportEmail?: string | null | undefined
         readonly cardProcessor?: string | undefined
         readonly emailListAddBuyers?: boolean | undefined
+        readonly emailDoubleOptIn?: boolean | undefined
       }
     ) =>
       Effect.gen(function* () {
@@ -48,7 +55,8 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
           workspaceId,
           supportEmail,
           cardProcessor: processor,
-          emailListAddBuyers: changes.emailListAddBuyers ?? current.emailListAddBuyers
+          emailListAddBuyers: changes.emailListAddBuyers ?? current.emailListAddBuyers,
+          emailDoubleOptIn: changes.emailDoubleOptIn ?? current.emailDoubleOptIn
         }
         yield* repo.save(next)
         return next

@@ -21,7 +21,7 @@ import { ProductChanges } from "./product.js"
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(
   Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60)).annotations({
-    description: "Store handle (svc_list_stores); default: the workspace's store."
+    description: "Store handle; default: yours."
   })
 )
 

@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Layer, Option, Random, Schedule } from "effect"
 import { Mailer } from "../mail/ports.js"
-import { runClaimLoop } from "../shared/claim-loop.js"
+import { webhookDisabledEmail } from "../mail/templates.js"
+import { newClaim, runClaimLoop } from "../shared/claim-loop.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { type AttemptResult, attemptDelivery } from "./attempt.js"
 import {
@@ -66,18 +67,8 @@ const nextStep = (result: AttemptResult, attempts: number, now: number) =>
     return { status: "pending", at: new Date(now + delay + jitter) } satisfies NextStep
   })
 
-const disabledMail = (webhook: { readonly webhookId: string; readonly url: string }) => ({
-  kind: "webhook.disabled",
-  subject: `Webhook turned off: ${webhook.url}`,
-  text: [
-    `Deliveries to ${webhook.url} (webhook ${webhook.webhookId}) have done nothing but fail for ${
-      DISABLE_AFTER_FAILING_MS / 86_400_000
-    } days, so the webhook was turned off.`,
-    `The delivery log (GET /store-app/v1/webhooks/${webhook.webhookId}/deliveries) shows what the receiver answered.`,
-    `Deliveries waiting for it are kept: once the receiver works, turn the webhook back on with ` +
-      `PATCH /store-app/v1/webhooks/${webhook.webhookId} {"enabled": true} and they resume.`
-  ].join("\n\n")
-})
+const disabledMail = (webhook: { readonly webhookId: string; readonly url: string }) =>
+  webhookDisabledEmail({ ...webhook, failingDays: DISABLE_AFTER_FAILING_MS / 86_400_000 })
 
 /**
  * What happens after a try, in one transaction with recording it: a success clears the failing clock;
@@ -155,14 +146,8 @@ export const deliverClaimed = (delivery: ClaimedDelivery) =>
 export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "leaseMs" | "perWebhook">) =>
   Effect.gen(function* () {
     const queue = yield* DeliveryQueue
-    const now = yield* Clock.currentTimeMillis
-    return yield* queue.claim({
-      now: new Date(now),
-      leaseUntil: new Date(now + options.leaseMs),
-      claimToken: yield* (yield* Ids).make("clm_"),
-      limit,
-      perWebhookLimit: options.perWebhook
-    })
+    const claim = yield* newClaim(options.leaseMs)
+    return yield* queue.claim({ ...claim, limit, perWebhookLimit: options.perWebhook })
   }).pipe(withSpan("webhooks.claim", { attributes: { limit } }))
 
 /**

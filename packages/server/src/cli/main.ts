@@ -23,6 +23,7 @@ Usage:
   svc keys revoke <key id>
   svc store set --email <e> [--store <handle>] [--support-email <address>|none]
                 [--card-processor connected|none] [--email-list-add-buyers on|off]
+                [--email-double-opt-in on|off]
   svc custom-ais create --email <e> --name <n> [--store <handle>]
   svc cohorts create --email <e> --product <product id> --name <n> [--capacity <n>]
                      [--starts-on YYYY-MM-DD] [--store <handle>]
@@ -48,6 +49,7 @@ const options = {
   "support-email": { type: "string" },
   "card-processor": { type: "string" },
   "email-list-add-buyers": { type: "string" },
+  "email-double-opt-in": { type: "string" },
   product: { type: "string" },
   capacity: { type: "string" },
   "starts-on": { type: "string" },
@@ -109,7 +111,8 @@ const command = (
           store: values.store,
           supportEmail: values["support-email"],
           cardProcessor: values["card-processor"],
-          emailListAddBuyers: values["email-list-add-buyers"]
+          emailListAddBuyers: values["email-list-add-buyers"],
+          emailDoubleOptIn: values["email-double-opt-in"]
         },
         output
       )

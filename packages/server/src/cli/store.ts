@@ -35,7 +35,7 @@ const storeOf = (email: string | undefined, handle: string | undefined) =>
 
 /**
  * `svc store set --email <owner> [--store <handle>] [--support-email <address>|none] [--card-processor connected|none]
- * [--email-list-add-buyers on|off]`
+ * [--email-list-add-buyers on|off] [--email-double-opt-in on|off]`
  */
 export const setStore = (
   input: {
@@ -44,6 +44,7 @@ export const setStore = (
     readonly supportEmail?: string | undefined
     readonly cardProcessor?: string | undefined
     readonly emailListAddBuyers?: string | undefined
+    readonly emailDoubleOptIn?: string | undefined
   },
   output: Output
 ) =>
@@ -52,14 +53,17 @@ export const setStore = (
     if (input.cardProcessor !== undefined && input.cardProcessor !== "connected" && input.cardProcessor !== "none") {
       return yield* new UsageError({ message: "--card-processor must be connected or none" })
     }
-    const addBuyers = input.emailListAddBuyers
-    if (addBuyers !== undefined && addBuyers !== "on" && addBuyers !== "off") {
-      return yield* new UsageError({ message: "--email-list-add-buyers must be on or off" })
-    }
+    const onOff = (flag: string, value: string | undefined) =>
+      value === undefined
+        ? Effect.succeed(undefined)
+        : value === "on" || value === "off"
+          ? Effect.succeed(value === "on")
+          : Effect.fail(new UsageError({ message: `--${flag} must be on or off` }))
     const settings = yield* (yield* StoreSetup).set(workspaceId, {
       supportEmail: input.supportEmail === "none" ? null : input.supportEmail,
       cardProcessor: input.cardProcessor,
-      emailListAddBuyers: addBuyers === undefined ? undefined : addBuyers === "on"
+      emailListAddBuyers: yield* onOff("email-list-add-buyers", input.emailListAddBuyers),
+      emailDoubleOptIn: yield* onOff("email-double-opt-in", input.emailDoubleOptIn)
     })
     yield* report(
       output,
@@ -69,11 +73,12 @@ export const setStore = (
           workspaceId,
           supportEmail: settings.supportEmail,
           cardProcessor: settings.cardProcessor,
-          emailListAddBuyers: settings.emailListAddBuyers
+          emailListAddBuyers: settings.emailListAddBuyers,
+          emailDoubleOptIn: settings.emailDoubleOptIn
         }
       },
       [
-        `Store ${handle ?? workspaceId}: support email ${settings.supportEmail ?? "not set"}, card processor ${settings.cardProcessor}, buyers ${settings.emailListAddBuyers ? "join" : "do not join"} the email list.`
+        `Store ${handle ?? workspaceId}: support email ${settings.supportEmail ?? "not set"}, card processor ${settings.cardProcessor}, buyers ${settings.emailListAddBuyers ? "join" : "do not join"} the email list, sign-ups ${settings.emailDoubleOptIn ? "confirm by email first" : "join at once"}.`
       ]
     )
   })

@@ -34,16 +34,20 @@ const mcpAnnotations = ({
 
 /**
  * An input schema as the MCP list sends it: without `minLength: 1`, which says only "not empty" and, on nearly
- * every string, cost ~45 bytes an entry. The server still refuses an empty string with a per-field `invalid`, and
- * `GET /v1/tools` and OpenAPI keep the full schema.
+ * every string, cost ~45 bytes an entry; and without the descriptions of the members of a described `anyOf` (a
+ * nullable field) or of the items of a described array, which the schema generator fills with its defaults ("a
+ * string at most 50 character(s) long"): the field's own description says what they are. The server still checks
+ * every rule with a per-field `invalid`, and `GET /v1/tools` and OpenAPI keep the full schema.
  */
-const compactInput = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(compactInput)
+const compactInput = (schema: unknown, described = false): unknown => {
+  if (Array.isArray(schema)) return schema.map((member) => compactInput(member, described))
   if (typeof schema !== "object" || schema === null) return schema
+  const own = "description" in schema
   const compact: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(schema)) {
     if (key === "minLength" && value === 1) continue
-    compact[key] = compactInput(value)
+    if (key === "description" && described) continue
+    compact[key] = compactInput(value, own && (key === "anyOf" || key === "items"))
   }
   return compact
 }

@@ -16,7 +16,7 @@ h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
 p { margin: .5rem 0; }
 .muted { color: var(--muted); font-size: .95rem; }
 label { display: block; font-weight: 600; margin: 1rem 0 .3rem; }
-input[type=email], input[type=password], input[type=text], input[type=number], select {
+input[type=email], input[type=password], input[type=text], input[type=number], select, textarea {
   width: 100%; padding: .6rem .7rem; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--text); font: inherit; }
 input:focus-visible, select:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 button { font: inherit; font-weight: 600; border-radius: 8px; padding: .6rem 1.1rem; border: 1px solid transparent; cursor: pointer; }
@@ -45,5 +45,7 @@ legend { font-weight: 600; padding: 0 .3rem; }
 .topbar { display: flex; justify-content: space-between; align-items: center; margin-bottom: .75rem; }
 .topbar form { margin: 0; }
 .status-revoked { color: var(--muted); }
+.error { color: var(--danger); font-size: .9rem; margin: .3rem 0 0; }
+[aria-invalid=true] { border-color: var(--danger) !important; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `

@@ -21,6 +21,7 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
       .handle("tagged", ({ urlParams }) =>
         withCaller("emailList.tagged", (caller) => feeds.contactTagged(caller, urlParams.tag))
       )
+      .handle("signups", () => withCaller("emailList.signups", (caller) => feeds.emailSignups(caller)))
       .handle("get", ({ path }) => withCaller("emailList.get", (caller) => answer(list.get(caller, path.email))))
       .handle("update", ({ path, payload }) =>
         withCaller("emailList.update", (caller) => answer(list.update(caller, path.email, payload)))

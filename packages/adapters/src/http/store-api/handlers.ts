@@ -4,7 +4,9 @@ import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { withCaller } from "./caller.js"
 import { EmailListHandlersLive } from "./email-list.js"
+import { EmailSequencesHandlersLive } from "./email-sequences.js"
 import { answer } from "./errors.js"
+import { FormsHandlersLive } from "./forms.js"
 import { InstantHooksHandlersLive } from "./hooks.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
 
@@ -139,6 +141,8 @@ export const StoreHandlersLive = Layer.mergeAll(
   CustomersLive,
   FeedsLive,
   EmailListHandlersLive,
+  EmailSequencesHandlersLive,
+  FormsHandlersLive,
   WebhooksHandlersLive,
   InstantHooksHandlersLive
 )

@@ -19,6 +19,9 @@ import skills from "./0020_skills.js"
 import routines from "./0021_routines.js"
 import askCallbacks from "./0022_ask_callbacks.js"
 import emailList from "./0024_email_list.js"
+import mailDelivery from "./0025_mail_delivery.js"
+import emailSequences from "./0026_email_sequences.js"
+import forms from "./0027_forms.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -42,5 +45,8 @@ export const migrations = {
   "0020_skills": skills,
   "0021_routines": routines,
   "0022_ask_callbacks": askCallbacks,
-  "0024_email_list": emailList
+  "0024_email_list": emailList,
+  "0025_mail_delivery": mailDelivery,
+  "0026_email_sequences": emailSequences,
+  "0027_forms": forms
 }

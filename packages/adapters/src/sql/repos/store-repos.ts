@@ -1,13 +1,15 @@
 import { Layer } from "effect"
 import { AccessRepoSql } from "./customers.js"
 import { InstantHooksRepoSql } from "./instant-hooks.js"
-import { MailerOutboxSql } from "./mail-outbox.js"
+import { FormsRepoSql } from "./forms.js"
+import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { BundlesRepoSql } from "./store-bundles.js"
 import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
 import { CohortsRepoSql, WaitlistRepoSql } from "./store-cohorts.js"
 import { EmailContactsRepoSql } from "./email-contacts.js"
+import { EmailSequencesRepoSql } from "./email-sequences.js"
 import { StoreTagsRepoSql } from "./store-tags.js"
 import { CustomAisRepoSql } from "./custom-ais.js"
 import { StoreStatsRepoSql } from "./store-stats.js"
@@ -25,8 +27,11 @@ export const StoreReposSql = Layer.mergeAll(
   WaitlistRepoSql,
   StoreTagsRepoSql,
   EmailContactsRepoSql,
+  EmailSequencesRepoSql,
+  FormsRepoSql,
   StoreStatsRepoSql,
   ContentLinksRepoSql,
   InstantHooksRepoSql,
-  MailerOutboxSql
+  MailerOutboxSql,
+  MailOutboxSql
 )

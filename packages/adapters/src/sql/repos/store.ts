@@ -105,6 +105,7 @@ interface SettingsRow {
   readonly support_email: string | null
   readonly card_processor: "connected" | "none"
   readonly email_list_add_buyers: boolean
+  readonly email_double_opt_in: boolean
 }
 
 /** `StoreSettingsRepo` over SQL. */
@@ -122,20 +123,21 @@ export const StoreSettingsRepoSql = Layer.effect(
                 workspaceId: row.workspace_id,
                 supportEmail: row.support_email,
                 cardProcessor: row.card_processor,
-                emailListAddBuyers: row.email_list_add_buyers
+                emailListAddBuyers: row.email_list_add_buyers,
+                emailDoubleOptIn: row.email_double_opt_in
               })
             )
           ),
           Effect.orDie
         ),
       save: (s) =>
-        lean`INSERT INTO store_settings (workspace_id, support_email, card_processor, email_list_add_buyers)
-            VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor}, ${s.emailListAddBuyers})
+        lean`INSERT INTO store_settings (workspace_id, support_email, card_processor, email_list_add_buyers,
+                                         email_double_opt_in)
+            VALUES (${s.workspaceId}, ${s.supportEmail}, ${s.cardProcessor}, ${s.emailListAddBuyers},
+                    ${s.emailDoubleOptIn})
             ON CONFLICT (workspace_id) DO UPDATE SET support_email = EXCLUDED.support_email,
-              card_processor = EXCLUDED.card_processor, email_list_add_buyers = EXCLUDED.email_list_add_buyers`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+              card_processor = EXCLUDED.card_processor, email_list_add_buyers = EXCLUDED.email_list_add_buyers,
+              email_double_opt_in = EXCLUDED.email_double_opt_in`.pipe(Effect.asVoid, Effect.orDie)
     }
   })
 )
@@ -153,9 +155,10 @@ export const StoreFeedRepoSql = Layer.effect(
           query.tag === undefined
             ? sql``
             : sql`AND (data->>'tag_id' = ${query.tag} OR lower(data->>'tag_name') = ${query.tag.toLowerCase()})`
+        const quiz = query.quizId === undefined ? sql`` : sql`AND data->>'quiz_id' = ${query.quizId}`
         return sql<EventRow>`SELECT id, workspace_id, type, created_at, data FROM events
                              WHERE ${feedRowsFilter(sql, workspaceId, query)}
-                               AND created_at > ${query.since} ${product} ${tag}
+                               AND created_at > ${query.since} ${product} ${tag} ${quiz}
                              ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map(toEventRecord)),
           Effect.orDie

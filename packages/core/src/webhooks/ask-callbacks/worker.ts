@@ -1,7 +1,6 @@
 import { Clock, Duration, Effect, Either, Layer, Schedule } from "effect"
 import { type AskAnswer, CustomAiAsking } from "../../custom-ai/asking.js"
-import { runClaimLoop } from "../../shared/claim-loop.js"
-import { Ids } from "../../shared/ports.js"
+import { newClaim, runClaimLoop } from "../../shared/claim-loop.js"
 import { withSpan } from "../../shared/spans.js"
 import { HttpSender, type SendFailed, type SendOutcome } from "../ports.js"
 import {
@@ -134,14 +133,9 @@ export const deliverAskCallback = (
 
 /** Claims up to `limit` due callbacks with a fresh token and a lease of `leaseMs`. */
 const claimDueCallbacks = (limit: number, leaseMs: number) =>
-  Effect.gen(function* () {
-    const queue = yield* AskCallbackQueue
-    const now = yield* Clock.currentTimeMillis
-    return yield* queue.claimDue(
-      { now: new Date(now), claimToken: yield* (yield* Ids).make("clm_"), leaseUntil: new Date(now + leaseMs) },
-      limit
-    )
-  })
+  Effect.flatMap(newClaim(leaseMs), (claim) =>
+    Effect.flatMap(AskCallbackQueue, (queue) => queue.claimDue(claim, limit))
+  )
 
 /** One look at the queue: claims up to `concurrency` due callbacks and handles them; answers how many were claimed. */
 export const runDueAskCallbacks = (options: AskCallbackWorkerOptions = DEFAULT_ASK_CALLBACK_WORKER) =>

@@ -42,6 +42,14 @@ export const INSTANT_HOOK_EVENTS = {
   new_refund: {
     feed: "/refunds/recent",
     selector: { ...FEED_SELECTIONS.refunds, listedId: "event" }
+  },
+  new_email_signup: {
+    feed: "/email-signups/recent",
+    selector: { ...FEED_SELECTIONS.emailSignups, listedId: "event" }
+  },
+  form_completed: {
+    feed: "/quiz-responses/recent",
+    selector: { ...FEED_SELECTIONS.formCompleted, listedId: "event" }
   }
 } as const satisfies Record<string, InstantHookEvent>
 

@@ -1,0 +1,158 @@
+import type { Store } from "@svc/core/accounts"
+import { type Form, type Product, STORE_CURRENCY } from "@svc/core/store"
+import { hidden, type Html, html, page } from "../oauth/html.js"
+
+/** Field errors by field name (`email`, `consent`, `answers.q1`), as the page marks them. */
+export type FieldErrors = Readonly<Record<string, string>>
+
+/** What a visitor typed, kept when the page is shown again with errors. */
+export type Typed = Readonly<Record<string, string>>
+
+const price = (product: Product) =>
+  product.fields.price_cents === 0
+    ? "Free"
+    : `${(product.fields.price_cents / 100).toFixed(2)} ${STORE_CURRENCY.toUpperCase()}`
+
+const fieldError = (errors: FieldErrors, name: string): Html =>
+  errors[name] === undefined ? html`` : html`<p class="error" id="${name}-error" role="alert">${errors[name]}</p>`
+
+const invalidAttrs = (errors: FieldErrors, name: string): Html =>
+  errors[name] === undefined ? html`` : html` aria-invalid="true" aria-describedby="${name}-error"`
+
+/** Who the visitor is, as both forms ask: the email (required) and a name. */
+const personFields = (errors: FieldErrors, typed: Typed): Html => html`<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${typed.email ?? ""}"${invalidAttrs(errors, "email")}>
+${fieldError(errors, "email")}
+<label for="name">Name (optional)</label>
+<input id="name" name="name" type="text" autocomplete="name" value="${typed.name ?? ""}"${invalidAttrs(errors, "name")}>
+${fieldError(errors, "name")}`
+
+// A field no person sees or fills (the `hidden` attribute needs no style, which the pages' policy would refuse):
+// bots that fill every field give themselves away.
+const honeypot = html`<div hidden><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off"></label></div>`
+
+/** The store's public page: its name, its live products, the email sign-up form, and its forms. */
+export const storePage = (options: {
+  readonly base: string
+  readonly store: Store
+  readonly products: ReadonlyArray<Product>
+  readonly forms: ReadonlyArray<Form>
+  readonly csrf: string
+  readonly errors?: FieldErrors
+  readonly typed?: Typed
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string>>
+}) => {
+  const { store, errors = {}, typed = {} } = options
+  const at = `${options.base}/s/${store.handle}`
+  return page({
+    base: options.base,
+    title: store.name,
+    ...(options.status === undefined ? {} : { status: options.status }),
+    ...(options.headers ? { headers: options.headers } : {}),
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">${store.name}</h1>
+${
+  options.products.length === 0
+    ? html``
+    : html`<h2>Products</h2>
+<ul>${options.products.map(
+        (p) =>
+          html`<li><strong>${p.fields.title}</strong> — ${price(p)}${
+            p.fields.tagline === null ? html`` : html`<br><span class="muted">${p.fields.tagline}</span>`
+          }${
+            p.fields.checkout_mode === "external" && p.fields.checkout_url !== null
+              ? html` <a href="${p.fields.checkout_url}" rel="noopener">Buy</a>`
+              : html``
+          }</li>`
+      )}</ul>`
+}
+<h2 id="signup">Join the email list</h2>
+<form method="post" action="${at}/signup">
+${hidden("csrf", options.csrf)}
+${personFields(errors, typed)}
+<label class="choice"><input type="checkbox" name="consent" value="yes"${typed.consent === "yes" ? html` checked` : html``}${invalidAttrs(errors, "consent")}>
+I agree to receive emails from ${store.name}. I can unsubscribe at any time with the link in every email.</label>
+${fieldError(errors, "consent")}
+${honeypot}
+<div class="actions"><button class="primary" type="submit">Sign up</button></div>
+</form>
+${
+  options.forms.length === 0
+    ? html``
+    : html`<h2>Forms</h2>
+<ul>${options.forms.map((f) => html`<li><a href="${at}/forms/${f.id}">${f.title}</a></li>`)}</ul>`
+}
+</section>`
+  })
+}
+
+const questionInput = (form: Form, index: number, errors: FieldErrors, typed: Typed): Html => {
+  const q = form.questions[index]
+  if (q === undefined) return html``
+  const field = `answers.${q.id}`
+  const value = typed[q.id] ?? ""
+  const label = html`<label for="${q.id}">${q.label}${q.required ? html` <span aria-hidden="true">*</span>` : html``}</label>`
+  const required = q.required ? html` required` : html``
+  const control =
+    q.kind === "paragraph"
+      ? html`<textarea id="${q.id}" name="${q.id}" rows="5"${required}${invalidAttrs(errors, field)}>${value}</textarea>`
+      : q.kind === "choice"
+        ? html`<select id="${q.id}" name="${q.id}"${required}${invalidAttrs(errors, field)}><option value="">Choose…</option>${q.choices.map(
+            (c) => html`<option${c === value ? html` selected` : html``}>${c}</option>`
+          )}</select>`
+        : html`<input id="${q.id}" name="${q.id}" type="${q.kind === "email" ? "email" : "text"}" value="${value}"${required}${invalidAttrs(errors, field)}>`
+  return html`${label}${control}${fieldError(errors, field)}`
+}
+
+/** A form's public page: the person's email and name, then the questions; refused answers marked where they are. */
+export const formPage = (options: {
+  readonly base: string
+  readonly store: Store
+  readonly form: Form
+  readonly csrf: string
+  readonly errors?: FieldErrors
+  readonly typed?: Typed
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string>>
+}) => {
+  const { store, form, errors = {}, typed = {} } = options
+  return page({
+    base: options.base,
+    title: form.title,
+    ...(options.status === undefined ? {} : { status: options.status }),
+    ...(options.headers ? { headers: options.headers } : {}),
+    body: html`<section class="card" aria-labelledby="title">
+<p class="muted"><a href="${options.base}/s/${store.handle}">${store.name}</a></p>
+<h1 id="title">${form.title}</h1>
+${form.description === "" ? html`` : html`<p>${form.description}</p>`}
+${Object.keys(errors).length === 0 ? html`` : html`<p class="error" role="alert">Some answers need a change: see below.</p>`}
+<form method="post" action="${options.base}/s/${store.handle}/forms/${form.id}">
+${hidden("csrf", options.csrf)}
+${personFields(errors, typed)}
+${form.questions.map((_, index) => questionInput(form, index, errors, typed))}
+${honeypot}
+<div class="actions"><button class="primary" type="submit">Send</button></div>
+</form>
+</section>`
+  })
+}
+
+/** A short page saying what happened (signed up, check your inbox, sent), or why not. */
+export const notePage = (options: {
+  readonly base: string
+  readonly title: string
+  readonly message: string
+  readonly status?: number
+  readonly back?: string
+}) =>
+  page({
+    base: options.base,
+    title: options.title,
+    ...(options.status === undefined ? {} : { status: options.status }),
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">${options.title}</h1>
+<p role="status">${options.message}</p>
+${options.back === undefined ? html`` : html`<p><a href="${options.back}">Back</a></p>`}
+</section>`
+  })

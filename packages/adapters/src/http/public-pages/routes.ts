@@ -1,0 +1,263 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import { WorkspacesRepo } from "@svc/core/accounts"
+import { BrowserSessions } from "@svc/core/auth"
+import { RateLimiter } from "@svc/core/limits"
+import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
+import { Effect, type Layer, Option } from "effect"
+import { PublicUrl } from "../config.js"
+import { answerDefects } from "../defects.js"
+import { ensureSession, existingSession, readPostedForm } from "../oauth/browser.js"
+import { errorPage } from "../oauth/html.js"
+import { requesterOf, sameOrigin } from "../oauth/http-util.js"
+import { type FieldErrors, formPage, notePage, storePage, type Typed } from "./pages.js"
+
+/**
+ * Posts (sign-ups and form answers) one address may send to one store in `PUBLIC_POST_WINDOW_MS`: a person never
+ * needs more, and a household or office behind one address still fits.
+ */
+export const PUBLIC_POSTS_PER_WINDOW = 30
+export const PUBLIC_POST_WINDOW_MS = 10 * 60_000
+
+const SIGNUP_FORM = "store-signup"
+const formPurpose = (formId: string) => `store-form:${formId}`
+
+/** Field errors of a refused input, by field; the whole message under `email` when it names no field. */
+const errorsOf = (error: { readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }> }) =>
+  Object.fromEntries(error.errors.map((problem) => [problem.path || "email", problem.message])) as FieldErrors
+
+/**
+ * The stores' public pages: `/s/<handle>` (name, live products, the email sign-up form, links to the forms),
+ * `/s/<handle>/forms/<id>` (a form), and `/s/<handle>/confirm/<token>` (the double opt-in link). Server-rendered,
+ * without scripts, never framed; every form carries a single-use token of the visitor's browser session and must come
+ * from our own origin, a hidden field catches bots, and each address may post only so often.
+ */
+export const StorePagesRoutes: Layer.Layer<
+  never,
+  never,
+  | HttpLayerRouter.HttpRouter
+  | PublicUrl
+  | BrowserSessions
+  | WorkspacesRepo
+  | ProductsRepo
+  | FormsRepo
+  | StoreForms
+  | StoreSignups
+  | RateLimiter
+> = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const url = yield* PublicUrl
+    const sessions = yield* BrowserSessions
+    const workspaces = yield* WorkspacesRepo
+    const products = yield* ProductsRepo
+    const formsRepo = yield* FormsRepo
+    const forms = yield* StoreForms
+    const signups = yield* StoreSignups
+    const limiter = yield* RateLimiter
+    const withDefectsAnswered = answerDefects((requestId) =>
+      errorPage(url.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
+    )
+    const notFound = notePage({ base: url.base, title: "Not found", message: "There is no such page.", status: 404 })
+
+    const storeOf = Effect.flatMap(HttpLayerRouter.params, (params) =>
+      workspaces.findStoreByHandle((params.handle ?? "").toLowerCase())
+    )
+
+    const formOf = (workspaceId: string) =>
+      Effect.flatMap(HttpLayerRouter.params, (params) => formsRepo.find(workspaceId, params.id ?? ""))
+
+    const showStore = (
+      request: HttpServerRequest,
+      store: NonNullable<Option.Option.Value<Effect.Effect.Success<typeof storeOf>>>,
+      shown: { readonly errors?: FieldErrors; readonly typed?: Typed; readonly status?: number } = {}
+    ) =>
+      Effect.gen(function* () {
+        const { session, headers } = yield* ensureSession(sessions, request, url)
+        const live = (yield* products.listAll(store.workspaceId)).filter((p) => p.status === "live")
+        const listed = yield* formsRepo.listPage(store.workspaceId, {}, { limit: 100, after: undefined })
+        return storePage({
+          base: url.base,
+          store,
+          products: live,
+          forms: listed.rows,
+          csrf: yield* sessions.formToken(session, SIGNUP_FORM),
+          headers,
+          ...shown
+        })
+      })
+
+    const showForm = (
+      request: HttpServerRequest,
+      store: NonNullable<Option.Option.Value<Effect.Effect.Success<typeof storeOf>>>,
+      form: Form,
+      shown: { readonly errors?: FieldErrors; readonly typed?: Typed; readonly status?: number } = {}
+    ) =>
+      Effect.gen(function* () {
+        const { session, headers } = yield* ensureSession(sessions, request, url)
+        return formPage({
+          base: url.base,
+          store,
+          form,
+          csrf: yield* sessions.formToken(session, formPurpose(form.id)),
+          headers,
+          ...shown
+        })
+      })
+
+    /**
+     * The checks every public post passes before it is read: our own origin, the form's single-use token, and the
+     * address's rate. Answers the posted fields, or the page that refuses them.
+     */
+    const admitted = (request: HttpServerRequest, handle: string, purpose: string) =>
+      Effect.gen(function* () {
+        if (!sameOrigin(request, url)) {
+          return { refused: errorPage(url.base, "Request refused", "This form was sent from another site.", 403) }
+        }
+        const fields = yield* readPostedForm(request).pipe(Effect.orElseSucceed(() => new URLSearchParams()))
+        const session = yield* existingSession(sessions, request, url)
+        const token = fields.get("csrf") ?? ""
+        if (Option.isNone(session) || !(yield* sessions.useFormToken(session.value, purpose, token))) {
+          return {
+            refused: errorPage(url.base, "This form has expired", "Go back, reload the page and send it again.", 403)
+          }
+        }
+        // Per store and address: a flood on one store's page does not lock its sender out of every other store.
+        const rate = yield* limiter.take(
+          `public-post:${handle}:${requesterOf(request)}`,
+          PUBLIC_POSTS_PER_WINDOW,
+          PUBLIC_POST_WINDOW_MS
+        )
+        if (!rate.allowed) {
+          return {
+            refused: notePage({
+              base: url.base,
+              title: "Too many tries",
+              message: `Please wait ${Math.ceil(rate.retryAfterMs / 60_000)} minutes and try again.`,
+              status: 429
+            })
+          }
+        }
+        return { fields }
+      })
+
+    const signUp = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const found = yield* storeOf
+        if (Option.isNone(found)) return notFound
+        const store = found.value
+        const checked = yield* admitted(request, store.handle, SIGNUP_FORM)
+        if ("refused" in checked) return checked.refused
+        const fields = checked.fields
+        const typed = {
+          email: fields.get("email") ?? "",
+          name: fields.get("name") ?? "",
+          consent: fields.get("consent") ?? ""
+        }
+        const back = `${url.base}/s/${store.handle}`
+        // A bot filled the field no person sees: it is told what a person would be, and nothing happens.
+        if ((fields.get("website") ?? "") !== "") {
+          return notePage({ base: url.base, title: "Thank you", message: "You are on the list.", back })
+        }
+        if (typed.consent !== "yes") {
+          return yield* showStore(request, store, {
+            errors: { consent: "Tick the box to agree to receive the store's emails." },
+            typed,
+            status: 422
+          })
+        }
+        const outcome = yield* Effect.either(signups.signUp(store, url.base, { email: typed.email, name: typed.name }))
+        if (outcome._tag === "Left") {
+          return yield* showStore(request, store, { errors: errorsOf(outcome.left), typed, status: 422 })
+        }
+        return outcome.right === "joined"
+          ? notePage({ base: url.base, title: "Thank you", message: "You are on the list.", back })
+          : notePage({
+              base: url.base,
+              title: "Check your inbox",
+              message: "We sent you an email with a link: open it to confirm, and you are on the list.",
+              back
+            })
+      })
+
+    const confirm = Effect.gen(function* () {
+      const found = yield* storeOf
+      if (Option.isNone(found)) return notFound
+      const params = yield* HttpLayerRouter.params
+      const done = yield* signups.confirm(found.value, params["*"] ?? "")
+      return Option.isNone(done)
+        ? notePage({
+            base: url.base,
+            title: "Link not valid",
+            message: "This link is not valid or has expired. Sign up again on the store's page.",
+            status: 404,
+            back: `${url.base}/s/${found.value.handle}`
+          })
+        : notePage({
+            base: url.base,
+            title: "You are subscribed",
+            message: `${done.value.email} is on the email list of ${found.value.name}.`
+          })
+    })
+
+    const answerForm = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const store = yield* storeOf
+        if (Option.isNone(store)) return notFound
+        const form = yield* formOf(store.value.workspaceId)
+        if (Option.isNone(form)) return notFound
+        const checked = yield* admitted(request, store.value.handle, formPurpose(form.value.id))
+        if ("refused" in checked) return checked.refused
+        const fields = checked.fields
+        const typed: Record<string, string> = Object.fromEntries(fields.entries())
+        const back = `${url.base}/s/${store.value.handle}`
+        if ((fields.get("website") ?? "") !== "") {
+          return notePage({ base: url.base, title: "Thank you", message: "Your answers were sent.", back })
+        }
+        const answers = Object.fromEntries(
+          form.value.questions.flatMap((q) => {
+            const answer = fields.get(q.id)
+            return answer === null ? [] : [[q.id, answer] as const]
+          })
+        )
+        const sent = yield* Effect.either(
+          forms.submit(store.value.workspaceId, form.value.id, {
+            email: fields.get("email") ?? "",
+            name: fields.get("name") ?? "",
+            answers
+          })
+        )
+        if (sent._tag === "Left") {
+          if (sent.left._tag === "NotFound") return notFound
+          return yield* showForm(request, store.value, form.value, {
+            errors: errorsOf(sent.left),
+            typed,
+            status: 422
+          })
+        }
+        return notePage({ base: url.base, title: "Thank you", message: "Your answers were sent.", back })
+      })
+
+    yield* router.addAll([
+      HttpLayerRouter.route("GET", "/s/:handle", (request) =>
+        withDefectsAnswered(
+          Effect.flatMap(storeOf, (store) =>
+            Option.isNone(store) ? Effect.succeed(notFound) : showStore(request, store.value)
+          )
+        )
+      ),
+      HttpLayerRouter.route("POST", "/s/:handle/signup", (request) => withDefectsAnswered(signUp(request))),
+      HttpLayerRouter.route("GET", "/s/:handle/confirm/*", () => withDefectsAnswered(confirm)),
+      HttpLayerRouter.route("GET", "/s/:handle/forms/:id", (request) =>
+        withDefectsAnswered(
+          Effect.gen(function* () {
+            const store = yield* storeOf
+            if (Option.isNone(store)) return notFound
+            const form = yield* formOf(store.value.workspaceId)
+            return Option.isNone(form) ? notFound : yield* showForm(request, store.value, form.value)
+          })
+        )
+      ),
+      HttpLayerRouter.route("POST", "/s/:handle/forms/:id", (request) => withDefectsAnswered(answerForm(request)))
+    ])
+  })
+)

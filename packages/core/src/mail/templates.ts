@@ -1,0 +1,121 @@
+/**
+ * Every message the service sends, built in one place: pure functions from what the message is about to its kind,
+ * subject and plain-text body. Senders pass the result to `Mailer.send` with the workspace and the recipient.
+ */
+
+/** A message ready for `Mailer.send`, but for whom and for which workspace. */
+export interface MailContent {
+  readonly kind: string
+  readonly subject: string
+  readonly text: string
+}
+
+/** Why a person is sent their access email. */
+export type AccessOccasion = "bought" | "added" | "again"
+
+const accessOpening: Record<AccessOccasion, (title: string) => string> = {
+  bought: (title) => `Thank you for your purchase. You now have access to ${title}.`,
+  added: (title) => `You have been given access to ${title}.`,
+  again: (title) => `Here is your access to ${title} again.`
+}
+
+/** The store's access email (a sale, a free grant, an import, a resend): what the person now has. */
+export const accessEmail = (access: {
+  readonly occasion: AccessOccasion
+  readonly productTitle: string
+  /** A bundle's products, by title; empty for a single product. */
+  readonly included: ReadonlyArray<string>
+  /** The product's content links, in the seller's order. */
+  readonly links: ReadonlyArray<{ readonly title: string; readonly url: string }>
+}): MailContent => ({
+  kind: "store.access",
+  subject: `Your access to ${access.productTitle}`,
+  // One `title: url` line per content link: they are what the person now has.
+  text: [
+    accessOpening[access.occasion](access.productTitle),
+    ...(access.included.length === 0 ? [] : [`It includes: ${access.included.join(", ")}.`]),
+    ...access.links.map((link) => `${link.title}: ${link.url}`)
+  ].join("\n")
+})
+
+/** To the owner: a webhook that did nothing but fail for `failingDays` days was turned off. */
+export const webhookDisabledEmail = (webhook: {
+  readonly webhookId: string
+  readonly url: string
+  readonly failingDays: number
+}): MailContent => ({
+  kind: "webhook.disabled",
+  subject: `Webhook turned off: ${webhook.url}`,
+  text: [
+    `Deliveries to ${webhook.url} (webhook ${webhook.webhookId}) have done nothing but fail for ${webhook.failingDays} days, so the webhook was turned off.`,
+    `The delivery log (GET /store-app/v1/webhooks/${webhook.webhookId}/deliveries) shows what the receiver answered.`,
+    `Deliveries waiting for it are kept: once the receiver works, turn the webhook back on with ` +
+      `PATCH /store-app/v1/webhooks/${webhook.webhookId} {"enabled": true} and they resume.`
+  ].join("\n\n")
+})
+
+/** What an application decision may add: the seller's own words. */
+interface Decision {
+  readonly storeName: string
+  readonly formTitle: string
+  /** A note from the seller, put in as written. */
+  readonly note?: string | undefined
+}
+
+const withNote = (lines: ReadonlyArray<string>, note: string | undefined) =>
+  [...lines, ...(note === undefined || note.trim() === "" ? [] : [note.trim()])].join("\n\n")
+
+/** To an applicant: their application on a review-mode form was accepted. */
+export const applicationAcceptedEmail = (decision: Decision): MailContent => ({
+  kind: "form.application_accepted",
+  subject: `Your application to ${decision.storeName} was accepted`,
+  text: withNote(
+    [`Good news: your application (${decision.formTitle}) to ${decision.storeName} was accepted.`],
+    decision.note
+  )
+})
+
+/** To an applicant: their application on a review-mode form was declined. */
+export const applicationDeclinedEmail = (decision: Decision): MailContent => ({
+  kind: "form.application_declined",
+  subject: `Your application to ${decision.storeName}`,
+  text: withNote(
+    [
+      `Thank you for applying (${decision.formTitle}) to ${decision.storeName}.`,
+      "After reviewing it, they decided not to accept your application this time."
+    ],
+    decision.note
+  )
+})
+
+/** Double opt-in: asks the person to confirm before they join the store's email list. */
+export const confirmSubscriptionEmail = (signup: {
+  readonly storeName: string
+  /** The link that confirms, signed so it works without signing in. */
+  readonly confirmUrl: string
+}): MailContent => ({
+  kind: "list.confirm",
+  subject: `Confirm your subscription to ${signup.storeName}`,
+  text: [
+    `Someone (hopefully you) asked to join the email list of ${signup.storeName} with this address.`,
+    `To confirm, open this link:\n${signup.confirmUrl}`,
+    "If it was not you, ignore this email: you will not be added."
+  ].join("\n\n")
+})
+
+/** The kind of a sequence step, the list mail the service sends today. */
+export const SEQUENCE_STEP_KIND = "sequence.step"
+
+/** A step of an email sequence, as written by the seller; it goes out as list mail (`toList: true`). */
+export const sequenceStepEmail = (step: { readonly subject: string; readonly body: string }): MailContent => ({
+  kind: SEQUENCE_STEP_KIND,
+  subject: step.subject,
+  text: step.body
+})
+
+/**
+ * The text of list mail as it goes out: the sender's text, then the footer with the signed unsubscribe link, so the
+ * text always ends with the link.
+ */
+export const listMailText = (text: string, unsubscribeUrl: string): string =>
+  `${text.trimEnd()}\n\n-- \nYou get this email because you are on this store's email list.\nUnsubscribe: ${unsubscribeUrl}`

@@ -1,0 +1,35 @@
+import { Effect, Schema } from "effect"
+import { invalid } from "../shared/errors.js"
+
+// What the Store group's action-style tools (svc_manage_store_emails, svc_manage_forms) share: one tool, an `action`
+// field, and per action the fields it reads.
+
+/** Refuses, by name, the first field given that `action` does not read (besides `storeHandle` and `action`). */
+export const onlyFieldsOf = <Action extends string>(
+  fieldsOf: Readonly<Record<Action, ReadonlyArray<string>>>,
+  action: Action,
+  input: Readonly<Record<string, unknown>>
+) => {
+  const extra = Object.keys(input).find(
+    (key) => key !== "storeHandle" && key !== "action" && input[key] !== undefined && !fieldsOf[action].includes(key)
+  )
+  return extra === undefined ? Effect.void : Effect.fail(invalid(extra, `${extra} is not used by action ${action}`))
+}
+
+/** The field `action` needs, or a refusal naming it. */
+export const need = <A>(value: A | undefined, field: string, action: string) =>
+  value === undefined ? Effect.fail(invalid(field, `${field} is needed for action ${action}`)) : Effect.succeed(value)
+
+/** A tool's `limit` and `cursor` as the store API's list query. */
+export const paging = (input: { readonly limit?: number | undefined; readonly cursor?: string | undefined }) => ({
+  limit: input.limit === undefined ? undefined : String(input.limit),
+  starting_after: input.cursor
+})
+
+/** `nextCursor` when the store API's page has more. */
+export const nextOf = (page: { readonly has_more: boolean; readonly next_cursor: string }) =>
+  page.has_more ? { nextCursor: page.next_cursor } : {}
+
+/** A store API row answered as it is: its schema is the route's, named in the description to keep the list small. */
+export const Row = (description: string) =>
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description })
