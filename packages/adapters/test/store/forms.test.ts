@@ -302,7 +302,11 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(`s
       yield* t.setUp(Effect.flatMap(StoreSetup, (setup) => setup.set(s.workspaceId, { supportEmail: null })))
       const bobFirst = firstPage[2]
       const unset = yield* send("POST", `/forms/${formId}/applications/decline`, { response_id: bobFirst?.id })
-      expect(unset.body).toMatchObject({ changed: true, email: "not_set_up" })
+      // A store without a support email still sends the decision, without the line naming where to reply.
+      expect(unset.body).toMatchObject({ changed: true, email: "queued" })
+      const declineMail = (yield* mails(t, s.workspaceId)).at(-1)
+      expect(declineMail).toMatchObject({ recipient: "bob@example.com", kind: "form.application_declined" })
+      expect(declineMail?.body).not.toContain("Questions? Write to")
 
       const byStatus = async (status: string) =>
         ((await t.call(s.token, "GET", `/forms/${formId}/applications?status=${status}`)).body.data as Array<Row>)

@@ -137,7 +137,7 @@ export const ApplicationRow = Schema.Struct({
 /** Where a decision email stands (spec: Application decision answer). */
 export const DecisionEmailStatus = Schema.Literal("queued", "off", "not_set_up", "no_email", "skipped").annotations({
   description:
-    "queued (the email is on its way), off (the form sends no decision emails), not_set_up (the store has no support email for the applicant to answer), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change)."
+    "queued (the email is on its way), off (the form sends no decision emails), not_set_up (no decision email can be made; this server always has one, from its templates), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change)."
 })
 export type DecisionEmailStatus = typeof DecisionEmailStatus.Type
 

@@ -330,10 +330,12 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
         if (Option.isSome(contact) && (contact.value.status === "bounced" || contact.value.status === "complained")) {
           return "no_email"
         }
+        // Every decision has an email (the templates'): a store without a support email sends it without the line
+        // naming where to reply, so `not_set_up` never comes from this server.
         const { supportEmail } = yield* setup.get(caller.workspaceId)
-        if (supportEmail === null) return "not_set_up"
         const own = decision === "accepted" ? form.acceptNote : form.declineNote
-        const note = [own, `Questions? Write to ${supportEmail}.`].filter((line) => line !== null).join("\n\n")
+        const reply = supportEmail === null ? null : `Questions? Write to ${supportEmail}.`
+        const note = [own, reply].filter((line) => line !== null).join("\n\n")
         const content = (decision === "accepted" ? applicationAcceptedEmail : applicationDeclinedEmail)({
           storeName: caller.store.name,
           formTitle: form.title,
