@@ -16,7 +16,7 @@ import {
 import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
 import { AskWorkerLive } from "@svc/core/custom-ai"
-import { MailWorkerLive } from "@svc/core/mail"
+import { MailPurgeLive, MailWorkerLive } from "@svc/core/mail"
 import { RoutineWorkerLive } from "@svc/core/routines"
 import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
@@ -60,7 +60,7 @@ const StartupLive = Layer.effectDiscard(
 const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
 
 /**
- * Background work: the trash, webhook and OAuth purges, and (unless switched off) the webhook delivery worker and
+ * Background work: the trash, webhook, OAuth and outbox purges, and (unless switched off) the webhook delivery worker and
  * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker, the ask step's
  * callback worker and the routine worker; (unless `SVC_SEQUENCE_WORKER=false`) the email sequence worker; (when
  * `SMTP_URL` is set) the mail worker, which drains the outbox over SMTP.
@@ -71,6 +71,7 @@ const WorkersLive = Layer.unwrapEffect(
       TrashPurgeLive(),
       WebhookPurgeLive(),
       OAuthPurgeLive(),
+      MailPurgeLive(),
       config.webhookWorker
         ? WebhookWorkerLive({
             concurrency: config.webhookConcurrency,

@@ -4,6 +4,7 @@
  * every message goes out under its outbox id; a 4xx is tried again after the backoff, a 5xx is recorded failed with
  * its reason (and a refused address is bounced on the email list); two workers on one database send each message once.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   accessEmail,
@@ -15,13 +16,15 @@ import {
   MailOutbox,
   type MailWorkerOptions,
   readUnsubscribeToken,
+  MAIL_RETENTION_MS,
+  purgeOldMail,
   runDueMail,
   runMailWorker,
   MailTransport,
   sequenceStepEmail
 } from "@svc/core/mail"
 import { StoreEmailList, resolveStoreCaller } from "@svc/core/store"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, TestClock } from "effect"
 import { judgeSmtpError, SmtpTransportLive } from "../../src/mail/smtp.js"
 import { signUp, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
@@ -290,6 +293,27 @@ layer(TestLayer, { timeout: "120 seconds" })(`mail delivery over SMTP on ${engin
   })
 
   describe("several workers", () => {
+    it.effect("messages older than 30 days are purged, sent or not; newer ones stay", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(T0)
+        const [sent, waiting, newer] = [fresh("old-sent"), fresh("old-waiting"), fresh("newer")]
+        const { workspaceId } = yield* sellerWith()
+        const mailer = yield* Mailer
+        yield* mailer.send({ workspaceId, to: sent, kind: "test.notice", subject: "Hi", text: "Hello" })
+        yield* drain
+        yield* mailer.send({ workspaceId, to: waiting, kind: "test.notice", subject: "Hi", text: "Hello" })
+        yield* TestClock.adjust(Duration.days(10))
+        yield* mailer.send({ workspaceId, to: newer, kind: "test.notice", subject: "Hi", text: "Hello" })
+        yield* TestClock.setTime(T0 + MAIL_RETENTION_MS + 60_000)
+        expect(yield* purgeOldMail).toBeGreaterThanOrEqual(2)
+        const left = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.orDie(sql<{ recipient: string }>`SELECT recipient FROM mail_outbox
+            WHERE workspace_id = ${workspaceId}`)
+        )
+        expect(left.map((row) => row.recipient)).toEqual([newer])
+      })
+    )
+
     it.effect("two worker loops on one database send each message exactly once", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(T0)

@@ -205,6 +205,9 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })(`mai
           })
           expect(signedIn.response.status).toBe(303)
         })
+        // The settings page links to it.
+        const settings = yield* Effect.promise(() => browser.get(`${app.url}/settings`))
+        expect(settings.text).toContain(`href="${app.url}/settings/outbox"`)
         const first = yield* Effect.promise(() => browser.get(`${app.url}/settings/outbox`))
         expect(first.response.status).toBe(200)
         expect(first.response.headers.get("x-frame-options")).toBe("DENY")

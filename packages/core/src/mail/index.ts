@@ -13,6 +13,8 @@ export {
   DEFAULT_MAIL_WORKER,
   MAIL_MAX_AGE_MS,
   MAIL_MAX_ATTEMPTS,
+  MAIL_PURGE_BATCH,
+  MAIL_RETENTION_MS,
   MAIL_RETRY_DELAYS_MS,
   type MailWorkerOptions
 } from "./policy.js"
@@ -45,4 +47,4 @@ export {
   unsubscribeUrl
 } from "./unsubscribe.js"
 export { readLink, signLink } from "./signed-links.js"
-export { deliverMail, MailWorkerLive, runDueMail, runMailWorker } from "./worker.js"
+export { deliverMail, MailPurgeLive, MailWorkerLive, purgeOldMail, runDueMail, runMailWorker } from "./worker.js"

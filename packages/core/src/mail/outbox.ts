@@ -58,6 +58,8 @@ export class MailOutbox extends Context.Tag("svc/mail/MailOutbox")<
     /** Records how a held message goes on; false when `claimToken` no longer holds it. */
     readonly record: (id: string, claimToken: string, step: MailStep) => Effect.Effect<boolean>
     readonly find: (id: string) => Effect.Effect<Option.Option<OutboxMessage>>
+    /** Deletes up to `limit` messages queued before `cutoff` that no worker holds; answers how many went. */
+    readonly purgeBefore: (cutoff: Date, limit: number) => Effect.Effect<number>
     /** The mail of every workspace the account owns, newest first. */
     readonly listForOwner: (accountId: string, page: PageRequest) => Effect.Effect<Page<OutboxMessage>>
   }

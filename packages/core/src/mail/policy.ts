@@ -18,6 +18,12 @@ export const MAIL_MAX_ATTEMPTS = MAIL_RETRY_DELAYS_MS.length + 1
  */
 export const MAIL_MAX_AGE_MS = 3 * 86_400_000
 
+/** Messages are kept this long after they were queued, then deleted (sent, failed, or never sent without SMTP). */
+export const MAIL_RETENTION_MS = 30 * 86_400_000
+
+/** Messages deleted per purge statement. */
+export const MAIL_PURGE_BATCH = 500
+
 /** How the mail worker of one process runs. */
 export interface MailWorkerOptions {
   /** The public base URL the unsubscribe links start with, e.g. `https://svc.example.com`. */

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Either, Layer } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Schedule } from "effect"
 import { newClaim, runClaimLoop } from "../shared/claim-loop.js"
 import { withSpan } from "../shared/spans.js"
 import { composeMail } from "./compose.js"
@@ -7,6 +7,8 @@ import { type ClaimedMail, MailOutbox, type MailStep } from "./outbox.js"
 import {
   DEFAULT_MAIL_WORKER,
   MAIL_MAX_AGE_MS,
+  MAIL_PURGE_BATCH,
+  MAIL_RETENTION_MS,
   MAIL_MAX_ATTEMPTS,
   MAIL_RETRY_DELAYS_MS,
   type MailWorkerOptions
@@ -116,4 +118,34 @@ export const MailWorkerLive = (options: Pick<MailWorkerOptions, "publicBase"> & 
       )
       yield* Effect.forkScoped(runMailWorker(resolved))
     })
+  )
+
+/** Deletes the messages queued more than `MAIL_RETENTION_MS` ago, in batches; answers how many went. */
+export const purgeOldMail = Effect.gen(function* () {
+  const outbox = yield* MailOutbox
+  const cutoff = new Date((yield* Clock.currentTimeMillis) - MAIL_RETENTION_MS)
+  let purged = 0
+  while (true) {
+    const batch = yield* outbox.purgeBefore(cutoff, MAIL_PURGE_BATCH)
+    purged += batch
+    if (batch < MAIL_PURGE_BATCH) return purged
+  }
+}).pipe(withSpan("MailOutbox.purge"))
+
+/**
+ * A layer that runs `purgeOldMail` now and then every `every` (default one hour) while alive: with or without SMTP,
+ * so a development outbox does not grow for ever.
+ */
+export const MailPurgeLive = (every: Duration.DurationInput = Duration.hours(1)) =>
+  Layer.scopedDiscard(
+    Effect.forkScoped(
+      purgeOldMail.pipe(
+        Effect.tap((purged) =>
+          purged > 0 ? Effect.logInfo(`purged ${purged} outbox messages older than 30 days`) : Effect.void
+        ),
+        Effect.catchAllCause((cause) => Effect.logError("mail purge failed", cause)),
+        Effect.repeat(Schedule.spaced(every)),
+        Effect.asVoid
+      )
+    )
   )

@@ -69,7 +69,7 @@ export const settingsPage = (options: {
 <h1>Settings</h1>
 <form method="post" action="${options.base}/settings/sign-out">${csrf}<button class="secondary" type="submit">Sign out</button></form>
 </div>
-<p class="muted">Signed in as <strong>${options.email}</strong>.</p>
+<p class="muted">Signed in as <strong>${options.email}</strong>. <a href="${options.base}/settings/outbox">Outbox</a>: the email the service sent or will send for you.</p>
 <p class="credits">${creditsLine(options.credits)}</p>
 ${options.notice === undefined ? "" : html`<p class="notice" role="status">${options.notice}</p>`}
 ${options.error === undefined ? "" : html`<p class="alert" role="alert">${options.error}</p>`}

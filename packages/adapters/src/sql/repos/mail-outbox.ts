@@ -118,6 +118,15 @@ export const MailOutboxSql = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toMessage)),
           Effect.orDie
         ),
+      purgeBefore: (cutoff, limit) =>
+        lean<{ readonly id: string }>`
+          DELETE FROM mail_outbox WHERE id IN (
+            SELECT id FROM mail_outbox WHERE created_at < ${cutoff} AND claim_token IS NULL
+            ORDER BY created_at LIMIT ${limit}::int
+          ) RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        ),
       listForOwner: (accountId, page) =>
         (page.after === undefined
           ? lean<OutboxRow>`
