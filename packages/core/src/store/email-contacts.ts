@@ -9,6 +9,7 @@ import { ContactStatus, contactJson, type EmailContact, isOptedOut } from "./ema
 import { BadListRequest } from "./errors.js"
 import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
 import { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
+import { EmailSequencesRepo } from "./sequences/ports.js"
 
 /** The longest contact name. */
 export const CONTACT_NAME_MAX = 200
@@ -38,6 +39,9 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
   effect: Effect.gen(function* () {
     const contacts = yield* EmailContactsRepo
     const tags = yield* StoreTagsRepo
+    // Leaving the list or its mail stops the person's sequences at once, in the same transaction (the sequence
+    // worker checks again before each step, for any path that does not come through here).
+    const sequences = yield* EmailSequencesRepo
     const ids = yield* Ids
     const transactor = yield* Transactor
     const resolveTags = yield* makeTagResolver
@@ -171,6 +175,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
             if (name !== undefined && name !== contact.name) changed = { ...changed, name }
             if (changes.subscribed === false && contact.status === "subscribed") {
               changed = { ...changed, status: "unsubscribed", unsubscribedAt: at }
+              yield* sequences.stopFor(caller.workspaceId, email, "unsubscribed", at)
             }
             if (changed !== contact) {
               contact = { ...changed, updatedAt: at }
@@ -200,7 +205,10 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
           Effect.gen(function* () {
             const contact = yield* onList(email, yield* contacts.lock(caller.workspaceId, email))
             const kept = isOptedOut(contact)
-            if (!kept) yield* contacts.remove(caller.workspaceId, email)
+            if (!kept) {
+              yield* contacts.remove(caller.workspaceId, email)
+              yield* sequences.stopFor(caller.workspaceId, email, "removed", yield* now)
+            }
             return { ok: true as const, email, deleted: !kept, kept, status: contact.status }
           })
         )
@@ -262,6 +270,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
             if (contact.value.status !== "subscribed") return { onList: true, changed: false }
             const at = yield* now
             yield* contacts.update({ ...contact.value, status: reason, unsubscribedAt: at, updatedAt: at })
+            yield* sequences.stopFor(workspaceId, email.value, reason, at)
             return { onList: true, changed: true }
           })
         )

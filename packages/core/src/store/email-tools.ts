@@ -166,15 +166,11 @@ export const emailTools = Effect.gen(function* () {
                 add_tags: input.tags,
                 remove_tags: input.removeTags
               })
-              if (updated.contact.status !== "subscribed") {
-                yield* sequences.stopFor(caller, address, updated.contact.status)
-              }
               return { contact: updated.contact }
             }
             case "remove_contact": {
               const address = yield* email()
               const removed = yield* list.remove(caller, address)
-              yield* sequences.stopFor(caller, address, removed.kept ? removed.status : "removed")
               return { deleted: removed.deleted }
             }
             case "list_tags": {

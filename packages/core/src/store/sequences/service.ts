@@ -205,13 +205,6 @@ export class StoreEmailSequences extends Effect.Service<StoreEmailSequences>()("
         removed ? Effect.succeed({ deleted: true as const }) : Effect.fail(unknown(id))
       )
 
-    /**
-     * Stops every sequence of a person now. The worker stops them anyway before their next step once the person is
-     * no longer subscribed; faces that unsubscribe or remove a person call this so the counts say so at once.
-     */
-    const stopFor = (caller: StoreCaller, email: string, reason: string) =>
-      Effect.flatMap(now, (at) => repo.stopFor(caller.workspaceId, email, reason, at))
-
-    return { detail, listPage, create, update, remove, stopFor } as const
+    return { detail, listPage, create, update, remove } as const
   })
 }) {}
