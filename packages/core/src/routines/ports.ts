@@ -1,7 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { AnswerSource } from "../custom-ai/chats.js"
 import type { Page, PageRequest } from "../shared/paging.js"
-import type { FinishedRoutineRun, Routine, RoutineRun, RoutineRunStatus, RoutineView } from "./schema.js"
+import type { FinishedRoutineRun, Routine, RoutineRun, RoutineView } from "./schema.js"
 
 /** A claim to take: the token and the lease a run is held with. */
 export interface RoutineRunClaim {
@@ -30,19 +29,19 @@ export interface NewRoutineRun {
  * What a worker records of a run it holds, releasing its claim: the whole state of the run, and `runAfter`, when it
  * should be looked at again (null: it ended, `answered` or `failed`).
  */
-export interface RoutineRunRecord {
-  readonly status: RoutineRunStatus
-  readonly attempts: number
-  readonly customAiId: string | null
-  readonly messageId: string | null
-  readonly chatId: string | null
-  readonly answer: string | null
-  readonly sources: ReadonlyArray<AnswerSource>
-  readonly chargedTenths: number
-  readonly error: string | null
-  readonly finishedAt: Date | null
-  readonly runAfter: Date | null
-}
+export type RoutineRunRecord = Pick<
+  RoutineRun,
+  | "status"
+  | "attempts"
+  | "customAiId"
+  | "messageId"
+  | "chatId"
+  | "answer"
+  | "sources"
+  | "chargedTenths"
+  | "error"
+  | "finishedAt"
+> & { readonly runAfter: Date | null }
 
 /**
  * Stored routines and their runs. Runs are the durable work: a run is keyed by (routine, due time), so a due time
