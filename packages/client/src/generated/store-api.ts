@@ -7863,7 +7863,7 @@ export interface operations {
                         /** @description false when the application was already decided this way. */
                         readonly changed: boolean;
                         /**
-                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (the store has no support email for the applicant to answer), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
+                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (no decision email can be made; this server always has one, from its templates), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
                          * @enum {string}
                          */
                         readonly email: "queued" | "off" | "not_set_up" | "no_email" | "skipped";
@@ -8008,7 +8008,7 @@ export interface operations {
                         /** @description false when the application was already decided this way. */
                         readonly changed: boolean;
                         /**
-                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (the store has no support email for the applicant to answer), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
+                         * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (no decision email can be made; this server always has one, from its templates), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
                          * @enum {string}
                          */
                         readonly email: "queued" | "off" | "not_set_up" | "no_email" | "skipped";
