@@ -5,6 +5,7 @@ import { Conflict, invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import type { StoreCaller } from "./caller.js"
 import { makeContactTagger, makeTagResolver, readTagRefs } from "./contact-tagging.js"
+import { readEmailAddress } from "./email-address.js"
 import { ContactStatus, contactJson, type EmailContact, isOptedOut } from "./email-contact.js"
 import { BadListRequest } from "./errors.js"
 import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "./paging.js"
@@ -49,10 +50,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    const readEmail = (text: string) =>
-      Schema.decodeUnknown(Email)(text).pipe(
-        Effect.mapError(() => invalid("email", "the email must be an address like name@example.com"))
-      )
+    const readEmail = (text: string) => readEmailAddress("email", text)
 
     const readName = (name: string | null | undefined) => {
       const trimmed = name?.trim()

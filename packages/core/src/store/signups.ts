@@ -1,5 +1,4 @@
-import { Clock, Effect, Option, Schema } from "effect"
-import { Email } from "../accounts/schema.js"
+import { Clock, Effect, Option } from "effect"
 import type { Store } from "../accounts/workspace.js"
 import { makeEventRecorder } from "../events/service.js"
 import { Mailer, MailSigner } from "../mail/ports.js"
@@ -7,6 +6,7 @@ import { readLink, signLink } from "../mail/signed-links.js"
 import { confirmSubscriptionEmail } from "../mail/templates.js"
 import { invalid } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
+import { readEmailAddress } from "./email-address.js"
 import { CONTACT_NAME_MAX } from "./email-contacts.js"
 import { EmailContactsRepo } from "./ports.js"
 import { StoreSetup } from "./settings.js"
@@ -44,9 +44,7 @@ export class StoreSignups extends Effect.Service<StoreSignups>()("svc/store/Stor
 
     const readInput = (input: SignupInput) =>
       Effect.gen(function* () {
-        const email = yield* Schema.decodeUnknown(Email)(input.email).pipe(
-          Effect.mapError(() => invalid("email", "Enter an email address like name@example.com."))
-        )
+        const email = yield* readEmailAddress("email", input.email, "Enter an email address like name@example.com.")
         const name = input.name?.trim() ?? ""
         if (name.length > CONTACT_NAME_MAX) return yield* invalid("name", `At most ${CONTACT_NAME_MAX} characters.`)
         return { email, name: name === "" ? null : name }

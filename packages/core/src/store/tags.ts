@@ -1,8 +1,8 @@
-import { Clock, Effect, Schema } from "effect"
-import { Email } from "../accounts/schema.js"
+import { Clock, Effect } from "effect"
 import { invalid } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { makeContactTagger } from "./contact-tagging.js"
+import { readEmailAddress } from "./email-address.js"
 import { StoreTagsRepo } from "./ports.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "./tag-rules.js"
 
@@ -19,8 +19,10 @@ export class StoreTagging extends Effect.Service<StoreTagging>()("svc/store/Stor
     /** Tags a person with these names (unknown names become new tags); answers all of the person's tags. */
     const tagPerson = (workspaceId: string, emailText: string, names: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const email = yield* Schema.decodeUnknown(Email)(emailText).pipe(
-          Effect.mapError(() => invalid("email", "the person's email must be an address like name@example.com"))
+        const email = yield* readEmailAddress(
+          "email",
+          emailText,
+          "the person's email must be an address like name@example.com"
         )
         const wanted = new Map<string, string>()
         for (const raw of names) {

@@ -31,18 +31,25 @@ ${fieldError(errors, "name")}`
 // bots that fill every field give themselves away.
 const honeypot = html`<div hidden><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off"></label></div>`
 
-/** The store's public page: its name, its live products, the email sign-up form, and its forms. */
-export const storePage = (options: {
-  readonly base: string
-  readonly store: Store
-  readonly products: ReadonlyArray<Product>
-  readonly forms: ReadonlyArray<Form>
-  readonly csrf: string
+/** What a page with a form shows again after a refused post: the errors by field, the typing, the status. */
+export interface Shown {
   readonly errors?: FieldErrors
   readonly typed?: Typed
   readonly status?: number
+}
+
+/** What both public pages with a form need: the store, the form's token, the session cookie to set. */
+interface PublicForm extends Shown {
+  readonly base: string
+  readonly store: Store
+  readonly csrf: string
   readonly headers?: Readonly<Record<string, string>>
-}) => {
+}
+
+/** The store's public page: its name, its live products, the email sign-up form, and its forms. */
+export const storePage = (
+  options: PublicForm & { readonly products: ReadonlyArray<Product>; readonly forms: ReadonlyArray<Form> }
+) => {
   const { store, errors = {}, typed = {} } = options
   const at = `${options.base}/s/${store.handle}`
   return page({
@@ -106,16 +113,7 @@ const questionInput = (form: Form, index: number, errors: FieldErrors, typed: Ty
 }
 
 /** A form's public page: the person's email and name, then the questions; refused answers marked where they are. */
-export const formPage = (options: {
-  readonly base: string
-  readonly store: Store
-  readonly form: Form
-  readonly csrf: string
-  readonly errors?: FieldErrors
-  readonly typed?: Typed
-  readonly status?: number
-  readonly headers?: Readonly<Record<string, string>>
-}) => {
+export const formPage = (options: PublicForm & { readonly form: Form }) => {
   const { store, form, errors = {}, typed = {} } = options
   return page({
     base: options.base,

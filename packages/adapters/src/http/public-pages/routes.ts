@@ -1,6 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
-import { WorkspacesRepo } from "@svc/core/accounts"
+import { type Store, WorkspacesRepo } from "@svc/core/accounts"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
 import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
@@ -10,7 +10,7 @@ import { answerDefects } from "../defects.js"
 import { ensureSession, existingSession, readPostedForm } from "../oauth/browser.js"
 import { errorPage } from "../oauth/html.js"
 import { requesterOf, sameOrigin } from "../oauth/http-util.js"
-import { type FieldErrors, formPage, notePage, storePage, type Typed } from "./pages.js"
+import { type FieldErrors, formPage, notePage, type Shown, storePage } from "./pages.js"
 
 /**
  * Posts (sign-ups and form answers) one address may send to one store in `PUBLIC_POST_WINDOW_MS`: a person never
@@ -66,11 +66,7 @@ export const StorePagesRoutes: Layer.Layer<
     const formOf = (workspaceId: string) =>
       Effect.flatMap(HttpLayerRouter.params, (params) => formsRepo.find(workspaceId, params.id ?? ""))
 
-    const showStore = (
-      request: HttpServerRequest,
-      store: NonNullable<Option.Option.Value<Effect.Effect.Success<typeof storeOf>>>,
-      shown: { readonly errors?: FieldErrors; readonly typed?: Typed; readonly status?: number } = {}
-    ) =>
+    const showStore = (request: HttpServerRequest, store: Store, shown: Shown = {}) =>
       Effect.gen(function* () {
         const { session, headers } = yield* ensureSession(sessions, request, url)
         const live = (yield* products.listAll(store.workspaceId)).filter((p) => p.status === "live")
@@ -86,12 +82,7 @@ export const StorePagesRoutes: Layer.Layer<
         })
       })
 
-    const showForm = (
-      request: HttpServerRequest,
-      store: NonNullable<Option.Option.Value<Effect.Effect.Success<typeof storeOf>>>,
-      form: Form,
-      shown: { readonly errors?: FieldErrors; readonly typed?: Typed; readonly status?: number } = {}
-    ) =>
+    const showForm = (request: HttpServerRequest, store: Store, form: Form, shown: Shown = {}) =>
       Effect.gen(function* () {
         const { session, headers } = yield* ensureSession(sessions, request, url)
         return formPage({

@@ -1,5 +1,4 @@
 import { Clock, Effect, Option, Schema } from "effect"
-import { Email } from "../../accounts/schema.js"
 import { makeEventRecorder } from "../../events/service.js"
 import { applicationAcceptedEmail, applicationDeclinedEmail } from "../../mail/templates.js"
 import { Mailer } from "../../mail/ports.js"
@@ -8,6 +7,7 @@ import { Ids, Transactor } from "../../shared/ports.js"
 import type { StoreCaller } from "../caller.js"
 import { makeContactTagger, makeTagResolver, readTagRefs } from "../contact-tagging.js"
 import { StoreCustomers } from "../customers.js"
+import { readEmailAddress } from "../email-address.js"
 import { CONTACT_NAME_MAX } from "../email-contacts.js"
 import { BadListRequest } from "../errors.js"
 import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
@@ -92,11 +92,6 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
     const recordEvent = yield* makeEventRecorder
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-    const readEmail = (field: string, text: string) =>
-      Schema.decodeUnknown(Email)(text).pipe(
-        Effect.mapError(() => invalid(field, "the email must be an address like name@example.com"))
-      )
 
     const formOf = (workspaceId: string, formId: string) =>
       Effect.flatMap(repo.find(workspaceId, formId), (found) =>
@@ -265,7 +260,7 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
     const submit = (workspaceId: string, formId: string, input: FormSubmission) =>
       Effect.gen(function* () {
         const form = yield* formOf(workspaceId, formId)
-        const email = yield* readEmail("email", input.email)
+        const email = yield* readEmailAddress("email", input.email)
         const name = (yield* readText("name", input.name, CONTACT_NAME_MAX)) ?? null
         const answers = yield* readAnswers(form.questions, input.answers)
         const at = yield* now
@@ -355,7 +350,7 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
         if ((target.response_id === undefined) === (target.email === undefined)) {
           return yield* invalid("response_id", "give response_id or email (one of them)")
         }
-        const email = target.email === undefined ? undefined : yield* readEmail("email", target.email)
+        const email = target.email === undefined ? undefined : yield* readEmailAddress("email", target.email)
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             const form = yield* formOf(caller.workspaceId, formId)
