@@ -13,6 +13,12 @@ export interface Page<A> {
   readonly next: PageKey | undefined
 }
 
+/** Bounds on `created_at` of a paged list. */
+export interface CreatedRange {
+  readonly after?: Date | undefined
+  readonly before?: Date | undefined
+}
+
 /** What a repository needs to read one newest-first page. */
 export interface PageRequest {
   readonly limit: number

@@ -4,8 +4,8 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Email } from "../accounts/schema.js"
-import { ProductChanges, ProductStatus } from "../store/product.js"
-import { SaleEvent } from "../store/sale.js"
+import { ProductChanges, ProductStatus } from "../store/catalog/product.js"
+import { SaleEvent } from "../store/sales/sale.js"
 import {
   StoreBadRequest,
   StorePayloadTooLarge,
@@ -23,7 +23,7 @@ import {
   MembershipPaymentRow,
   RefundFeedRow,
   SaleFeedRow
-} from "../store/feed-rows.js"
+} from "../store/overview/feed-rows.js"
 import { storeOpenApiTransform } from "./openapi.js"
 import {
   CustomerMatch,
@@ -38,7 +38,7 @@ import {
   SaleRow,
   strict
 } from "../store/api-rows.js"
-import { EmailListApiGroup } from "../store/email-list-api.js"
+import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Billing, ProductFields, ProductStatus } from "./product.js"
+import { Billing, ProductFields, ProductStatus } from "./catalog/product.js"
 
 // The store API's rows and list shapes live with the store, not in store-api/, because the webhooks group
 // (webhooks/api.ts) and the feeds (feed-rows.ts) build on them and store-api/ composes both.

@@ -2,7 +2,7 @@
  * The store: products, sales, customers, cohorts, feeds, tags and the email list, with their services, repositories
  * and schemas.
  */
-export type { AccessHow, AccessState, Customer, ProductAccess } from "./access.js"
+export type { AccessHow, AccessState, Customer, ProductAccess } from "./sales/access.js"
 export {
   AccessLine,
   ChecklistItemRow,
@@ -20,15 +20,15 @@ export {
   type BundleChecklistItem,
   bundleChecklist,
   bundledProductJson
-} from "./bundle.js"
-export type { BundleAccessLine } from "./bundle-access.js"
-export { type BundleSave, StoreBundles } from "./bundles.js"
+} from "./catalog/bundle.js"
+export type { BundleAccessLine } from "./sales/bundle-access.js"
+export { type BundleSave, StoreBundles } from "./catalog/bundles.js"
 export { resolveStoreCaller, type StoreCaller } from "./caller.js"
-export { StoreCatalog } from "./catalog.js"
-export type { Cohort, CohortMember, CohortWithMembers } from "./cohort.js"
-export { type NewCohort, StoreCohorts } from "./cohorts.js"
-export { type AddCustomerAnswer, StoreCustomers } from "./customers.js"
-export { type ContentLink, ContentLinksRepo, StoreContentLinks } from "./content-links.js"
+export { StoreCatalog } from "./catalog/catalog.js"
+export type { Cohort, CohortMember, CohortWithMembers } from "./cohorts/cohort.js"
+export { type NewCohort, StoreCohorts } from "./cohorts/cohorts.js"
+export { type AddCustomerAnswer, StoreCustomers } from "./customers/customers.js"
+export { type ContentLink, ContentLinksRepo, StoreContentLinks } from "./catalog/content-links.js"
 export {
   ContactSource,
   ContactStatus,
@@ -38,19 +38,19 @@ export {
   EmailContactRow,
   EmailTagRow,
   TagRef
-} from "./email-contact.js"
+} from "./email-list/email-contact.js"
 export {
   type AddContactInput,
   CONTACT_NAME_MAX,
   type ContactChanges,
   StoreEmailList,
   StoreMailingList
-} from "./email-contacts.js"
-export { EmailListApiGroup } from "./email-list-api.js"
+} from "./email-list/email-contacts.js"
+export { EmailListApiGroup } from "./email-list/email-list-api.js"
 export { EmailSequencesApiGroup } from "./sequences/api.js"
 export { FormCompletedRow, FormsApiGroup } from "./forms/api.js"
-export { STORE_CURRENCY } from "./sale.js"
-export { CONFIRM_LINK_DAYS, type SignupInput, type SignupOutcome, StoreSignups } from "./signups.js"
+export { STORE_CURRENCY } from "./sales/sale.js"
+export { CONFIRM_LINK_DAYS, type SignupInput, type SignupOutcome, StoreSignups } from "./email-list/signups.js"
 export { FormsRepo, type FormWithCounts } from "./forms/ports.js"
 export { type QuestionInput, readAnswers, readQuestions } from "./forms/questions.js"
 export {
@@ -90,9 +90,9 @@ export {
   RefundFeedRow,
   RenewalPaymentRow,
   SaleFeedRow
-} from "./feed-rows.js"
-export { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
-export { StoreFeeds } from "./feeds.js"
+} from "./overview/feed-rows.js"
+export { FEED_SELECTIONS, type FeedSelection } from "./overview/feed-selectors.js"
+export { StoreFeeds } from "./overview/feeds.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,
@@ -105,25 +105,15 @@ export {
   STORE_EVENT_TYPES,
   StoreOverview,
   StoreStatsRepo
-} from "./overview.js"
+} from "./overview/overview.js"
 export type { StoreListQuery } from "./paging.js"
-export {
-  AccessRepo,
-  BundlesRepo,
-  CohortsRepo,
-  type CreatedRange,
-  EmailContactsRepo,
-  type FeedQuery,
-  ProductsRepo,
-  SalesRepo,
-  StoreFeedRepo,
-  StoreSettingsRepo,
-  type StoreTag,
-  StoreTagsRepo,
-  type WaitlistEntry,
-  WaitlistRepo
-} from "./ports.js"
-export type { ChecklistItem, StoreSettings } from "./product-rules.js"
+export { BundlesRepo, ProductsRepo, StoreSettingsRepo, type WaitlistEntry, WaitlistRepo } from "./catalog/ports.js"
+export { AccessRepo, SalesRepo } from "./sales/ports.js"
+export { type FeedQuery, StoreFeedRepo } from "./overview/ports.js"
+export { CohortsRepo } from "./cohorts/ports.js"
+export { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "./email-list/ports.js"
+export type { CreatedRange } from "../shared/paging.js"
+export type { ChecklistItem, StoreSettings } from "./catalog/product-rules.js"
 export {
   Billing,
   PaymentPlan,
@@ -135,7 +125,7 @@ export {
   ProductStatus,
   SectionKey,
   Sections
-} from "./product.js"
+} from "./catalog/product.js"
 export {
   type Sale,
   SaleEvent,
@@ -143,10 +133,10 @@ export {
   type SaleRowStatus,
   type SaleSource,
   type SaleStatus
-} from "./sale.js"
-export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./sales.js"
-export { StoreSetup } from "./settings.js"
-export { StoreTagging } from "./tags.js"
+} from "./sales/sale.js"
+export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./sales/sales.js"
+export { StoreSetup } from "./catalog/settings.js"
+export { StoreTagging } from "./email-list/tags.js"
 export { storeTools } from "./tools.js"
 export {
   type EnrolmentClaim,

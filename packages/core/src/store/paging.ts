@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { decodeCursor, encodeCursor, type Page, type PageKey, type PageRequest } from "../shared/paging.js"
 import { startsWithImpossibleDay } from "../shared/time.js"
 import { BadListRequest } from "./errors.js"
-import type { CreatedRange } from "./ports.js"
+import type { CreatedRange } from "../shared/paging.js"
 
 /** The common query of the store's paged lists, as text from the URL. */
 export interface StoreListQuery {

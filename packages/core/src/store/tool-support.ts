@@ -16,7 +16,7 @@ import { toInvalidInput } from "../tools/problems.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest, StoreAccessDenied } from "./errors.js"
-import { ProductChanges } from "./product.js"
+import { ProductChanges } from "./catalog/product.js"
 
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { SaleRow } from "../store/api-rows.js"
-import { AccessHowLiteral } from "../store/feed-rows.js"
-import { Billing } from "../store/product.js"
+import { AccessHowLiteral } from "../store/overview/feed-rows.js"
+import { Billing } from "../store/catalog/product.js"
 import type { WebhookEventType } from "./event-types.js"
 
 // The `data` of each webhook event type: the contract a receiver is typed against. Events the store emits today

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../shared/paging.js"
-import type { CreatedRange } from "../store/ports.js"
+import type { CreatedRange } from "../shared/paging.js"
 import type { AttemptView, DeliveryState, StoredEvent, Webhook, WebhookChanges } from "./schema.js"
 
 /** Webhooks, their delivery log and the event log, as the management routes see them. */

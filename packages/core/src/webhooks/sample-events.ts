@@ -1,4 +1,4 @@
-import { STORE_CURRENCY, saleJson } from "../store/sale.js"
+import { STORE_CURRENCY, saleJson } from "../store/sales/sale.js"
 import type { WebhookEventType } from "./event-types.js"
 
 /**

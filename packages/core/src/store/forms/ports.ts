@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../../shared/paging.js"
-import type { CreatedRange } from "../ports.js"
+import type { CreatedRange } from "../../shared/paging.js"
 import type { ApplicationStatus, Form, FormResponse } from "./schema.js"
 
 /** A form with its response counts, as lists show it. */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { TagRef } from "../email-contact.js"
+import { TagRef } from "../email-list/email-contact.js"
 
 /** Forms one store keeps. */
 export const FORMS_PER_WORKSPACE_MAX = 100

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Ids } from "../../shared/ports.js"
-import type { EmailContact } from "../email-contact.js"
+import type { EmailContact } from "../email-list/email-contact.js"
 import { EmailSequencesRepo } from "./ports.js"
 
 const MINUTE_MS = 60_000

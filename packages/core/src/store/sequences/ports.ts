@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../../shared/paging.js"
-import type { CreatedRange } from "../ports.js"
+import type { CreatedRange } from "../../shared/paging.js"
 import type { ClaimedEnrolment, EmailSequence, EnrolmentState, SequenceView } from "./schema.js"
 
 /** A claim to take: the token and the lease enrolments are held with. */

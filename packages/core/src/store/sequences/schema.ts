@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { TagRef } from "../email-contact.js"
+import { TagRef } from "../email-list/email-contact.js"
 
 /** The most sequences one store keeps. */
 export const SEQUENCES_PER_STORE_MAX = 50

@@ -2,9 +2,9 @@ import { Clock, Effect, Option } from "effect"
 import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import type { StoreCaller } from "../caller.js"
-import { makeTagResolver, readTagRefs } from "../contact-tagging.js"
+import { makeTagResolver, readTagRefs } from "../email-list/contact-tagging.js"
 import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
-import { ProductsRepo } from "../ports.js"
+import { ProductsRepo } from "../catalog/ports.js"
 import { EmailSequencesRepo } from "./ports.js"
 import {
   type EmailSequence,

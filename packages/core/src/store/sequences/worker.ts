@@ -4,7 +4,7 @@ import { sequenceStepEmail } from "../../mail/templates.js"
 import { newClaim, runClaimLoop } from "../../shared/claim-loop.js"
 import { Transactor } from "../../shared/ports.js"
 import { withSpan } from "../../shared/spans.js"
-import { EmailContactsRepo } from "../ports.js"
+import { EmailContactsRepo } from "../email-list/ports.js"
 import { EmailSequencesRepo, type EnrolmentMove } from "./ports.js"
 import type { ClaimedEnrolment } from "./schema.js"
 

@@ -1,0 +1,110 @@
+import { FieldProblem, InvalidInput } from "../../shared/errors.js"
+import { isCalendarDay } from "../../shared/time.js"
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
+
+/** A store's settings: what the publish checks read, and whether buyers join the email list. */
+export interface StoreSettings {
+  readonly workspaceId: string
+  readonly supportEmail: string | null
+  readonly cardProcessor: "connected" | "none"
+  /** Whether a buyer (a sale or a free grant) joins the email list as a subscribed contact; on by default. */
+  readonly emailListAddBuyers: boolean
+  /** Whether a public sign-up is subscribed only after confirming by email (read by the sign-up page); off by default. */
+  readonly emailDoubleOptIn: boolean
+}
+
+/** One thing left to do before a product can go live. */
+export interface ChecklistItem {
+  readonly item: "support_email" | "payment" | "checkout_url"
+  readonly message: string
+}
+
+const isWebAddress = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.length > 0
+  } catch {
+    return false
+  }
+}
+
+/** Applies changes to fields: a field left out is kept, `null` restores the default of a new product. */
+export const applyChanges = (
+  fields: ProductFields,
+  changes: ProductChanges,
+  defaults: ProductFields
+): ProductFields => {
+  const next: Record<string, unknown> = { ...fields }
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue
+    next[name] = value === null ? defaults[name as keyof ProductFields] : value
+  }
+  return next as unknown as ProductFields
+}
+
+/** The rules between fields (the schema checks each field alone); fails with every broken rule at once. */
+export const checkProductFields = (fields: ProductFields): InvalidInput | undefined => {
+  const problems: Array<FieldProblem> = []
+  const problem = (path: string, message: string) => problems.push(new FieldProblem({ path, message }))
+  const paidAmount = (path: string, cents: number | null) => {
+    if (cents !== null && cents > 0 && cents < MIN_PRICE_CENTS) {
+      problem(path, `${path} must be 0 (free) or at least ${MIN_PRICE_CENTS} cents`)
+    }
+  }
+  const atMostMax = (path: string, cents: number | null) => {
+    if (cents !== null && cents > MAX_PRICE_CENTS) {
+      problem(path, `${path} must be at most ${MAX_PRICE_CENTS} cents ($999,999.99)`)
+    }
+  }
+  paidAmount("price_cents", fields.price_cents)
+  atMostMax("price_cents", fields.price_cents)
+  const membership = fields.billing !== "one-time"
+  if (fields.yearly_price_cents !== null) {
+    if (fields.billing !== "monthly") problem("yearly_price_cents", "a yearly price needs billing monthly")
+    else if (fields.yearly_price_cents < MIN_PRICE_CENTS) {
+      problem("yearly_price_cents", `yearly_price_cents must be at least ${MIN_PRICE_CENTS} cents`)
+    } else atMostMax("yearly_price_cents", fields.yearly_price_cents)
+  }
+  atMostMax("compare_at_cents", fields.compare_at_cents)
+  if (fields.trial_days !== null && !membership) problem("trial_days", "trial days need billing monthly or yearly")
+  if (fields.payment_plan !== null) {
+    if (membership || fields.price_cents === 0) {
+      problem("payment_plan", "a payment plan needs a paid product with billing one-time")
+    } else if (fields.payment_plan.amount_cents < MIN_PRICE_CENTS) {
+      problem("payment_plan.amount_cents", `each part must be at least ${MIN_PRICE_CENTS} cents`)
+    } else atMostMax("payment_plan.amount_cents", fields.payment_plan.amount_cents)
+  }
+  if (fields.waitlist_opens_at !== null && !isCalendarDay(fields.waitlist_opens_at)) {
+    problem("waitlist_opens_at", "waitlist_opens_at must be a real day, YYYY-MM-DD")
+  }
+  for (const name of ["checkout_url", "hero_image_url", "video_url"] as const) {
+    const value = fields[name]
+    if (value !== null && !isWebAddress(value)) problem(name, `${name} must be an http or https address`)
+  }
+  if ((fields.quantity_show_left || fields.quantity_waitlist) && fields.quantity_limit === null) {
+    problem("quantity_limit", "quantity_show_left and quantity_waitlist need a quantity_limit")
+  }
+  return problems.length === 0
+    ? undefined
+    : new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
+}
+
+/** What remains before the product can go live; empty when it can. */
+export const publishChecklist = (fields: ProductFields, settings: StoreSettings): ReadonlyArray<ChecklistItem> => {
+  const items: Array<ChecklistItem> = []
+  if (settings.supportEmail === null) {
+    items.push({ item: "support_email", message: "set the store's support email (svc store set --support-email)" })
+  }
+  if (fields.checkout_mode === "external" && fields.checkout_url === null) {
+    items.push({ item: "checkout_url", message: "checkout_mode external needs checkout_url, your own checkout link" })
+  }
+  const paid = fields.price_cents > 0
+  const ownCheckout = fields.checkout_mode === "external" && fields.checkout_url !== null
+  if (paid && !fields.waitlist_mode && !ownCheckout && settings.cardProcessor !== "connected") {
+    items.push({
+      item: "payment",
+      message: "a paid product needs a connected card processor, or checkout_mode external with checkout_url"
+    })
+  }
+  return items
+}

@@ -1,0 +1,129 @@
+import { Effect, Option, Schema } from "effect"
+import { NotFound } from "../../shared/errors.js"
+import { defineTool, type Tool } from "../../tools/tool.js"
+import { StoreCatalog } from "./catalog.js"
+import { asToolFailure, makeStoreOfCall, readProductChanges, StoreHandleField, underFields } from "../tool-support.js"
+
+const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+  description: "Custom AI id (cai_…) the product sells."
+})
+
+const FieldsInput = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  description:
+    "Product fields as POST/PATCH /products take them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_url… Left out: kept; null: default."
+})
+
+// The product answer of `GET /products/<id>`; the product itself stays one record so every field the store API
+// adds reaches agents unchanged, with its shape documented once, in the store API docs.
+const productAnswerFields = {
+  product: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description:
+      "The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case."
+  }),
+  can_publish: Schema.Boolean.annotations({ description: "True when publish_checklist is empty." }),
+  publish_checklist: Schema.Array(
+    Schema.Struct({
+      item: Schema.String.annotations({
+        description: "What is missing: support_email, payment, checkout_url (or bundle_products for a bundle)."
+      }),
+      message: Schema.String.annotations({ description: "What to do to meet it." })
+    })
+  ).annotations({ description: "What remains before the product can go live; empty when it can." }),
+  quantity_left: Schema.optional(Schema.Int).annotations({
+    description: "With a quantity_limit: places left (people with access hold one each)."
+  }),
+  waitlist_waiting: Schema.optional(Schema.Int).annotations({
+    description: "With waitlist_mode or quantity_waitlist on: how many people wait."
+  })
+}
+
+const noProductYet = (customAiId: string) =>
+  new NotFound({
+    message: `Custom AI ${customAiId} has no product yet; create it with svc_save_custom_ai_product`
+  })
+
+/** The Store group's svc_get_custom_ai_product, svc_save_custom_ai_product and svc_publish_custom_ai_product. */
+export const customAiProductTools = Effect.gen(function* () {
+  const catalog = yield* StoreCatalog
+  const storeOf = yield* makeStoreOfCall
+
+  const productIdOf = (caller: Parameters<typeof catalog.get>[0], customAiId: string) =>
+    Effect.flatMap(catalog.productIdOfCustomAi(caller, customAiId), (found) =>
+      Option.match(found, { onNone: () => Effect.fail(noProductYet(customAiId)), onSome: Effect.succeed })
+    )
+
+  const tools: ReadonlyArray<Tool> = [
+    defineTool({
+      name: "svc_get_custom_ai_product",
+      title: "Get Custom AI product",
+      group: "Store",
+      write: false,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description:
+        "Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.",
+      input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField },
+      output: productAnswerFields,
+      handler: (input, context) =>
+        Effect.gen(function* () {
+          const caller = yield* storeOf(context, input.storeHandle)
+          const id = yield* productIdOf(caller, input.customAIId)
+          const { ok: _, ...answer } = yield* asToolFailure(catalog.get(caller, id))
+          return answer
+        })
+    }),
+    defineTool({
+      name: "svc_save_custom_ai_product",
+      title: "Save Custom AI product",
+      group: "Store",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description:
+        "Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.",
+      input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField, fields: Schema.optional(FieldsInput) },
+      output: {
+        ...productAnswerFields,
+        created: Schema.Boolean.annotations({ description: "True when this call created the product." })
+      },
+      handler: (input, context) =>
+        Effect.gen(function* () {
+          const caller = yield* storeOf(context, input.storeHandle)
+          const changes = yield* readProductChanges(input.fields ?? {})
+          const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
+          const saved = yield* asToolFailure(
+            Effect.gen(function* () {
+              return Option.isNone(existing)
+                ? yield* catalog.create(caller, input.customAIId, changes)
+                : yield* catalog.patch(caller, existing.value, changes)
+            })
+          ).pipe(Effect.mapError(underFields))
+          const { ok: _, ...answer } = saved
+          return { ...answer, created: Option.isNone(existing) }
+        })
+    }),
+    defineTool({
+      name: "svc_publish_custom_ai_product",
+      title: "Publish Custom AI product",
+      group: "Store",
+      write: true,
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      description:
+        "Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.",
+      input: {
+        storeHandle: StoreHandleField,
+        customAIId: CustomAiIdField,
+        live: Schema.Boolean.annotations({ description: "true publishes, false unpublishes." })
+      },
+      output: productAnswerFields,
+      handler: (input, context) =>
+        Effect.gen(function* () {
+          const caller = yield* storeOf(context, input.storeHandle)
+          const id = yield* productIdOf(caller, input.customAIId)
+          const { ok: _, ...answer } = yield* asToolFailure(
+            input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
+          )
+          return answer
+        })
+    })
+  ]
+  return tools
+})

@@ -1,0 +1,285 @@
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { Email } from "../../accounts/schema.js"
+import { MailingList, type OptOutReason } from "../../mail/ports.js"
+import { Conflict, invalid, NotFound } from "../../shared/errors.js"
+import { Ids, Transactor } from "../../shared/ports.js"
+import type { StoreCaller } from "../caller.js"
+import { makeContactTagger, makeTagResolver, readTagRefs } from "./contact-tagging.js"
+import { readEmailAddress } from "./email-address.js"
+import { ContactStatus, contactJson, type EmailContact, isOptedOut } from "./email-contact.js"
+import { BadListRequest } from "../errors.js"
+import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
+import { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
+import { EmailSequencesRepo } from "../sequences/ports.js"
+
+/** The longest contact name. */
+export const CONTACT_NAME_MAX = 200
+
+/** `POST /email-contacts`: adds the person if new, and tags them. */
+export interface AddContactInput {
+  readonly email: string
+  readonly name?: string | undefined
+  /** Tag ids or names; unknown names become tags. */
+  readonly tags?: ReadonlyArray<string> | undefined
+}
+
+/** `PATCH /email-contacts/<email>`: any of these. */
+export interface ContactChanges {
+  /** `null` (or empty) clears it. */
+  readonly name?: string | null | undefined
+  readonly subscribed?: boolean | undefined
+  readonly add_tags?: ReadonlyArray<string> | undefined
+  readonly remove_tags?: ReadonlyArray<string> | undefined
+}
+
+const tagLine = (t: StoreTag) => ({ id: t.id, name: t.name })
+const isStatus = Schema.is(ContactStatus)
+
+/** The store's email list: its contacts, their states (spec: Email contact) and their tags, shared with customers. */
+export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/StoreEmailList", {
+  effect: Effect.gen(function* () {
+    const contacts = yield* EmailContactsRepo
+    const tags = yield* StoreTagsRepo
+    // Leaving the list or its mail stops the person's sequences at once, in the same transaction (the sequence
+    // worker checks again before each step, for any path that does not come through here).
+    const sequences = yield* EmailSequencesRepo
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+    const resolveTags = yield* makeTagResolver
+    const tagContact = yield* makeContactTagger
+
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const readEmail = (text: string) => readEmailAddress("email", text)
+
+    const readName = (name: string | null | undefined) => {
+      const trimmed = name?.trim()
+      if (trimmed !== undefined && trimmed.length > CONTACT_NAME_MAX) {
+        return Effect.fail(invalid("name", `the name is at most ${CONTACT_NAME_MAX} characters`))
+      }
+      return Effect.succeed(trimmed === undefined ? name : trimmed === "" ? null : trimmed)
+    }
+
+    /** The contact as answered, with the person's tags as they are now. */
+    const answerOf = (contact: EmailContact) =>
+      Effect.map(tags.tagsOf(contact.workspaceId, [contact.email]), (byEmail) =>
+        contactJson(contact, byEmail.get(contact.email) ?? [])
+      )
+
+    const onList = (email: string, found: Option.Option<EmailContact>) =>
+      Option.match(found, {
+        onNone: () => Effect.fail(new NotFound({ message: `${email} is not on this store's email list` })),
+        onSome: Effect.succeed
+      })
+
+    /** One contact by email; not found when the person is not on the list. */
+    const get = (caller: StoreCaller, emailText: string) =>
+      Effect.gen(function* () {
+        const email = yield* readEmail(emailText)
+        const contact = yield* onList(email, yield* contacts.find(caller.workspaceId, email))
+        return { ok: true as const, contact: yield* answerOf(contact) }
+      })
+
+    /** Paged contacts, newest first; `status` and `tag` (an id, or a name in any case) narrow it. */
+    const listPage = (
+      caller: StoreCaller,
+      query: StoreListQuery & { readonly status?: string | undefined; readonly tag?: string | undefined }
+    ) =>
+      Effect.gen(function* () {
+        const status = query.status
+        if (status !== undefined && !isStatus(status)) {
+          return yield* new BadListRequest({
+            message: "status must be subscribed, unsubscribed, bounced or complained"
+          })
+        }
+        const { page, range } = yield* readListQuery(query)
+        const found = yield* contacts.listPage(
+          caller.workspaceId,
+          { status, tag: query.tag?.trim() || undefined, ...range },
+          page
+        )
+        const byEmail = yield* tags.tagsOf(
+          caller.workspaceId,
+          found.rows.map((c) => c.email)
+        )
+        return pageAnswer(found, (c) => contactJson(c, byEmail.get(c.email) ?? []), page, creationKey)
+      })
+
+    /**
+     * Adds the person as `subscribed` when new and puts the tags on them (unknown names become tags). Someone already
+     * on the list keeps their state: a POST never re-subscribes a person who unsubscribed, bounced or complained.
+     */
+    const add = (caller: StoreCaller, input: AddContactInput) =>
+      Effect.gen(function* () {
+        const email = yield* readEmail(input.email)
+        const name = yield* readName(input.name)
+        const refs = yield* readTagRefs("tags", input.tags ?? [])
+        const id = yield* ids.make("con_")
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const at = yield* now
+            const added = yield* contacts.insert({
+              id,
+              workspaceId: caller.workspaceId,
+              email,
+              name: name ?? null,
+              status: "subscribed",
+              source: "api",
+              createdAt: at,
+              updatedAt: at,
+              unsubscribedAt: null
+            })
+            let contact = yield* onList(email, yield* contacts.lock(caller.workspaceId, email))
+            if (!added && name !== undefined && name !== null && name !== contact.name) {
+              contact = { ...contact, name, updatedAt: at }
+              yield* contacts.update(contact)
+            }
+            const wanted = yield* resolveTags(caller.workspaceId, "tags", refs, true, at)
+            const tagged = yield* tagContact(caller.workspaceId, email, wanted, at, Option.some(contact))
+            return {
+              ok: true as const,
+              added,
+              tags_added: tagged.map(tagLine),
+              contact: yield* answerOf(contact)
+            }
+          })
+        )
+      })
+
+    /**
+     * Changes a contact: `subscribed: false` unsubscribes a subscribed one; `subscribed: true` on one who
+     * unsubscribed, bounced or complained is a conflict and changes nothing. Tags are added, then taken off.
+     */
+    const update = (caller: StoreCaller, emailText: string, changes: ContactChanges) =>
+      Effect.gen(function* () {
+        const email = yield* readEmail(emailText)
+        const name = yield* readName(changes.name)
+        const adding = yield* readTagRefs("add_tags", changes.add_tags ?? [])
+        const removing = yield* readTagRefs("remove_tags", changes.remove_tags ?? [])
+        const both = adding.find((ref) => removing.some((r) => r.toLowerCase() === ref.toLowerCase()))
+        if (both !== undefined) {
+          return yield* invalid("remove_tags", `${both} is in both add_tags and remove_tags; keep it in one`)
+        }
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const at = yield* now
+            let contact = yield* onList(email, yield* contacts.lock(caller.workspaceId, email))
+            if (changes.subscribed === true && isOptedOut(contact)) {
+              return yield* new Conflict({
+                message: `${email} is ${contact.status}; only they can subscribe again, so subscribed: true is refused`
+              })
+            }
+            let changed: EmailContact = contact
+            if (name !== undefined && name !== contact.name) changed = { ...changed, name }
+            if (changes.subscribed === false && contact.status === "subscribed") {
+              changed = { ...changed, status: "unsubscribed", unsubscribedAt: at }
+              yield* sequences.stopFor(caller.workspaceId, email, "unsubscribed", at)
+            }
+            if (changed !== contact) {
+              contact = { ...changed, updatedAt: at }
+              yield* contacts.update(contact)
+            }
+            const wanted = yield* resolveTags(caller.workspaceId, "add_tags", adding, true, at)
+            yield* tagContact(caller.workspaceId, email, wanted, at, Option.some(contact))
+            const unwanted = yield* resolveTags(caller.workspaceId, "remove_tags", removing, false, at)
+            yield* tags.removeFromPerson(
+              caller.workspaceId,
+              email,
+              unwanted.map((t) => t.id)
+            )
+            return { ok: true as const, contact: yield* answerOf(contact) }
+          })
+        )
+      })
+
+    /**
+     * Takes a person off the list. Someone who unsubscribed, bounced or complained stays on it (`kept: true`), so a
+     * later purchase cannot put them back as subscribed.
+     */
+    const remove = (caller: StoreCaller, emailText: string) =>
+      Effect.gen(function* () {
+        const email = yield* readEmail(emailText)
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const contact = yield* onList(email, yield* contacts.lock(caller.workspaceId, email))
+            const kept = isOptedOut(contact)
+            if (!kept) {
+              yield* contacts.remove(caller.workspaceId, email)
+              yield* sequences.stopFor(caller.workspaceId, email, "removed", yield* now)
+            }
+            return { ok: true as const, email, deleted: !kept, kept, status: contact.status }
+          })
+        )
+      })
+
+    /** Takes tags off a person on the list; never adds anyone. */
+    const removeTags = (caller: StoreCaller, input: { readonly email: string; readonly tags: ReadonlyArray<string> }) =>
+      Effect.gen(function* () {
+        const email = yield* readEmail(input.email)
+        const refs = yield* readTagRefs("tags", input.tags)
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const contact = yield* contacts.lock(caller.workspaceId, email)
+            if (Option.isNone(contact)) return { ok: true as const, result: "not_found" as const, removed: [] }
+            const at = yield* now
+            const unwanted = yield* resolveTags(caller.workspaceId, "tags", refs, false, at)
+            const removedIds = new Set(
+              yield* tags.removeFromPerson(
+                caller.workspaceId,
+                email,
+                unwanted.map((t) => t.id)
+              )
+            )
+            const removed = unwanted.filter((t) => removedIds.has(t.id)).map(tagLine)
+            return {
+              ok: true as const,
+              result: removed.length > 0 ? ("removed" as const) : ("not_tagged" as const),
+              removed
+            }
+          })
+        )
+      })
+
+    /** The store's tags (shared with customers), newest first, paged like the other lists. */
+    const listTags = (caller: StoreCaller, query: StoreListQuery) =>
+      Effect.gen(function* () {
+        const { page, range } = yield* readListQuery(query)
+        const found = yield* tags.listPage(caller.workspaceId, range, page)
+        return pageAnswer(
+          found,
+          (t) => ({ id: t.id, name: t.name, contacts: t.contacts, created_at: t.createdAt.toISOString() }),
+          page,
+          creationKey
+        )
+      })
+
+    /**
+     * Moves a subscribed person to `reason` (an unsubscribe link, a bounce, a complaint); anyone else is left as they
+     * are, so a repeat changes nothing and a bounce never overwrites an unsubscribe. Nobody is added.
+     */
+    const optOut = (workspaceId: string, emailText: string, reason: OptOutReason) =>
+      Effect.gen(function* () {
+        const email = yield* Effect.option(Schema.decodeUnknown(Email)(emailText))
+        if (Option.isNone(email)) return { onList: false, changed: false }
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const contact = yield* contacts.lock(workspaceId, email.value)
+            if (Option.isNone(contact)) return { onList: false, changed: false }
+            if (contact.value.status !== "subscribed") return { onList: true, changed: false }
+            const at = yield* now
+            yield* contacts.update({ ...contact.value, status: reason, unsubscribedAt: at, updatedAt: at })
+            yield* sequences.stopFor(workspaceId, email.value, reason, at)
+            return { onList: true, changed: true }
+          })
+        )
+      })
+
+    return { get, listPage, add, update, remove, removeTags, listTags, optOut } as const
+  })
+}) {}
+
+/** The email list as mail delivery sees it (unsubscribe links, bounces): `StoreEmailList.optOut`. */
+export const StoreMailingList = Layer.effect(
+  MailingList,
+  Effect.map(StoreEmailList, (list) => ({ optOut: list.optOut }))
+)

@@ -1,0 +1,171 @@
+import { Clock, Effect, Option, Schema } from "effect"
+import type { EventRecord } from "../../events/schema.js"
+import { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
+import {
+  CohortSignupRow,
+  CustomerFeedRow,
+  MembershipChangeRow,
+  MembershipPaymentRow,
+  RefundFeedRow,
+  SaleFeedRow
+} from "./feed-rows.js"
+import type { StoreCaller } from "../caller.js"
+import { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
+import { FormCompletedRow } from "../forms/api.js"
+import { StoreFeedRepo } from "./ports.js"
+
+/** Events a feed shows: up to 50, from the last 30 days. */
+export const FEED_SIZE = 50
+const FEED_DAYS = 30
+
+/** The polling feeds of the store, each a view of the event log. */
+export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFeeds", {
+  effect: Effect.gen(function* () {
+    const repo = yield* StoreFeedRepo
+
+    const read = (
+      caller: StoreCaller,
+      selection: FeedSelection,
+      productId: string | undefined,
+      narrow: { readonly tag?: string | undefined; readonly quizId?: string | undefined } = {}
+    ) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        repo.recent(caller.workspaceId, {
+          ...selection,
+          since: new Date(now - FEED_DAYS * 86_400_000),
+          productId,
+          ...narrow,
+          limit: FEED_SIZE
+        })
+      )
+
+    // The event id is the row id: stable, and each renewal and refund has its own.
+    const row = (event: EventRecord, extra: Record<string, unknown> = {}) => ({
+      ...event.data,
+      ...extra,
+      id: event.id,
+      created_at: event.createdAt.toISOString()
+    })
+
+    // Every row goes through its feed's schema, so a feed answers exactly the fields it documents; an
+    // event whose data does not fit (never written by this version) is logged and left out, not a 500.
+    const rows = <A, I>(
+      schema: Schema.Schema<A, I>,
+      events: ReadonlyArray<EventRecord>,
+      toRow: (event: EventRecord) => unknown
+    ) =>
+      Effect.map(
+        Effect.forEach(events, (event) =>
+          Schema.decodeUnknown(schema)(toRow(event)).pipe(
+            Effect.tapError((error) =>
+              Effect.logWarning(`event ${event.id} (${event.type}) does not fit its feed row`, error.message)
+            ),
+            Effect.option
+          )
+        ),
+        (decoded) => decoded.filter(Option.isSome).map((o) => o.value)
+      )
+
+    /** New paid sales (free claims, refunds and test sales left out); each row is the sale row. */
+    const sales = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.sales, productId), (events) =>
+        Effect.map(
+          rows(SaleFeedRow, events, (e) => ({ ...e.data, event_id: e.id })),
+          (list) => ({
+            ok: true as const,
+            sales: list
+          })
+        )
+      )
+
+    /** New customers however they came: bought, free, own checkout, added. */
+    const customers = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.customers, productId), (events) =>
+        Effect.map(
+          rows(CustomerFeedRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, customers: list })
+        )
+      )
+
+    /** Membership payments: the first one and every renewal, each its own id. */
+    const payments = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.membershipPayments, productId), (events) =>
+        Effect.map(
+          rows(MembershipPaymentRow, events, (e) =>
+            e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
+          ),
+          (list) => ({ ok: true as const, payments: list })
+        )
+      )
+
+    /** Memberships cancelled or ended: a cancel and the later end are two events. */
+    const changes = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.membershipChanges, productId), (events) =>
+        Effect.map(
+          rows(MembershipChangeRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, changes: list })
+        )
+      )
+
+    /** Refunds, each its own id (an own checkout's refund leaves the sale row unchanged). */
+    const refunds = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.refunds, productId), (events) =>
+        Effect.map(
+          rows(RefundFeedRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, refunds: list })
+        )
+      )
+
+    /** Buyers moved into a cohort, each move its own event. */
+    const cohortSignups = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.cohortSignups, productId), (events) =>
+        Effect.map(
+          rows(CohortSignupRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, signups: list })
+        )
+      )
+
+    /** Tags put on people on the email list, each its own event; `tag` (an id, or a name in any case) narrows it. */
+    const contactTagged = (caller: StoreCaller, tag?: string) =>
+      Effect.flatMap(
+        read(caller, FEED_SELECTIONS.contactTagged, undefined, { tag: tag?.trim() || undefined }),
+        (events) =>
+          Effect.map(
+            rows(ContactTaggedRow, events, (e) => row(e)),
+            (list) => ({ ok: true as const, contacts: list })
+          )
+      )
+
+    /** New addresses from sign-ups (`lead.created`), each its own event. */
+    const emailSignups = (caller: StoreCaller) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.emailSignups, undefined), (events) =>
+        Effect.map(
+          rows(EmailSignupRow, events, (e) => row(e)),
+          (list) => ({ ok: true as const, signups: list })
+        )
+      )
+
+    /** Forms filled in, each response its own event; `quiz` (a form id) narrows it. */
+    const formCompleted = (caller: StoreCaller, quiz?: string) =>
+      Effect.flatMap(
+        read(caller, FEED_SELECTIONS.formCompleted, undefined, { quizId: quiz?.trim() || undefined }),
+        (events) =>
+          Effect.map(
+            rows(FormCompletedRow, events, (e) => row(e)),
+            (list) => ({ ok: true as const, responses: list })
+          )
+      )
+
+    return {
+      sales,
+      customers,
+      payments,
+      changes,
+      refunds,
+      cohortSignups,
+      contactTagged,
+      emailSignups,
+      formCompleted
+    } as const
+  })
+}) {}

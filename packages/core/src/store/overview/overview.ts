@@ -1,0 +1,240 @@
+import { Clock, Context, Effect, Option } from "effect"
+import type { EventRecord } from "../../events/schema.js"
+import { invalid } from "../../shared/errors.js"
+import type { StoreCaller } from "../caller.js"
+import { parseInstant } from "../paging.js"
+import { StoreSettingsRepo } from "../catalog/ports.js"
+
+/** How many products a store has, counted in storage. */
+export interface ProductCounts {
+  readonly products: number
+  readonly live: number
+  /** Products that sell through the seller's own checkout (`checkout_mode` external with a `checkout_url`). */
+  readonly ownCheckout: number
+}
+
+/** A store's figures over one period `[from, to)`, each an SQL aggregate over its rows. */
+export interface PeriodFigures {
+  /** SUM(amount_cents) of sale rows with status `paid` created in the period. */
+  readonly revenueCents: number
+  /** COUNT of sale rows created in the period whatever their status (paid, free, refunded). */
+  readonly sales: number
+  /** COUNT of `purchase.refunded` events in the period. */
+  readonly refunds: number
+  /** SUM of `data.amount_cents` of those events. */
+  readonly refundedCents: number
+  /** COUNT of store customers created in the period. */
+  readonly newCustomers: number
+  /** COUNT of access rows of monthly or yearly products that had access at `to` (see `StoreStatsRepo`). */
+  readonly activeMemberships: number
+}
+
+/** One product's sales in a period. */
+export interface ProductSales {
+  readonly productId: string
+  readonly productTitle: string
+  readonly sales: number
+  readonly revenueCents: number
+}
+
+/** The store's counts and sums, read as SQL aggregates (COUNT/SUM/GROUP BY), never by loading rows. */
+export class StoreStatsRepo extends Context.Tag("svc/store/StoreStatsRepo")<
+  StoreStatsRepo,
+  {
+    readonly productCounts: (workspaceId: string) => Effect.Effect<ProductCounts>
+    /**
+     * The figures of `[from, to)`. Active memberships: access rows of monthly/yearly products granted before
+     * `to` that are active, or whose access ended (cancelled, ended, refunded, removed) after `to` or, cancelled,
+     * has no end yet.
+     */
+    readonly figures: (workspaceId: string, from: Date, to: Date) => Effect.Effect<PeriodFigures>
+    /** The products with the most revenue in `[from, to)` (then most sales), at most `limit`. */
+    readonly topProducts: (
+      workspaceId: string,
+      from: Date,
+      to: Date,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<ProductSales>>
+    /** The newest events of these types, newest first. */
+    readonly latestEvents: (
+      workspaceId: string,
+      types: ReadonlyArray<string>,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<EventRecord>>
+  }
+>() {}
+
+/** The event types the overview's `latest_events` shows: the store's own (sales, memberships, customers, cohorts). */
+export const STORE_EVENT_TYPES: ReadonlyArray<string> = [
+  "purchase.created",
+  "purchase.refunded",
+  "purchase.membership_ended",
+  "membership.renewed",
+  "membership.cancelled",
+  "customer.created",
+  "cohort_signup.created"
+]
+
+/** The named periods of the overview, in days. */
+export const OVERVIEW_PERIODS = { "7d": 7, "30d": 30, "90d": 90, "365d": 365 } as const
+export type OverviewPeriod = keyof typeof OVERVIEW_PERIODS
+
+/** The longest custom period, in days. */
+export const OVERVIEW_MAX_DAYS = 366
+
+const DAY_MS = 86_400_000
+
+/** What the overview is asked for: a named period ending now, or `from`/`to` (to exclusive). */
+export interface OverviewRequest {
+  readonly period?: OverviewPeriod | undefined
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+}
+
+/** One figure of the overview against the previous period. */
+const compare = (value: number, previous: number) => ({
+  value,
+  previous,
+  // One decimal; no percentage of nothing.
+  change_pct: previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10
+})
+
+const eventSummary = (event: EventRecord): string => {
+  const d = event.data
+  const text = (key: string) => (typeof d[key] === "string" ? (d[key] as string) : "")
+  const cents = typeof d.amount_cents === "number" ? ` (${(d.amount_cents / 100).toFixed(2)} USD)` : ""
+  const who = text("buyer_email") || text("email")
+  const what = text("product_title") || text("product_id")
+  switch (event.type) {
+    case "purchase.created":
+      return `${who} bought ${what}${cents}`
+    case "purchase.refunded":
+      return `${who}'s purchase of ${what} was refunded${cents}`
+    case "purchase.membership_ended":
+      return `${who}'s membership of ${what} ended`
+    case "membership.renewed":
+      return `${who} renewed ${what}${cents}`
+    case "membership.cancelled":
+      return `${who} cancelled ${what}`
+    case "customer.created":
+      return `${who} became a customer (${what})`
+    case "cohort_signup.created":
+      return `${who} joined cohort ${text("cohort_name")} of ${what}`
+    default:
+      return event.type
+  }
+}
+
+/** The seller's view of a store: its set-up checklist, and its figures over a period against the one before. */
+export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/StoreOverview", {
+  effect: Effect.gen(function* () {
+    const stats = yield* StoreStatsRepo
+    const settingsRepo = yield* StoreSettingsRepo
+
+    /** What is left before a store can sell, item by item (each `done` or with what is missing). */
+    const setup = (workspaceId: string) =>
+      Effect.gen(function* () {
+        const settings = Option.getOrUndefined(yield* settingsRepo.find(workspaceId))
+        const supportEmail = settings?.supportEmail ?? null
+        const processor = settings?.cardProcessor ?? "none"
+        const counts = yield* stats.productCounts(workspaceId)
+        const paymentDone = processor === "connected" || counts.ownCheckout > 0
+        return [
+          {
+            item: "support_email",
+            done: supportEmail !== null,
+            message:
+              supportEmail !== null
+                ? `support email is ${supportEmail}`
+                : "set the store's support email (svc store set --support-email)"
+          },
+          {
+            item: "payment",
+            done: paymentDone,
+            message: paymentDone
+              ? processor === "connected"
+                ? "a card processor is connected"
+                : "a product sells through your own checkout"
+              : "connect a card processor, or give a product checkout_mode external with checkout_url (your own checkout)"
+          },
+          {
+            item: "product",
+            done: counts.products > 0,
+            message:
+              counts.products > 0 ? `${counts.products} product(s)` : "create a product (svc_save_custom_ai_product)"
+          },
+          {
+            item: "live_product",
+            done: counts.live > 0,
+            message:
+              counts.live > 0 ? `${counts.live} live product(s)` : "publish a product (svc_publish_custom_ai_product)"
+          }
+        ]
+      })
+
+    const periodOf = (request: OverviewRequest) =>
+      Effect.gen(function* () {
+        if (request.from !== undefined || request.to !== undefined) {
+          if (request.period !== undefined) return yield* invalid("period", "give period, or from and to, not both")
+          if (request.from === undefined) return yield* invalid("from", "from is needed with to")
+          if (request.to === undefined) return yield* invalid("to", "to is needed with from")
+          const from = parseInstant(request.from)
+          if (from === undefined) return yield* invalid("from", "from must be an ISO date or time (2026-11-01)")
+          const to = parseInstant(request.to)
+          if (to === undefined) return yield* invalid("to", "to must be an ISO date or time (2026-12-01)")
+          if (from.getTime() >= to.getTime()) return yield* invalid("to", "to must be after from (to is exclusive)")
+          if (to.getTime() - from.getTime() > OVERVIEW_MAX_DAYS * DAY_MS) {
+            return yield* invalid("to", `a period is at most ${OVERVIEW_MAX_DAYS} days`)
+          }
+          return { from, to }
+        }
+        const now = yield* Clock.currentTimeMillis
+        const days = OVERVIEW_PERIODS[request.period ?? "30d"]
+        return { from: new Date(now - days * DAY_MS), to: new Date(now) }
+      })
+
+    /** The store's figures for a period against the previous period of the same length, top products, events. */
+    const overview = (caller: StoreCaller, request: OverviewRequest) =>
+      Effect.gen(function* () {
+        const { from, to } = yield* periodOf(request)
+        const previousFrom = new Date(from.getTime() - (to.getTime() - from.getTime()))
+        const workspaceId = caller.workspaceId
+        const [now, before, top, events] = yield* Effect.all([
+          stats.figures(workspaceId, from, to),
+          stats.figures(workspaceId, previousFrom, from),
+          stats.topProducts(workspaceId, from, to, 5),
+          stats.latestEvents(workspaceId, STORE_EVENT_TYPES, 10)
+        ])
+        return {
+          period: { from: from.toISOString(), to: to.toISOString() },
+          previous: { from: previousFrom.toISOString(), to: from.toISOString() },
+          figures: {
+            revenue_cents: compare(now.revenueCents, before.revenueCents),
+            sales: compare(now.sales, before.sales),
+            refunds: compare(now.refunds, before.refunds),
+            refunded_cents: compare(now.refundedCents, before.refundedCents),
+            net_revenue_cents: compare(
+              now.revenueCents - now.refundedCents,
+              before.revenueCents - before.refundedCents
+            ),
+            new_customers: compare(now.newCustomers, before.newCustomers),
+            active_memberships: compare(now.activeMemberships, before.activeMemberships)
+          },
+          top_products: top.map((p) => ({
+            product_id: p.productId,
+            product_title: p.productTitle,
+            sales: p.sales,
+            revenue_cents: p.revenueCents
+          })),
+          latest_events: events.map((e) => ({
+            id: e.id,
+            type: e.type,
+            created_at: e.createdAt.toISOString(),
+            summary: eventSummary(e)
+          }))
+        }
+      })
+
+    return { setup, overview } as const
+  })
+}) {}

@@ -1,0 +1,408 @@
+import { Clock, Config, Effect, Option } from "effect"
+import { Credits } from "../../credits/service.js"
+import { makeEventRecorder } from "../../events/service.js"
+import { RateLimiter } from "../../limits/ports.js"
+import { RateLimited } from "../../limits/schema.js"
+import { invalid, NotFound } from "../../shared/errors.js"
+import { Ids, Transactor } from "../../shared/ports.js"
+import { type ProductAccess as Access, hasAccess } from "./access.js"
+import { makeAccessEmail } from "./access-email.js"
+import { makeBuyerJoin } from "./buyer-join.js"
+import { type BundleAccessLine, makeBundleAccess } from "./bundle-access.js"
+import type { StoreCaller } from "../caller.js"
+import { BadListRequest } from "../errors.js"
+import { creationKey, pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "../paging.js"
+import { AccessRepo, SalesRepo } from "./ports.js"
+import { ProductsRepo } from "../catalog/ports.js"
+import type { Product } from "../catalog/product.js"
+import { makeStock } from "../catalog/stock.js"
+import { type Sale, type SaleEvent, type SaleRejection, type SaleStatus, STORE_CURRENCY, saleJson } from "./sale.js"
+
+/** A sale event as `POST /sales` takes it (already decoded: known fields, right types). */
+export interface SaleInput {
+  readonly event: SaleEvent
+  readonly product: string
+  readonly email: string
+  readonly name?: string | undefined
+  readonly order_id?: string | undefined
+  readonly subscription_id?: string | undefined
+  readonly paid_until?: string | number | undefined
+  readonly ends_at?: string | number | undefined
+}
+
+/** The answer of `POST /sales`. */
+export type SaleAnswer =
+  | { readonly ok: true; readonly status: SaleStatus }
+  | {
+      readonly ok: false
+      readonly status: "rejected"
+      readonly reason: SaleRejection
+      readonly message: string
+      /** With `sold_out` and `waitlist_mode`: whether the buyer is now on the product's waitlist. */
+      readonly waitlisted?: boolean
+    }
+
+const rejected = (reason: SaleRejection, message: string): SaleAnswer => ({
+  ok: false,
+  status: "rejected",
+  reason,
+  message
+})
+const done = (status: SaleStatus): SaleAnswer => ({ ok: true, status })
+
+/** Sale recording limits per store; the daily cap is the server's `SVC_STORE_DAILY_SALE_CAP`. */
+export const StoreSaleLimits = Config.all({
+  perMinute: Config.integer("SVC_STORE_SALES_PER_MINUTE").pipe(Config.withDefault(60)),
+  perDay: Config.integer("SVC_STORE_DAILY_SALE_CAP").pipe(Config.withDefault(5000))
+})
+
+const instantOf = (field: string, value: string | number | undefined) => {
+  if (value === undefined) return Effect.succeed(null)
+  const date = parseInstant(String(value))
+  return date === undefined
+    ? Effect.fail(invalid(field, `${field} must be an ISO date or milliseconds since 1970`))
+    : Effect.succeed(date)
+}
+
+/** Recording sales from any checkout, and the access each one gives or takes. */
+export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSales", {
+  effect: Effect.gen(function* () {
+    const products = yield* ProductsRepo
+    const sales = yield* SalesRepo
+    const access = yield* AccessRepo
+    const limiter = yield* RateLimiter
+    const accessEmail = yield* makeAccessEmail
+    const bundleAccess = yield* makeBundleAccess
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+    const recordEvent = yield* makeEventRecorder
+    const stock = yield* makeStock
+    const limits = yield* Effect.orDie(StoreSaleLimits)
+    const credits = yield* Credits
+    const joinList = yield* makeBuyerJoin
+
+    const admit = (workspaceId: string) =>
+      Effect.gen(function* () {
+        const minute = yield* limiter.take(`store-sales-minute:${workspaceId}`, limits.perMinute, 60_000)
+        if (!minute.allowed) {
+          return yield* new RateLimited({
+            message: `more than ${limits.perMinute} sales per minute for this store; try again in a minute`,
+            retryAfterSeconds: Math.max(1, Math.ceil(minute.retryAfterMs / 1000))
+          })
+        }
+        const day = yield* limiter.take(`store-sales-day:${workspaceId}`, limits.perDay, 86_400_000)
+        if (!day.allowed) {
+          return yield* new RateLimited({
+            message: `the daily cap of ${limits.perDay} recorded sales per store is reached (SVC_STORE_DAILY_SALE_CAP); try again later`,
+            retryAfterSeconds: Math.max(1, Math.ceil(day.retryAfterMs / 1000))
+          })
+        }
+      })
+
+    const customerData = (product: Product, person: Access, how: string) => ({
+      product_id: product.id,
+      product_title: product.fields.title,
+      email: person.email,
+      name: person.name,
+      how
+    })
+
+    /**
+     * Turns access on for a person (and, for a bundle, to each product in it); answers whether it is their first
+     * access to the product, and what a bundle gave.
+     */
+    const grant = (product: Product, person: Access, input: SaleInput, now: Date, paidUntil: Date | null) =>
+      Effect.gen(function* () {
+        const first = person.state === "none"
+        // A sale of the product itself makes access a bundle gave the person's own: the bundle no longer takes it.
+        const fromBundle = person.viaBundleId !== null
+        yield* access.save({
+          ...person,
+          name: input.name ?? person.name,
+          state: "active",
+          how: fromBundle ? "own_checkout" : (person.how ?? "own_checkout"),
+          viaBundleId: null,
+          orderId: input.order_id ?? person.orderId,
+          subscriptionId: input.subscription_id ?? person.subscriptionId,
+          paidUntil: paidUntil ?? person.paidUntil,
+          endsAt: null,
+          grantedAt: person.grantedAt ?? now,
+          updatedAt: now
+        })
+        yield* stock.gotProduct(product, person.email)
+        const included = yield* bundleAccess.giveIncluded(
+          product,
+          { email: person.email, name: input.name ?? person.name },
+          now
+        )
+        if (first) {
+          yield* access.ensureCustomer({
+            id: yield* ids.make("cus_"),
+            workspaceId: product.workspaceId,
+            email: person.email,
+            name: input.name ?? null,
+            createdAt: now
+          })
+          yield* recordEvent(product.workspaceId, "customer.created", {
+            ...customerData(product, { ...person, name: input.name ?? person.name }, "own_checkout"),
+            created_at: now.toISOString()
+          })
+          yield* accessEmail.send(product, person.email, "bought")
+        }
+        // A bundle's sale starts the sequences of the bundle and of each product it gave.
+        const bought = [product.id, ...included.filter((l) => l.access === "granted").map((l) => l.product_id)]
+        yield* joinList(product.workspaceId, { email: person.email, name: input.name ?? person.name }, now, bought)
+        return { first, included }
+      })
+
+    // A bundle sale's event lists what it gave per product; other sales' events are unchanged.
+    const bundleData = (product: Product, included: ReadonlyArray<BundleAccessLine>) =>
+      product.kind === "bundle" ? { bundle_products: included } : {}
+
+    // One refund per sale, whichever face asks: the key is the order id (what `POST /sales` refunds by), else the
+    // sale's own id, so a refund through a tool and a resent one through the API count once.
+    const refundKey = (sale: Sale) => (sale.orderId === null ? `refund-sale:${sale.id}` : `refund:${sale.orderId}`)
+
+    /** Refunds a recorded sale of `product`: its access ends, and `purchase.refunded` is recorded once. */
+    const refund = (caller: StoreCaller, product: Product, sale: Sale, now: Date) =>
+      Effect.gen(function* () {
+        if (!(yield* sales.claim(caller.workspaceId, refundKey(sale), now))) return done("duplicate")
+        const person = yield* access.lock(caller.workspaceId, product.id, sale.buyerEmail, now)
+        if (person.state === "active" || person.state === "cancelled") {
+          yield* access.save({ ...person, state: "refunded", endsAt: now, updatedAt: now })
+        }
+        yield* bundleAccess.takeBackIncluded(product, sale.buyerEmail, { state: "refunded", endsAt: now }, now)
+        // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
+        yield* recordEvent(caller.workspaceId, "purchase.refunded", {
+          ...saleJson(sale),
+          sale_id: sale.id,
+          refunded_at: now.toISOString()
+        })
+        return done("revoked")
+      })
+
+    const record = (caller: StoreCaller, input: SaleInput) =>
+      Effect.gen(function* () {
+        const paidUntil = yield* instantOf("paid_until", input.paid_until)
+        const endsAt = yield* instantOf("ends_at", input.ends_at)
+        if (input.event === "refund" && input.order_id === undefined) {
+          return yield* invalid("order_id", "a refund needs the order_id of the sale it refunds")
+        }
+        const found = yield* products.find(caller.workspaceId, input.product)
+        if (Option.isNone(found)) {
+          return rejected("product_not_found", `no product ${input.product} in this store; GET /products lists them`)
+        }
+        const product = found.value
+        if (input.event === "sale" && product.status !== "live") {
+          return rejected("product_not_live", "the product is not published; publish it, then resend the sale")
+        }
+        const membership = product.fields.billing !== "one-time"
+        // A one-time product is paid once: there is nothing to renew, cancel or end. Refused before anything is
+        // claimed or written, so the answer changes nothing and emits no event, whoever calls.
+        if ((input.event === "renewal" || input.event === "cancel" || input.event === "end") && !membership) {
+          return rejected(
+            "not_a_membership",
+            `${input.event} applies to memberships (billing monthly or yearly) only; ${product.id} is one-time`
+          )
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const email = input.email
+        if (input.event === "sale") {
+          const away = yield* stock.turnAway(product, email, input.name ?? null, now, "sale")
+          if (away !== undefined)
+            return { ...rejected(away.reason, away.message), waitlisted: away.waitlisted } as SaleAnswer
+          // A bundle sells whole: a product in it with no place left turns the sale away, and nothing is given.
+          const included = yield* bundleAccess.turnAwayIncluded(product, email, input.name ?? null, now)
+          if (included !== undefined) {
+            return {
+              ...rejected(
+                included.reason,
+                `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`
+              ),
+              waitlisted: included.waitlisted
+            } as SaleAnswer
+          }
+        }
+        switch (input.event) {
+          case "sale":
+          case "renewal": {
+            if (
+              input.order_id !== undefined &&
+              !(yield* sales.claim(caller.workspaceId, `order:${input.order_id}`, now))
+            ) {
+              return done("duplicate")
+            }
+            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
+            const had = hasAccess(person, now.getTime())
+            const { first, included } = yield* grant(product, person, input, now, paidUntil)
+            const amountCents = product.fields.price_cents
+            if (input.event === "sale") {
+              const sale: Sale = {
+                id: yield* ids.make("purchase:"),
+                workspaceId: caller.workspaceId,
+                productId: product.id,
+                productTitle: product.fields.title,
+                buyerEmail: email,
+                buyerName: input.name ?? null,
+                amountCents,
+                currency: STORE_CURRENCY,
+                billing: product.fields.billing,
+                source: "own_checkout",
+                orderId: input.order_id ?? null,
+                subscriptionId: input.subscription_id ?? null,
+                status: amountCents === 0 ? "free" : "paid",
+                discountCode: null,
+                createdAt: now
+              }
+              yield* sales.insert(sale)
+              // In the sale's transaction: the buyer's credits come with the sale, or not at all.
+              yield* credits.grantByEmail({
+                email,
+                key: `sale:${sale.id}`,
+                tenths: product.fields.included_credits * 10,
+                reason: `included with ${product.fields.title}`
+              })
+              yield* recordEvent(caller.workspaceId, "purchase.created", {
+                ...saleJson(sale),
+                how: "own_checkout",
+                ...bundleData(product, included)
+              })
+              return done(first || had ? "granted" : "restored")
+            }
+            yield* recordEvent(caller.workspaceId, "membership.renewed", {
+              product_id: product.id,
+              product_title: product.fields.title,
+              buyer_email: email,
+              buyer_name: input.name ?? person.name,
+              amount: amountCents / 100,
+              amount_cents: amountCents,
+              currency: STORE_CURRENCY,
+              billing: product.fields.billing,
+              order_id: input.order_id ?? null,
+              subscription_id: input.subscription_id ?? person.subscriptionId,
+              paid_until: paidUntil?.toISOString() ?? null,
+              payment: "renewal",
+              created_at: now.toISOString()
+            })
+            return done(first ? "granted" : had ? "renewed" : "restored")
+          }
+          case "cancel": {
+            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
+            if (person.state === "cancelled") {
+              if (endsAt !== null) {
+                yield* access.save({ ...person, endsAt, updatedAt: now })
+                yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt }, now)
+              }
+              return done("cancelled")
+            }
+            if (person.state !== "active") {
+              return rejected("no_access", `${email} has no access to this membership to cancel`)
+            }
+            const until = endsAt ?? paidUntil ?? person.paidUntil
+            yield* access.save({ ...person, state: "cancelled", endsAt: until, updatedAt: now })
+            yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt: until }, now)
+            yield* recordEvent(caller.workspaceId, "membership.cancelled", {
+              product_id: product.id,
+              product_title: product.fields.title,
+              buyer_email: email,
+              buyer_name: person.name,
+              subscription_id: input.subscription_id ?? person.subscriptionId,
+              change: "cancelled",
+              access_ends_at: until?.toISOString() ?? null,
+              created_at: now.toISOString()
+            })
+            return done("cancelled")
+          }
+          case "end": {
+            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
+            if (person.state === "ended") return done("revoked")
+            if (person.state !== "active" && person.state !== "cancelled") {
+              return rejected("no_access", `${email} has no access to this membership to end`)
+            }
+            yield* access.save({ ...person, state: "ended", endsAt: now, updatedAt: now })
+            yield* bundleAccess.takeBackIncluded(product, email, { state: "ended", endsAt: now }, now)
+            yield* recordEvent(caller.workspaceId, "purchase.membership_ended", {
+              product_id: product.id,
+              product_title: product.fields.title,
+              buyer_email: email,
+              buyer_name: person.name,
+              subscription_id: input.subscription_id ?? person.subscriptionId,
+              change: "ended",
+              access_ends_at: now.toISOString(),
+              created_at: now.toISOString()
+            })
+            return done("revoked")
+          }
+          case "refund": {
+            const orderId = input.order_id ?? ""
+            const sale = yield* sales.findByOrder(caller.workspaceId, orderId)
+            if (Option.isNone(sale) || sale.value.productId !== product.id) {
+              return rejected(
+                "order_not_found",
+                `no sale with order_id ${orderId} for this product; record the sale first`
+              )
+            }
+            return yield* refund(caller, product, sale.value, now)
+          }
+        }
+      })
+
+    /** Records one sale event: rate limits first, then the whole change and its events in one transaction. */
+    const recordSale = (caller: StoreCaller, input: SaleInput) =>
+      Effect.zipRight(admit(caller.workspaceId), transactor.withTransaction(record(caller, input)))
+
+    /**
+     * Refunds one sale by its id (the tools' way; `POST /sales` refunds by order id): the same change, answer and
+     * single event as a refund event through the API, in one transaction.
+     */
+    const refundSale = (caller: StoreCaller, saleId: string) =>
+      Effect.zipRight(
+        admit(caller.workspaceId),
+        transactor.withTransaction(
+          Effect.gen(function* () {
+            const sale = yield* sales.find(caller.workspaceId, saleId)
+            if (Option.isNone(sale)) return yield* new NotFound({ message: `no sale ${saleId} in this store` })
+            const product = yield* products.find(caller.workspaceId, sale.value.productId)
+            if (Option.isNone(product)) {
+              return yield* new NotFound({ message: `the product of sale ${saleId} no longer exists` })
+            }
+            return yield* refund(caller, product.value, sale.value, new Date(yield* Clock.currentTimeMillis))
+          })
+        )
+      )
+
+    /** Paged sale rows, newest first. */
+    const listPage = (
+      caller: StoreCaller,
+      query: StoreListQuery & {
+        readonly product?: string | undefined
+        readonly email?: string | undefined
+        readonly status?: string | undefined
+      }
+    ) =>
+      Effect.gen(function* () {
+        const status = query.status
+        if (status !== undefined && status !== "paid" && status !== "refunded" && status !== "free") {
+          return yield* new BadListRequest({ message: "status must be paid, refunded or free" })
+        }
+        const { page, range } = yield* readListQuery(query)
+        const rows = yield* sales.listPage(
+          caller.workspaceId,
+          { productId: query.product, email: query.email?.trim().toLowerCase(), status, ...range },
+          page
+        )
+        return pageAnswer(rows, saleJson, page, creationKey)
+      })
+
+    /** One sale row of this store. */
+    const get = (caller: StoreCaller, id: string) =>
+      Effect.flatMap(sales.find(caller.workspaceId, id), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(new NotFound({ message: `no sale ${id} in this store` })),
+          onSome: (sale) => Effect.succeed({ ok: true as const, sale: saleJson(sale) })
+        })
+      )
+
+    return { recordSale, refundSale, listPage, get } as const
+  })
+}) {}
