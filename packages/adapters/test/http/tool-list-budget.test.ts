@@ -10,8 +10,16 @@ import { Effect, Schema } from "effect"
 import { toMcpTool } from "../../src/http/mcp/tool-list.js"
 import { testCoreLayer } from "../support/core.js"
 
-/** Bytes of the average entry, at most (issue 23 §6). */
+/** Bytes of the average entry of the whole list and of its read-only part, at most (issue 23 §6, issue 37). */
 const BUDGET = 1500
+
+/**
+ * Bytes of the average entry of one toolset, at most. The budget is the list's average, not each tool's (issue 37):
+ * a toolset is asked for to read fewer bytes than the whole list, and one that holds the product tools, whose
+ * typed product fields an agent must read to fill them, averages above the list. This ceiling keeps any toolset
+ * from growing unnoticed.
+ */
+const TOOLSET_CEILING = 2500
 
 const bytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)))
 
@@ -42,13 +50,13 @@ const measure = (tools: ReadonlyArray<ListedTool>) => {
 
 layer(testCoreLayer(), { timeout: "60 seconds" })("the tool list an agent reads", (it) => {
   it.effect(
-    `averages at most ${BUDGET} bytes per entry, for the whole list and for each toolset, with and without writes`,
+    `averages at most ${BUDGET} bytes per entry, with and without writes, and at most ${TOOLSET_CEILING} for each toolset`,
     () =>
       Effect.gen(function* () {
         const registry = yield* ToolRegistry
         const whole = measure(registry.tools)
         expect(whole.average, `tools/list is over budget: ${whole.report}`).toBeLessThanOrEqual(BUDGET)
-        // Every selection a caller can ask for (`X-MCP-Toolsets` / `X-MCP-Readonly`) stays within budget too: a
+        // Every selection a caller can ask for (`X-MCP-Toolsets` / `X-MCP-Readonly`) stays under the ceiling: a
         // toolset alone, and its read tools alone. A union of toolsets averages between its parts.
         const lines = [`every toolset: ${whole.report}`]
         const reads = measure(registry.tools.filter((listed) => !listed.entry.write))
@@ -58,13 +66,16 @@ layer(testCoreLayer(), { timeout: "60 seconds" })("the tool list an agent reads"
           if (tools.length === 0) continue
           const name = toolGroups[group as keyof typeof toolGroups].part
           const toolset = measure(tools)
-          expect(toolset.average, `toolset ${name} over budget: ${toolset.report}`).toBeLessThanOrEqual(BUDGET)
+          expect(toolset.average, `toolset ${name} over its ceiling: ${toolset.report}`).toBeLessThanOrEqual(
+            TOOLSET_CEILING
+          )
           const readTools = tools.filter((listed) => !listed.entry.write)
           const readOnly = measure(readTools)
           if (readTools.length > 0) {
-            expect(readOnly.average, `toolset ${name}, read-only, over budget: ${readOnly.report}`).toBeLessThanOrEqual(
-              BUDGET
-            )
+            expect(
+              readOnly.average,
+              `toolset ${name}, read-only, over its ceiling: ${readOnly.report}`
+            ).toBeLessThanOrEqual(TOOLSET_CEILING)
           }
           lines.push(
             `${name}: ${tools.length} tools, ${toolset.total} bytes (${toolset.average} each); ` +

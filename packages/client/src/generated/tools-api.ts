@@ -9668,17 +9668,113 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        /** @description The product as GET /store-app/v1/products/<id> answers it, snake_case. */
                         readonly product: {
-                            readonly [key: string]: unknown;
+                            /** @description Product id (prod_…). */
+                            readonly id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                            readonly live: boolean;
+                            /** @description Product name. Up to 200 characters. */
+                            readonly title: string;
+                            /** @description End of the product's web address: 1 to 60 lower-case letters, digits or dashes. */
+                            readonly slug: string;
+                            readonly tagline: string | null;
+                            readonly headline: string | null;
+                            readonly subheadline: string | null;
+                            /** @description Price in cents; 0 is free, otherwise 100 to 99999999. */
+                            readonly price_cents: number;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            readonly yearly_price_cents: number | null;
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            readonly compare_at_cents: number | null;
+                            /** @description Memberships only: free days (1 to 365) before the first charge. */
+                            readonly trial_days: number | null;
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            readonly payment_plan: {
+                                /** @description Number of monthly parts, 2 to 36. */
+                                readonly count: number;
+                                /** @description Amount in cents, 0 or more. */
+                                readonly amount_cents: number;
+                            } | null;
+                            /** @description Sell at most this many; null for no limit. */
+                            readonly quantity_limit: number | null;
+                            /** @description Show how many are left (with quantity_limit). */
+                            readonly quantity_show_left: boolean;
+                            /** @description Take a waitlist once sold out. */
+                            readonly quantity_waitlist: boolean;
+                            /** @description Take waitlist emails instead of selling. */
+                            readonly waitlist_mode: boolean;
+                            /** @description Optional open day, YYYY-MM-DD. */
+                            readonly waitlist_opens_at: string | null;
+                            /**
+                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @enum {number}
+                             */
+                            readonly included_credits: 0 | 100 | 250 | 500 | 1000;
+                            /** @description false turns the AI off: a course or download. */
+                            readonly chat_enabled: boolean;
+                            /**
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @enum {string}
+                             */
+                            readonly checkout_mode: "svc" | "external";
+                            readonly checkout_url: string | null;
+                            readonly body_markdown: string | null;
+                            readonly faq_markdown: string | null;
+                            readonly creator_bio: string | null;
+                            readonly refund_policy: string | null;
+                            readonly welcome_markdown: string | null;
+                            readonly hero_image_url: string | null;
+                            readonly video_url: string | null;
+                            /** @description Page theme: light or dark. */
+                            readonly theme: ("light" | "dark") | null;
+                            /** @description Accent colour, #rrggbb. */
+                            readonly accent: string | null;
+                            readonly cta_label: string | null;
+                            readonly sign_off: string | null;
+                            /** @description The lines shown (the default ones when not set). */
+                            readonly whats_included: readonly string[];
+                            readonly sections: {
+                                /** @description Section keys in the order they appear. */
+                                readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                                readonly hero?: boolean;
+                                readonly video?: boolean;
+                                readonly whats_included?: boolean;
+                                readonly body?: boolean;
+                                readonly creator_bio?: boolean;
+                                readonly faq?: boolean;
+                                readonly refund_policy?: boolean;
+                            } | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            readonly published_at: string | null;
                         };
                         /** @description True when publish_checklist is empty. */
                         readonly can_publish: boolean;
                         /** @description What remains before the product can go live; empty when it can. */
                         readonly publish_checklist: readonly {
-                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
-                            readonly item: string;
-                            /** @description What to do to meet it. */
+                            /** @enum {string} */
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -9790,9 +9886,106 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case. */
+                        /** @description The bundle as GET /store-app/v1/products/<id> answers it (kind bundle, with bundle_product_ids). */
                         readonly bundle: {
-                            readonly [key: string]: unknown;
+                            /** @description Product id (prod_…). */
+                            readonly id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                            readonly live: boolean;
+                            /** @description Product name. Up to 200 characters. */
+                            readonly title: string;
+                            /** @description End of the product's web address: 1 to 60 lower-case letters, digits or dashes. */
+                            readonly slug: string;
+                            readonly tagline: string | null;
+                            readonly headline: string | null;
+                            readonly subheadline: string | null;
+                            /** @description Price in cents; 0 is free, otherwise 100 to 99999999. */
+                            readonly price_cents: number;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            readonly yearly_price_cents: number | null;
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            readonly compare_at_cents: number | null;
+                            /** @description Memberships only: free days (1 to 365) before the first charge. */
+                            readonly trial_days: number | null;
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            readonly payment_plan: {
+                                /** @description Number of monthly parts, 2 to 36. */
+                                readonly count: number;
+                                /** @description Amount in cents, 0 or more. */
+                                readonly amount_cents: number;
+                            } | null;
+                            /** @description Sell at most this many; null for no limit. */
+                            readonly quantity_limit: number | null;
+                            /** @description Show how many are left (with quantity_limit). */
+                            readonly quantity_show_left: boolean;
+                            /** @description Take a waitlist once sold out. */
+                            readonly quantity_waitlist: boolean;
+                            /** @description Take waitlist emails instead of selling. */
+                            readonly waitlist_mode: boolean;
+                            /** @description Optional open day, YYYY-MM-DD. */
+                            readonly waitlist_opens_at: string | null;
+                            /**
+                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @enum {number}
+                             */
+                            readonly included_credits: 0 | 100 | 250 | 500 | 1000;
+                            /** @description false turns the AI off: a course or download. */
+                            readonly chat_enabled: boolean;
+                            /**
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @enum {string}
+                             */
+                            readonly checkout_mode: "svc" | "external";
+                            readonly checkout_url: string | null;
+                            readonly body_markdown: string | null;
+                            readonly faq_markdown: string | null;
+                            readonly creator_bio: string | null;
+                            readonly refund_policy: string | null;
+                            readonly welcome_markdown: string | null;
+                            readonly hero_image_url: string | null;
+                            readonly video_url: string | null;
+                            /** @description Page theme: light or dark. */
+                            readonly theme: ("light" | "dark") | null;
+                            /** @description Accent colour, #rrggbb. */
+                            readonly accent: string | null;
+                            readonly cta_label: string | null;
+                            readonly sign_off: string | null;
+                            /** @description The lines shown (the default ones when not set). */
+                            readonly whats_included: readonly string[];
+                            readonly sections: {
+                                /** @description Section keys in the order they appear. */
+                                readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                                readonly hero?: boolean;
+                                readonly video?: boolean;
+                                readonly whats_included?: boolean;
+                                readonly body?: boolean;
+                                readonly creator_bio?: boolean;
+                                readonly faq?: boolean;
+                                readonly refund_policy?: boolean;
+                            } | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            readonly published_at: string | null;
                         };
                         /** @description The products the bundle sells, in order. */
                         readonly products: readonly {
@@ -9810,12 +10003,8 @@ export interface operations {
                         readonly can_publish: boolean;
                         /** @description What remains before the bundle can go live; empty when it can. */
                         readonly publish_checklist: readonly {
-                            /**
-                             * @description What is missing: support_email, payment, checkout_url or bundle_products (publish them).
-                             * @enum {string}
-                             */
+                            /** @enum {string} */
                             readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
-                            /** @description What to do to meet it. */
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -9941,7 +10130,33 @@ export interface operations {
                         readonly ok: true;
                         /** @description The customers, newest first. */
                         readonly customers: readonly {
-                            readonly [key: string]: unknown;
+                            readonly id: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            readonly has_access: boolean;
+                            readonly products_with_access: readonly string[];
+                            readonly products: readonly {
+                                readonly product_id: string;
+                                readonly product_title: string;
+                                readonly has_access: boolean;
+                                /** @description active, cancelled, ended, refunded or removed. */
+                                readonly state: string;
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
+                                readonly how: string | null;
+                                readonly paid_until: string | null;
+                                readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
+                            }[];
+                            /** @description The person's tag names, alphabetical. */
+                            readonly tags: readonly string[];
                         }[];
                         /** @description Pass as cursor to read the next page; absent on the last page. */
                         readonly nextCursor?: string;
@@ -10050,9 +10265,35 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The customer as GET /customers/<email> answers it: id, email, name, created_at, has_access, products_with_access, tags, and products (one access line per product: state, how, bundle_id, content_links). */
+                        /** @description The customer as GET /customers/<email> answers it. */
                         readonly customer: {
-                            readonly [key: string]: unknown;
+                            readonly id: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            readonly has_access: boolean;
+                            readonly products_with_access: readonly string[];
+                            readonly products: readonly {
+                                readonly product_id: string;
+                                readonly product_title: string;
+                                readonly has_access: boolean;
+                                /** @description active, cancelled, ended, refunded or removed. */
+                                readonly state: string;
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
+                                readonly how: string | null;
+                                readonly paid_until: string | null;
+                                readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
+                            }[];
+                            /** @description The person's tag names, alphabetical. */
+                            readonly tags: readonly string[];
                         };
                     };
                 };
@@ -10143,9 +10384,65 @@ export interface operations {
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
                     readonly customAIId: string;
-                    /** @description Product fields as POST/PATCH /products take them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_url… Left out: kept; null: default. */
+                    /** @description Product fields, as the store API's products take them. Left out: kept; null: the default. */
                     readonly fields?: {
-                        readonly [key: string]: unknown;
+                        readonly title?: string | null;
+                        readonly slug?: string | null;
+                        readonly tagline?: string | null;
+                        readonly headline?: string | null;
+                        readonly subheadline?: string | null;
+                        readonly price_cents?: number | null;
+                        readonly billing?: ("one-time" | "monthly" | "yearly") | null;
+                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                        readonly yearly_price_cents?: number | null;
+                        /** @description Crossed-out was-price in cents, at most 99999999. */
+                        readonly compare_at_cents?: number | null;
+                        /** @description Memberships only: free days (1 to 365) before the first charge. */
+                        readonly trial_days?: number | null;
+                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                        readonly payment_plan?: {
+                            /** @description Number of monthly parts, 2 to 36. */
+                            readonly count: number;
+                            /** @description Amount in cents, 0 or more. */
+                            readonly amount_cents: number;
+                        } | null;
+                        /** @description Sell at most this many; null for no limit. */
+                        readonly quantity_limit?: number | null;
+                        readonly quantity_show_left?: boolean | null;
+                        readonly quantity_waitlist?: boolean | null;
+                        readonly waitlist_mode?: boolean | null;
+                        /** @description Optional open day, YYYY-MM-DD. */
+                        readonly waitlist_opens_at?: string | null;
+                        readonly included_credits?: (0 | 100 | 250 | 500 | 1000) | null;
+                        readonly chat_enabled?: boolean | null;
+                        readonly checkout_mode?: ("svc" | "external") | null;
+                        readonly checkout_url?: string | null;
+                        readonly body_markdown?: string | null;
+                        readonly faq_markdown?: string | null;
+                        readonly creator_bio?: string | null;
+                        readonly refund_policy?: string | null;
+                        readonly welcome_markdown?: string | null;
+                        readonly hero_image_url?: string | null;
+                        readonly video_url?: string | null;
+                        /** @description Page theme: light or dark. */
+                        readonly theme?: ("light" | "dark") | null;
+                        /** @description Accent colour, #rrggbb. */
+                        readonly accent?: string | null;
+                        readonly cta_label?: string | null;
+                        readonly sign_off?: string | null;
+                        /** @description Up to 12 lines of 1 to 200 characters; null restores the default lines. */
+                        readonly whats_included?: readonly string[] | null;
+                        readonly sections?: {
+                            /** @description Section keys in the order they appear. */
+                            readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                            readonly hero?: boolean;
+                            readonly video?: boolean;
+                            readonly whats_included?: boolean;
+                            readonly body?: boolean;
+                            readonly creator_bio?: boolean;
+                            readonly faq?: boolean;
+                            readonly refund_policy?: boolean;
+                        } | null;
                     };
                 };
             };
@@ -10163,17 +10460,113 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        /** @description The product as GET /store-app/v1/products/<id> answers it, snake_case. */
                         readonly product: {
-                            readonly [key: string]: unknown;
+                            /** @description Product id (prod_…). */
+                            readonly id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                            readonly live: boolean;
+                            /** @description Product name. Up to 200 characters. */
+                            readonly title: string;
+                            /** @description End of the product's web address: 1 to 60 lower-case letters, digits or dashes. */
+                            readonly slug: string;
+                            readonly tagline: string | null;
+                            readonly headline: string | null;
+                            readonly subheadline: string | null;
+                            /** @description Price in cents; 0 is free, otherwise 100 to 99999999. */
+                            readonly price_cents: number;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            readonly yearly_price_cents: number | null;
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            readonly compare_at_cents: number | null;
+                            /** @description Memberships only: free days (1 to 365) before the first charge. */
+                            readonly trial_days: number | null;
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            readonly payment_plan: {
+                                /** @description Number of monthly parts, 2 to 36. */
+                                readonly count: number;
+                                /** @description Amount in cents, 0 or more. */
+                                readonly amount_cents: number;
+                            } | null;
+                            /** @description Sell at most this many; null for no limit. */
+                            readonly quantity_limit: number | null;
+                            /** @description Show how many are left (with quantity_limit). */
+                            readonly quantity_show_left: boolean;
+                            /** @description Take a waitlist once sold out. */
+                            readonly quantity_waitlist: boolean;
+                            /** @description Take waitlist emails instead of selling. */
+                            readonly waitlist_mode: boolean;
+                            /** @description Optional open day, YYYY-MM-DD. */
+                            readonly waitlist_opens_at: string | null;
+                            /**
+                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @enum {number}
+                             */
+                            readonly included_credits: 0 | 100 | 250 | 500 | 1000;
+                            /** @description false turns the AI off: a course or download. */
+                            readonly chat_enabled: boolean;
+                            /**
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @enum {string}
+                             */
+                            readonly checkout_mode: "svc" | "external";
+                            readonly checkout_url: string | null;
+                            readonly body_markdown: string | null;
+                            readonly faq_markdown: string | null;
+                            readonly creator_bio: string | null;
+                            readonly refund_policy: string | null;
+                            readonly welcome_markdown: string | null;
+                            readonly hero_image_url: string | null;
+                            readonly video_url: string | null;
+                            /** @description Page theme: light or dark. */
+                            readonly theme: ("light" | "dark") | null;
+                            /** @description Accent colour, #rrggbb. */
+                            readonly accent: string | null;
+                            readonly cta_label: string | null;
+                            readonly sign_off: string | null;
+                            /** @description The lines shown (the default ones when not set). */
+                            readonly whats_included: readonly string[];
+                            readonly sections: {
+                                /** @description Section keys in the order they appear. */
+                                readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                                readonly hero?: boolean;
+                                readonly video?: boolean;
+                                readonly whats_included?: boolean;
+                                readonly body?: boolean;
+                                readonly creator_bio?: boolean;
+                                readonly faq?: boolean;
+                                readonly refund_policy?: boolean;
+                            } | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            readonly published_at: string | null;
                         };
                         /** @description True when publish_checklist is empty. */
                         readonly can_publish: boolean;
                         /** @description What remains before the product can go live; empty when it can. */
                         readonly publish_checklist: readonly {
-                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
-                            readonly item: string;
-                            /** @description What to do to meet it. */
+                            /** @enum {string} */
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -10289,17 +10682,113 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case. */
+                        /** @description The product as GET /store-app/v1/products/<id> answers it, snake_case. */
                         readonly product: {
-                            readonly [key: string]: unknown;
+                            /** @description Product id (prod_…). */
+                            readonly id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                            readonly live: boolean;
+                            /** @description Product name. Up to 200 characters. */
+                            readonly title: string;
+                            /** @description End of the product's web address: 1 to 60 lower-case letters, digits or dashes. */
+                            readonly slug: string;
+                            readonly tagline: string | null;
+                            readonly headline: string | null;
+                            readonly subheadline: string | null;
+                            /** @description Price in cents; 0 is free, otherwise 100 to 99999999. */
+                            readonly price_cents: number;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            readonly yearly_price_cents: number | null;
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            readonly compare_at_cents: number | null;
+                            /** @description Memberships only: free days (1 to 365) before the first charge. */
+                            readonly trial_days: number | null;
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            readonly payment_plan: {
+                                /** @description Number of monthly parts, 2 to 36. */
+                                readonly count: number;
+                                /** @description Amount in cents, 0 or more. */
+                                readonly amount_cents: number;
+                            } | null;
+                            /** @description Sell at most this many; null for no limit. */
+                            readonly quantity_limit: number | null;
+                            /** @description Show how many are left (with quantity_limit). */
+                            readonly quantity_show_left: boolean;
+                            /** @description Take a waitlist once sold out. */
+                            readonly quantity_waitlist: boolean;
+                            /** @description Take waitlist emails instead of selling. */
+                            readonly waitlist_mode: boolean;
+                            /** @description Optional open day, YYYY-MM-DD. */
+                            readonly waitlist_opens_at: string | null;
+                            /**
+                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @enum {number}
+                             */
+                            readonly included_credits: 0 | 100 | 250 | 500 | 1000;
+                            /** @description false turns the AI off: a course or download. */
+                            readonly chat_enabled: boolean;
+                            /**
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @enum {string}
+                             */
+                            readonly checkout_mode: "svc" | "external";
+                            readonly checkout_url: string | null;
+                            readonly body_markdown: string | null;
+                            readonly faq_markdown: string | null;
+                            readonly creator_bio: string | null;
+                            readonly refund_policy: string | null;
+                            readonly welcome_markdown: string | null;
+                            readonly hero_image_url: string | null;
+                            readonly video_url: string | null;
+                            /** @description Page theme: light or dark. */
+                            readonly theme: ("light" | "dark") | null;
+                            /** @description Accent colour, #rrggbb. */
+                            readonly accent: string | null;
+                            readonly cta_label: string | null;
+                            readonly sign_off: string | null;
+                            /** @description The lines shown (the default ones when not set). */
+                            readonly whats_included: readonly string[];
+                            readonly sections: {
+                                /** @description Section keys in the order they appear. */
+                                readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                                readonly hero?: boolean;
+                                readonly video?: boolean;
+                                readonly whats_included?: boolean;
+                                readonly body?: boolean;
+                                readonly creator_bio?: boolean;
+                                readonly faq?: boolean;
+                                readonly refund_policy?: boolean;
+                            } | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            readonly published_at: string | null;
                         };
                         /** @description True when publish_checklist is empty. */
                         readonly can_publish: boolean;
                         /** @description What remains before the product can go live; empty when it can. */
                         readonly publish_checklist: readonly {
-                            /** @description What is missing: support_email, payment, checkout_url (or bundle_products for a bundle). */
-                            readonly item: string;
-                            /** @description What to do to meet it. */
+                            /** @enum {string} */
+                            readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -10397,9 +10886,65 @@ export interface operations {
                     readonly bundleId?: string;
                     /** @description 2 to 20 products (not bundles), in order. */
                     readonly productIds?: readonly string[];
-                    /** @description Fields as PATCH /store-app/v1/products/<id> takes them: title, slug, price_cents, billing, tagline… Left out: kept; null: default. */
+                    /** @description Product fields, as the store API's products take them. Left out: kept; null: the default. */
                     readonly fields?: {
-                        readonly [key: string]: unknown;
+                        readonly title?: string | null;
+                        readonly slug?: string | null;
+                        readonly tagline?: string | null;
+                        readonly headline?: string | null;
+                        readonly subheadline?: string | null;
+                        readonly price_cents?: number | null;
+                        readonly billing?: ("one-time" | "monthly" | "yearly") | null;
+                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                        readonly yearly_price_cents?: number | null;
+                        /** @description Crossed-out was-price in cents, at most 99999999. */
+                        readonly compare_at_cents?: number | null;
+                        /** @description Memberships only: free days (1 to 365) before the first charge. */
+                        readonly trial_days?: number | null;
+                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                        readonly payment_plan?: {
+                            /** @description Number of monthly parts, 2 to 36. */
+                            readonly count: number;
+                            /** @description Amount in cents, 0 or more. */
+                            readonly amount_cents: number;
+                        } | null;
+                        /** @description Sell at most this many; null for no limit. */
+                        readonly quantity_limit?: number | null;
+                        readonly quantity_show_left?: boolean | null;
+                        readonly quantity_waitlist?: boolean | null;
+                        readonly waitlist_mode?: boolean | null;
+                        /** @description Optional open day, YYYY-MM-DD. */
+                        readonly waitlist_opens_at?: string | null;
+                        readonly included_credits?: (0 | 100 | 250 | 500 | 1000) | null;
+                        readonly chat_enabled?: boolean | null;
+                        readonly checkout_mode?: ("svc" | "external") | null;
+                        readonly checkout_url?: string | null;
+                        readonly body_markdown?: string | null;
+                        readonly faq_markdown?: string | null;
+                        readonly creator_bio?: string | null;
+                        readonly refund_policy?: string | null;
+                        readonly welcome_markdown?: string | null;
+                        readonly hero_image_url?: string | null;
+                        readonly video_url?: string | null;
+                        /** @description Page theme: light or dark. */
+                        readonly theme?: ("light" | "dark") | null;
+                        /** @description Accent colour, #rrggbb. */
+                        readonly accent?: string | null;
+                        readonly cta_label?: string | null;
+                        readonly sign_off?: string | null;
+                        /** @description Up to 12 lines of 1 to 200 characters; null restores the default lines. */
+                        readonly whats_included?: readonly string[] | null;
+                        readonly sections?: {
+                            /** @description Section keys in the order they appear. */
+                            readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                            readonly hero?: boolean;
+                            readonly video?: boolean;
+                            readonly whats_included?: boolean;
+                            readonly body?: boolean;
+                            readonly creator_bio?: boolean;
+                            readonly faq?: boolean;
+                            readonly refund_policy?: boolean;
+                        } | null;
                     };
                     /**
                      * @description live publishes, off unpublishes.
@@ -10422,9 +10967,106 @@ export interface operations {
                          * @enum {boolean}
                          */
                         readonly ok: true;
-                        /** @description The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case. */
+                        /** @description The bundle as GET /store-app/v1/products/<id> answers it (kind bundle, with bundle_product_ids). */
                         readonly bundle: {
-                            readonly [key: string]: unknown;
+                            /** @description Product id (prod_…). */
+                            readonly id: string;
+                            /**
+                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @enum {string}
+                             */
+                            readonly kind: "custom_ai" | "bundle";
+                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly custom_ai_id: string | null;
+                            /** @description Bundles only: the ids of the products it sells, in order. */
+                            readonly bundle_product_ids?: readonly string[];
+                            /**
+                             * @description draft (never published), live (on sale) or off (unpublished).
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "live" | "off";
+                            readonly live: boolean;
+                            /** @description Product name. Up to 200 characters. */
+                            readonly title: string;
+                            /** @description End of the product's web address: 1 to 60 lower-case letters, digits or dashes. */
+                            readonly slug: string;
+                            readonly tagline: string | null;
+                            readonly headline: string | null;
+                            readonly subheadline: string | null;
+                            /** @description Price in cents; 0 is free, otherwise 100 to 99999999. */
+                            readonly price_cents: number;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            readonly yearly_price_cents: number | null;
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            readonly compare_at_cents: number | null;
+                            /** @description Memberships only: free days (1 to 365) before the first charge. */
+                            readonly trial_days: number | null;
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            readonly payment_plan: {
+                                /** @description Number of monthly parts, 2 to 36. */
+                                readonly count: number;
+                                /** @description Amount in cents, 0 or more. */
+                                readonly amount_cents: number;
+                            } | null;
+                            /** @description Sell at most this many; null for no limit. */
+                            readonly quantity_limit: number | null;
+                            /** @description Show how many are left (with quantity_limit). */
+                            readonly quantity_show_left: boolean;
+                            /** @description Take a waitlist once sold out. */
+                            readonly quantity_waitlist: boolean;
+                            /** @description Take waitlist emails instead of selling. */
+                            readonly waitlist_mode: boolean;
+                            /** @description Optional open day, YYYY-MM-DD. */
+                            readonly waitlist_opens_at: string | null;
+                            /**
+                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @enum {number}
+                             */
+                            readonly included_credits: 0 | 100 | 250 | 500 | 1000;
+                            /** @description false turns the AI off: a course or download. */
+                            readonly chat_enabled: boolean;
+                            /**
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @enum {string}
+                             */
+                            readonly checkout_mode: "svc" | "external";
+                            readonly checkout_url: string | null;
+                            readonly body_markdown: string | null;
+                            readonly faq_markdown: string | null;
+                            readonly creator_bio: string | null;
+                            readonly refund_policy: string | null;
+                            readonly welcome_markdown: string | null;
+                            readonly hero_image_url: string | null;
+                            readonly video_url: string | null;
+                            /** @description Page theme: light or dark. */
+                            readonly theme: ("light" | "dark") | null;
+                            /** @description Accent colour, #rrggbb. */
+                            readonly accent: string | null;
+                            readonly cta_label: string | null;
+                            readonly sign_off: string | null;
+                            /** @description The lines shown (the default ones when not set). */
+                            readonly whats_included: readonly string[];
+                            readonly sections: {
+                                /** @description Section keys in the order they appear. */
+                                readonly order?: readonly ("hero" | "video" | "whats_included" | "body" | "creator_bio" | "faq" | "refund_policy")[];
+                                readonly hero?: boolean;
+                                readonly video?: boolean;
+                                readonly whats_included?: boolean;
+                                readonly body?: boolean;
+                                readonly creator_bio?: boolean;
+                                readonly faq?: boolean;
+                                readonly refund_policy?: boolean;
+                            } | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            readonly published_at: string | null;
                         };
                         /** @description The products the bundle sells, in order. */
                         readonly products: readonly {
@@ -10442,12 +11084,8 @@ export interface operations {
                         readonly can_publish: boolean;
                         /** @description What remains before the bundle can go live; empty when it can. */
                         readonly publish_checklist: readonly {
-                            /**
-                             * @description What is missing: support_email, payment, checkout_url or bundle_products (publish them).
-                             * @enum {string}
-                             */
+                            /** @enum {string} */
                             readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products";
-                            /** @description What to do to meet it. */
                             readonly message: string;
                         }[];
                         /** @description With a quantity_limit: places left (people with access hold one each). */
@@ -10716,9 +11354,35 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly status: "added" | "already_has_access" | "removed" | "already_off" | "sent";
-                        /** @description The customer as GET /customers/<email> answers it: id, email, name, created_at, has_access, products_with_access, tags, and products (one access line per product: state, how, bundle_id, content_links). */
+                        /** @description The customer as GET /customers/<email> answers it. */
                         readonly customer: {
-                            readonly [key: string]: unknown;
+                            readonly id: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            readonly has_access: boolean;
+                            readonly products_with_access: readonly string[];
+                            readonly products: readonly {
+                                readonly product_id: string;
+                                readonly product_title: string;
+                                readonly has_access: boolean;
+                                /** @description active, cancelled, ended, refunded or removed. */
+                                readonly state: string;
+                                /** @description bought, free, own_checkout, added, imported or bundle. */
+                                readonly how: string | null;
+                                readonly paid_until: string | null;
+                                readonly access_ends_at: string | null;
+                                /** @description The bundle that gave this access; null when the access is the person's own. */
+                                readonly bundle_id: string | null;
+                                /** @description The links the product delivers, in order; empty without access. */
+                                readonly content_links: readonly {
+                                    readonly title: string;
+                                    readonly url: string;
+                                }[];
+                            }[];
+                            /** @description The person's tag names, alphabetical. */
+                            readonly tags: readonly string[];
                         };
                     };
                 };
@@ -10974,11 +11638,39 @@ export interface operations {
                         readonly ok: true;
                         /** @description list: the cohorts. */
                         readonly cohorts?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Cohort id (coh_…). */
+                            readonly id: string;
+                            readonly product_id: string;
+                            readonly name: string;
+                            /** @description The most people it takes; null for no cap. */
+                            readonly capacity: number | null;
+                            /** @description Start day, YYYY-MM-DD; null when not set. */
+                            readonly starts_on: string | null;
+                            /** @description How many people are in it. */
+                            readonly members: number;
+                            /** @description capacity minus members, never below 0. */
+                            readonly spots_left: number | null;
+                            readonly full: boolean;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         }[];
-                        /** @description create, update, move: The cohort as GET /products/<id>/cohorts lists it: id, product_id, name, capacity, starts_on, members, spots_left, full, created_at. */
+                        /** @description create, update, move: The cohort as GET /products/<id>/cohorts lists it. */
                         readonly cohort?: {
-                            readonly [key: string]: unknown;
+                            /** @description Cohort id (coh_…). */
+                            readonly id: string;
+                            readonly product_id: string;
+                            readonly name: string;
+                            /** @description The most people it takes; null for no cap. */
+                            readonly capacity: number | null;
+                            /** @description Start day, YYYY-MM-DD; null when not set. */
+                            readonly starts_on: string | null;
+                            /** @description How many people are in it. */
+                            readonly members: number;
+                            /** @description capacity minus members, never below 0. */
+                            readonly spots_left: number | null;
+                            readonly full: boolean;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         };
                         /**
                          * @description What the call did (already_in_cohort: nothing to do).
@@ -11258,13 +11950,73 @@ export interface operations {
                         readonly ok: true;
                         /** @description list: the sales, newest first. */
                         readonly sales?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description purchase:<id> */
+                            readonly id: string;
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly buyer_email: string;
+                            readonly buyer_name: string | null;
+                            /** @description Major currency units. */
+                            readonly amount: number;
+                            /** @description an integer */
+                            readonly amount_cents: number;
+                            readonly currency: string;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @enum {string} */
+                            readonly source: "svc_checkout" | "own_checkout";
+                            readonly order_id: string | null;
+                            readonly discount_code: string | null;
+                            readonly utm_source: string | null;
+                            readonly utm_medium: string | null;
+                            readonly utm_campaign: string | null;
+                            readonly utm_content: string | null;
+                            readonly utm_term: string | null;
+                            readonly fbclid: string | null;
+                            readonly referrer: string | null;
+                            /** @enum {string} */
+                            readonly status: "paid" | "refunded" | "free";
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         }[];
                         /** @description list: pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
-                        /** @description get, refund: The sale as GET /sales/<id> answers it: id, product_id, product_title, buyer_email, amount_cents, currency, billing, source, order_id, status (paid, refunded, free), created_at. */
+                        /** @description get, refund: The sale as GET /sales/<id> answers it. */
                         readonly sale?: {
-                            readonly [key: string]: unknown;
+                            /** @description purchase:<id> */
+                            readonly id: string;
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly buyer_email: string;
+                            readonly buyer_name: string | null;
+                            /** @description Major currency units. */
+                            readonly amount: number;
+                            /** @description an integer */
+                            readonly amount_cents: number;
+                            readonly currency: string;
+                            /**
+                             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+                             * @enum {string}
+                             */
+                            readonly billing: "one-time" | "monthly" | "yearly";
+                            /** @enum {string} */
+                            readonly source: "svc_checkout" | "own_checkout";
+                            readonly order_id: string | null;
+                            readonly discount_code: string | null;
+                            readonly utm_source: string | null;
+                            readonly utm_medium: string | null;
+                            readonly utm_campaign: string | null;
+                            readonly utm_content: string | null;
+                            readonly utm_term: string | null;
+                            readonly fbclid: string | null;
+                            readonly referrer: string | null;
+                            /** @enum {string} */
+                            readonly status: "paid" | "refunded" | "free";
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         };
                         /**
                          * @description record, refund: what the event did, as POST /sales answers (duplicate: already counted).
@@ -11412,25 +12164,156 @@ export interface operations {
                         readonly ok: true;
                         /** @description The contacts, newest first. */
                         readonly contacts?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Contact id (con_…). */
+                            readonly id: string;
+                            /** @description The address, trimmed and lower-case. */
+                            readonly email: string;
+                            readonly name: string | null;
+                            /**
+                             * @description subscribed (gets the store's email), unsubscribed (asked to stop), bounced (their address refuses mail) or complained (marked the store's email as spam).
+                             * @enum {string}
+                             */
+                            readonly status: "subscribed" | "unsubscribed" | "bounced" | "complained";
+                            /**
+                             * @description How they joined: api (the store API) or purchase (they bought or were given a product).
+                             * @enum {string}
+                             */
+                            readonly source: "api" | "purchase" | "signup" | "import";
+                            /** @description The person's tags, alphabetical. */
+                            readonly tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            /** @description When they stopped being subscribed (unsubscribed, bounced or complained); null while subscribed. */
+                            readonly unsubscribed_at: string | null;
                         }[];
                         /** @description As GET /email-contacts/<email>. */
                         readonly contact?: {
-                            readonly [key: string]: unknown;
+                            /** @description Contact id (con_…). */
+                            readonly id: string;
+                            /** @description The address, trimmed and lower-case. */
+                            readonly email: string;
+                            readonly name: string | null;
+                            /**
+                             * @description subscribed (gets the store's email), unsubscribed (asked to stop), bounced (their address refuses mail) or complained (marked the store's email as spam).
+                             * @enum {string}
+                             */
+                            readonly status: "subscribed" | "unsubscribed" | "bounced" | "complained";
+                            /**
+                             * @description How they joined: api (the store API) or purchase (they bought or were given a product).
+                             * @enum {string}
+                             */
+                            readonly source: "api" | "purchase" | "signup" | "import";
+                            /** @description The person's tags, alphabetical. */
+                            readonly tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                            /** @description When they stopped being subscribed (unsubscribed, bounced or complained); null while subscribed. */
+                            readonly unsubscribed_at: string | null;
                         };
                         /** @description false: an opted-out contact is kept, never mailed. */
                         readonly deleted?: boolean;
                         /** @description The store's tags, newest first. */
                         readonly tags?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Tag id (tag_…). */
+                            readonly id: string;
+                            readonly name: string;
+                            /** @description How many people on the email list have it. */
+                            readonly contacts: number;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         }[];
                         /** @description The sequences. */
                         readonly sequences?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Sequence id (seq_…). */
+                            readonly id: string;
+                            readonly name: string;
+                            /**
+                             * @description active (enrols people and sends) or paused (enrols no one, sends nothing until resumed).
+                             * @enum {string}
+                             */
+                            readonly state: "active" | "paused";
+                            /** @description What enrols a subscribed contact: any start tag or any start product. */
+                            readonly starts_when: {
+                                /** @description Getting any of these tags starts the sequence. */
+                                readonly tags: readonly {
+                                    /** @description Tag id (tag_…). */
+                                    readonly id: string;
+                                    readonly name: string;
+                                }[];
+                                /** @description Buying (or being given) any of these products (prod_…) starts the sequence. */
+                                readonly products: readonly string[];
+                            };
+                            /** @description The emails in order (bodies are read through the tool). */
+                            readonly steps: readonly {
+                                /** @description Minutes after the previous step was sent (the first step: after the enrolment). */
+                                readonly delay_minutes: number;
+                                readonly subject: string;
+                            }[];
+                            readonly enrolments: {
+                                /** @description People still going through it. */
+                                readonly active: number;
+                                /** @description People who got every step. */
+                                readonly completed: number;
+                                /** @description People it stopped for: they unsubscribed, bounced, complained or left the list. */
+                                readonly stopped: number;
+                            };
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
                         }[];
                         /** @description As GET /email-sequences, steps with body. */
                         readonly sequence?: {
-                            readonly [key: string]: unknown;
+                            /** @description Sequence id (seq_…). */
+                            readonly id: string;
+                            readonly name: string;
+                            /**
+                             * @description active (enrols people and sends) or paused (enrols no one, sends nothing until resumed).
+                             * @enum {string}
+                             */
+                            readonly state: "active" | "paused";
+                            /** @description What enrols a subscribed contact: any start tag or any start product. */
+                            readonly starts_when: {
+                                /** @description Getting any of these tags starts the sequence. */
+                                readonly tags: readonly {
+                                    /** @description Tag id (tag_…). */
+                                    readonly id: string;
+                                    readonly name: string;
+                                }[];
+                                /** @description Buying (or being given) any of these products (prod_…) starts the sequence. */
+                                readonly products: readonly string[];
+                            };
+                            /** @description The emails in order. */
+                            readonly steps: readonly {
+                                /** @description Minutes after the previous step was sent (the first step: after the enrolment). */
+                                readonly delay_minutes: number;
+                                readonly subject: string;
+                                readonly body: string;
+                            }[];
+                            readonly enrolments: {
+                                /** @description People still going through it. */
+                                readonly active: number;
+                                /** @description People who got every step. */
+                                readonly completed: number;
+                                /** @description People it stopped for: they unsubscribed, bounced, complained or left the list. */
+                                readonly stopped: number;
+                            };
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
                         };
                         /** @description The store's email settings. */
                         readonly settings?: {
@@ -11598,21 +12481,164 @@ export interface operations {
                         readonly ok: true;
                         /** @description The forms, newest first. */
                         readonly forms?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Form id (frm_…). */
+                            readonly id: string;
+                            readonly title: string;
+                            readonly description: string;
+                            /** @description true: each response is an application, pending until accepted or declined. */
+                            readonly review: boolean;
+                            readonly questions: readonly {
+                                /** @description Question id within the form (q1, q2, …); answers name it. */
+                                readonly id: string;
+                                readonly label: string;
+                                /**
+                                 * @description text (a line, up to 500 characters), paragraph (up to 5000), email, or choice (one of choices).
+                                 * @enum {string}
+                                 */
+                                readonly kind: "text" | "paragraph" | "email" | "choice";
+                                readonly required: boolean;
+                                /** @description A choice question's choices; else empty. */
+                                readonly choices: readonly string[];
+                            }[];
+                            /** @description Tags an accepted applicant gets. */
+                            readonly accept_tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description Tags a declined applicant gets. */
+                            readonly decline_tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description A product an accepted applicant is given free access to; null: none. */
+                            readonly accept_product_id: string | null;
+                            /** @description false: no decision email is sent. */
+                            readonly decision_emails: boolean;
+                            /** @description Added to the accept email. */
+                            readonly accept_note: string | null;
+                            /** @description Added to the decline email. */
+                            readonly decline_note: string | null;
+                            /** @description Responses so far. */
+                            readonly responses: number;
+                            /** @description Applications waiting for a decision (review forms). */
+                            readonly pending: number;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
                         }[];
-                        /** @description As GET /quizzes lists it: id, title, review, questions, tags, product, notes, counts, times. */
+                        /** @description As GET /quizzes lists it. */
                         readonly form?: {
-                            readonly [key: string]: unknown;
+                            /** @description Form id (frm_…). */
+                            readonly id: string;
+                            readonly title: string;
+                            readonly description: string;
+                            /** @description true: each response is an application, pending until accepted or declined. */
+                            readonly review: boolean;
+                            readonly questions: readonly {
+                                /** @description Question id within the form (q1, q2, …); answers name it. */
+                                readonly id: string;
+                                readonly label: string;
+                                /**
+                                 * @description text (a line, up to 500 characters), paragraph (up to 5000), email, or choice (one of choices).
+                                 * @enum {string}
+                                 */
+                                readonly kind: "text" | "paragraph" | "email" | "choice";
+                                readonly required: boolean;
+                                /** @description A choice question's choices; else empty. */
+                                readonly choices: readonly string[];
+                            }[];
+                            /** @description Tags an accepted applicant gets. */
+                            readonly accept_tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description Tags a declined applicant gets. */
+                            readonly decline_tags: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /** @description A product an accepted applicant is given free access to; null: none. */
+                            readonly accept_product_id: string | null;
+                            /** @description false: no decision email is sent. */
+                            readonly decision_emails: boolean;
+                            /** @description Added to the accept email. */
+                            readonly accept_note: string | null;
+                            /** @description Added to the decline email. */
+                            readonly decline_note: string | null;
+                            /** @description Responses so far. */
+                            readonly responses: number;
+                            /** @description Applications waiting for a decision (review forms). */
+                            readonly pending: number;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
                         };
                         /** @description delete: the form id. */
                         readonly deleted?: string;
                         /** @description Newest first. */
                         readonly applications?: readonly {
-                            readonly [key: string]: unknown;
+                            /** @description Response id (resp_…): the response_id to accept or decline. */
+                            readonly id: string;
+                            readonly form_id: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @enum {string} */
+                            readonly status: "pending" | "accepted" | "declined";
+                            readonly answers: readonly {
+                                readonly question_id: string;
+                                /** @description The question as it was asked. */
+                                readonly question: string;
+                                readonly answer: string;
+                            }[];
+                            readonly decided_at: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
                         }[];
-                        /** @description accept/decline: changed, email (queued, off, not_set_up, no_email, skipped), application, tags_added, access. */
+                        /** @description accept/decline: what the decision did. */
                         readonly decision?: {
-                            readonly [key: string]: unknown;
+                            /** @description false when the application was already decided this way. */
+                            readonly changed: boolean;
+                            /**
+                             * @description queued (the email is on its way), off (the form sends no decision emails), not_set_up (no decision email can be made; this server always has one, from its templates), no_email (the address bounced or marked the store's email as spam), skipped (send_email false, or the decision did not change).
+                             * @enum {string}
+                             */
+                            readonly email: "queued" | "off" | "not_set_up" | "no_email" | "skipped";
+                            /** @description One application: a response to a review form. */
+                            readonly application: {
+                                /** @description Response id (resp_…): the response_id to accept or decline. */
+                                readonly id: string;
+                                readonly form_id: string;
+                                readonly email: string;
+                                readonly name: string | null;
+                                /** @enum {string} */
+                                readonly status: "pending" | "accepted" | "declined";
+                                readonly answers: readonly {
+                                    readonly question_id: string;
+                                    /** @description The question as it was asked. */
+                                    readonly question: string;
+                                    readonly answer: string;
+                                }[];
+                                readonly decided_at: string | null;
+                                /** @description ISO 8601 timestamp, UTC. */
+                                readonly created_at: string;
+                            };
+                            /** @description Tags the person did not have before. */
+                            readonly tags_added: readonly {
+                                /** @description Tag id (tag_…). */
+                                readonly id: string;
+                                readonly name: string;
+                            }[];
+                            /**
+                             * @description With the form's accept_product_id, on an accept that changed: the free access given.
+                             * @enum {string}
+                             */
+                            readonly access?: "added" | "already_has_access" | "rejected";
                         };
                         /** @description Pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;

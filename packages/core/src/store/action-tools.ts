@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { invalid } from "../shared/errors.js"
 
 // What the Store group's action-style tools (svc_manage_store_emails, svc_manage_forms) share: one tool, an `action`
@@ -29,7 +29,3 @@ export const paging = (input: { readonly limit?: number | undefined; readonly cu
 /** `nextCursor` when the store API's page has more. */
 export const nextOf = (page: { readonly has_more: boolean; readonly next_cursor: string }) =>
   page.has_more ? { nextCursor: page.next_cursor } : {}
-
-/** A store API row answered as it is: its schema is the route's, named in the description to keep the list small. */
-export const Row = (description: string) =>
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description })

@@ -12,11 +12,9 @@ import {
   invalid,
   NotFound
 } from "../shared/errors.js"
-import { toInvalidInput } from "../tools/problems.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import { BadListRequest, StoreAccessDenied } from "./errors.js"
-import { ProductChanges } from "./catalog/product.js"
 
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(
@@ -146,20 +144,3 @@ export const underFields = <E>(error: E): E | InvalidInput =>
         )
       })
     : error
-
-const decodeProductChanges = Schema.decodeUnknownEither(ProductChanges, { onExcessProperty: "error", errors: "all" })
-
-/** A store tool's `fields`, decoded strictly as the store API decodes a product body; problems named `fields.<name>`. */
-export const readProductChanges = (fields: unknown) =>
-  Either.match(decodeProductChanges(fields), {
-    onLeft: (error) => {
-      const problems = underFields(toInvalidInput(error)).errors
-      return Effect.fail(
-        new InvalidInput({
-          message: problems.map((p) => `${p.path} ${p.message}`).join("; ") || "fields do not match the product fields",
-          errors: problems
-        })
-      )
-    },
-    onRight: Effect.succeed
-  })

@@ -32,22 +32,56 @@ const mcpAnnotations = ({
   openWorldHint
 })
 
+type JsonNode = Record<string, unknown>
+
+const isNode = (value: unknown): value is JsonNode => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * A nullable field (`anyOf: [member, { type: "null" }]`, as the schema generator writes `Schema.NullOr`) as one
+ * node: `type: [<member's type>, "null"]` with the member's keywords, which apply only to values of its type, so null
+ * still passes them. An `enum` is the exception (it would refuse null), so null joins it. Undefined when the union is
+ * not that shape.
+ */
+const mergedNullable = (node: JsonNode): JsonNode | undefined => {
+  const members = node.anyOf
+  if (!Array.isArray(members) || members.length !== 2) return undefined
+  const [member, none] = members
+  if (!isNode(member) || !isNode(none) || none.type !== "null" || Object.keys(none).length !== 1) return undefined
+  if (typeof member.type !== "string" || "const" in member || "anyOf" in member) return undefined
+  const { anyOf: _anyOf, ...outer } = node
+  return {
+    ...member,
+    ...outer,
+    type: [member.type, "null"],
+    ...(Array.isArray(member.enum) ? { enum: [...member.enum, null] } : {})
+  }
+}
+
+// "Up to 200 characters." beside `maxLength: 200` says the same thing twice.
+const withoutLengthProse = (description: string, maxLength: unknown) =>
+  typeof maxLength === "number" ? description.replace(` Up to ${maxLength} characters.`, "") : description
+
 /**
  * An input schema as the MCP list sends it: without `minLength: 1`, which says only "not empty" and, on nearly
- * every string, cost ~45 bytes an entry; and without the descriptions of the members of a described `anyOf` (a
+ * every string, cost ~45 bytes an entry; without the descriptions of the members of a described `anyOf` (a
  * nullable field) or of the items of a described array, which the schema generator fills with its defaults ("a
- * string at most 50 character(s) long"): the field's own description says what they are. The server still checks
- * every rule with a per-field `invalid`, and `GET /v1/tools` and OpenAPI keep the full schema.
+ * string at most 50 character(s) long"): the field's own description says what they are; with a nullable field as
+ * one node of two types; and without a description's "Up to N characters." where `maxLength` says it. The server
+ * still checks every rule with a per-field `invalid`, and `GET /v1/tools` and OpenAPI keep the full schema.
  */
 const compactInput = (schema: unknown, described = false): unknown => {
   if (Array.isArray(schema)) return schema.map((member) => compactInput(member, described))
-  if (typeof schema !== "object" || schema === null) return schema
-  const own = "description" in schema
+  if (!isNode(schema)) return schema
+  const node = mergedNullable(schema) ?? schema
+  const own = "description" in node
   const compact: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
+  for (const [key, value] of Object.entries(node)) {
     if (key === "minLength" && value === 1) continue
     if (key === "description" && described) continue
-    compact[key] = compactInput(value, own && (key === "anyOf" || key === "items"))
+    compact[key] =
+      key === "description" && typeof value === "string"
+        ? withoutLengthProse(value, node.maxLength)
+        : compactInput(value, own && (key === "anyOf" || key === "items"))
   }
   return compact
 }

@@ -3,7 +3,9 @@ import { defineTool, type Tool } from "../../tools/tool.js"
 import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
 import { ProductStatus } from "./product.js"
-import { asToolFailure, makeStoreOfCall, readProductChanges, StoreHandleField } from "../tool-support.js"
+import { ChecklistItemRow, ProductRow } from "../api-rows.js"
+import { asToolFailure, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
+import { ProductFieldsInput } from "./product-input.js"
 
 const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 
@@ -16,19 +18,13 @@ const ProductIdsField = Schema.Array(ProductIdText.annotations({ description: "P
   Schema.maxItems(BUNDLE_MAX_PRODUCTS)
 )
 
-const FieldsInput = Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  .annotations({
-    description: "Product fields as PATCH /products/<id> takes them (docs/store-api.md): title, price_cents, billing…"
-  })
-  .annotations({
-    description:
-      "Fields as PATCH /store-app/v1/products/<id> takes them: title, slug, price_cents, billing, tagline… Left out: kept; null: default."
-  })
+const FieldsInput = ProductFieldsInput.annotations({
+  description: "Product fields, as the store API's products take them. Left out: kept; null: the default."
+})
 
 const bundleAnswer = {
-  bundle: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description:
-      "The bundle as GET /store-app/v1/products/<id> answers it: id, kind bundle, bundle_product_ids, status, live, title, price_cents, billing and every other field, snake_case."
+  bundle: ProductRow.annotations({
+    description: "The bundle as GET /store-app/v1/products/<id> answers it (kind bundle, with bundle_product_ids)."
   }),
   products: Schema.Array(
     Schema.Struct({
@@ -38,14 +34,9 @@ const bundleAnswer = {
     })
   ).annotations({ description: "The products the bundle sells, in order." }),
   can_publish: Schema.Boolean.annotations({ description: "True when publish_checklist is empty." }),
-  publish_checklist: Schema.Array(
-    Schema.Struct({
-      item: Schema.Literal("support_email", "payment", "checkout_url", "bundle_products").annotations({
-        description: "What is missing: support_email, payment, checkout_url or bundle_products (publish them)."
-      }),
-      message: Schema.String.annotations({ description: "What to do to meet it." })
-    })
-  ).annotations({ description: "What remains before the bundle can go live; empty when it can." }),
+  publish_checklist: Schema.Array(ChecklistItemRow).annotations({
+    description: "What remains before the bundle can go live; empty when it can."
+  }),
   quantity_left: Schema.optional(Schema.Int).annotations({
     description: "With a quantity_limit: places left (people with access hold one each)."
   }),
@@ -100,7 +91,7 @@ export const bundleTools = Effect.gen(function* () {
       output: bundleAnswer,
       handler: (input, context) =>
         Effect.gen(function* () {
-          const changes = yield* readProductChanges(input.fields ?? {})
+          const changes = input.fields ?? {}
           const caller = yield* storeOf(context, input.storeHandle)
           const { ok: _, ...answer } = yield* asToolFailure(
             bundles.save(caller, {

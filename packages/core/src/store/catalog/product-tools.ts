@@ -2,33 +2,27 @@ import { Effect, Option, Schema } from "effect"
 import { NotFound } from "../../shared/errors.js"
 import { defineTool, type Tool } from "../../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
-import { asToolFailure, makeStoreOfCall, readProductChanges, StoreHandleField, underFields } from "../tool-support.js"
+import { ChecklistItemRow, ProductRow } from "../api-rows.js"
+import { asToolFailure, makeStoreOfCall, StoreHandleField, underFields } from "../tool-support.js"
+import { ProductFieldsInput } from "./product-input.js"
 
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
   description: "Custom AI id (cai_…) the product sells."
 })
 
-const FieldsInput = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  description:
-    "Product fields as POST/PATCH /products take them (docs/store-api.md): title, slug, price_cents, billing, tagline, body_markdown, checkout_url… Left out: kept; null: default."
+const FieldsInput = ProductFieldsInput.annotations({
+  description: "Product fields, as the store API's products take them. Left out: kept; null: the default."
 })
 
-// The product answer of `GET /products/<id>`; the product itself stays one record so every field the store API
-// adds reaches agents unchanged, with its shape documented once, in the store API docs.
+// The product answer of `GET /products/<id>`, typed by the store API's own row.
 const productAnswerFields = {
-  product: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description:
-      "The product as GET /store-app/v1/products/<id> answers it: id, custom_ai_id, status (draft, live, off), live, title, slug, price_cents, billing and every other field, snake_case."
+  product: ProductRow.annotations({
+    description: "The product as GET /store-app/v1/products/<id> answers it, snake_case."
   }),
   can_publish: Schema.Boolean.annotations({ description: "True when publish_checklist is empty." }),
-  publish_checklist: Schema.Array(
-    Schema.Struct({
-      item: Schema.String.annotations({
-        description: "What is missing: support_email, payment, checkout_url (or bundle_products for a bundle)."
-      }),
-      message: Schema.String.annotations({ description: "What to do to meet it." })
-    })
-  ).annotations({ description: "What remains before the product can go live; empty when it can." }),
+  publish_checklist: Schema.Array(ChecklistItemRow).annotations({
+    description: "What remains before the product can go live; empty when it can."
+  }),
   quantity_left: Schema.optional(Schema.Int).annotations({
     description: "With a quantity_limit: places left (people with access hold one each)."
   }),
@@ -87,7 +81,7 @@ export const customAiProductTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const changes = yield* readProductChanges(input.fields ?? {})
+          const changes = input.fields ?? {}
           const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
           const saved = yield* asToolFailure(
             Effect.gen(function* () {

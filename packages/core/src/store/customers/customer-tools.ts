@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { CustomerRow } from "../api-rows.js"
 import { invalid } from "../../shared/errors.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { dateFilter } from "../../shared/time.js"
@@ -12,10 +13,7 @@ const NextCursor = Schema.optional(
   Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
 )
 
-const CustomerRecord = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  description:
-    "The customer as GET /customers/<email> answers it: id, email, name, created_at, has_access, products_with_access, tags, and products (one access line per product: state, how, bundle_id, content_links)."
-})
+const CustomerRecord = CustomerRow.annotations({ description: "The customer as GET /customers/<email> answers it." })
 
 // Ids and emails carry only a length cap: an empty one is simply not found, and every byte here is in tools/list.
 const ProductIdField = Schema.String.pipe(Schema.maxLength(100)).annotations({

@@ -1,9 +1,17 @@
 import { Effect, Schema } from "effect"
+import { EmailContactRow, EmailTagRow } from "./email-contact.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { need, nextOf, onlyFieldsOf, paging, Row } from "../action-tools.js"
+import { need, nextOf, onlyFieldsOf, paging } from "../action-tools.js"
 import { StoreEmailList } from "./email-contacts.js"
-import { SEQUENCE_STEPS_MAX, type SequenceStep, STEP_BODY_MAX, STEP_SUBJECT_MAX } from "../sequences/schema.js"
+import {
+  EmailSequenceDetailRow,
+  EmailSequenceRow,
+  SEQUENCE_STEPS_MAX,
+  type SequenceStep,
+  STEP_BODY_MAX,
+  STEP_SUBJECT_MAX
+} from "../sequences/schema.js"
 import { type SequenceFields, StoreEmailSequences } from "../sequences/service.js"
 import { StoreSetup } from "../catalog/settings.js"
 import { asToolFailure, emailOf, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
@@ -119,19 +127,19 @@ export const emailTools = Effect.gen(function* () {
       },
       output: {
         contacts: Schema.optional(
-          Schema.Array(Row(CONTACT_ROW)).annotations({ description: "The contacts, newest first." })
+          Schema.Array(EmailContactRow).annotations({ description: "The contacts, newest first." })
         ),
-        contact: Schema.optional(Row(CONTACT_ROW)),
+        contact: Schema.optional(EmailContactRow.annotations({ description: CONTACT_ROW })),
         deleted: Schema.optional(
           Schema.Boolean.annotations({ description: "false: an opted-out contact is kept, never mailed." })
         ),
         tags: Schema.optional(
-          Schema.Array(Row("As GET /email-tags: id, name, contacts, created_at.")).annotations({
+          Schema.Array(EmailTagRow).annotations({
             description: "The store's tags, newest first."
           })
         ),
-        sequences: Schema.optional(Schema.Array(Row(SEQUENCE_ROW)).annotations({ description: "The sequences." })),
-        sequence: Schema.optional(Row(SEQUENCE_ROW)),
+        sequences: Schema.optional(Schema.Array(EmailSequenceRow).annotations({ description: "The sequences." })),
+        sequence: Schema.optional(EmailSequenceDetailRow.annotations({ description: SEQUENCE_ROW })),
         settings: Schema.optional(
           Schema.Struct({
             addBuyers: Schema.Boolean.annotations({ description: "Buyers join the email list." }),

@@ -1,15 +1,18 @@
 import { Effect, Schema } from "effect"
 import { Cursor } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { need, nextOf, onlyFieldsOf, Row } from "../action-tools.js"
+import { need, nextOf, onlyFieldsOf } from "../action-tools.js"
 import { asToolFailure, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import {
+  ApplicationRow,
   CHOICES_PER_QUESTION_MAX,
+  DecisionAnswer,
   FORM_TAGS_MAX,
   FORM_TITLE_MAX,
   FORMS_PER_WORKSPACE_MAX,
   QuestionKind,
-  QUESTIONS_PER_FORM_MAX
+  QUESTIONS_PER_FORM_MAX,
+  QuizRow
 } from "./schema.js"
 import { StoreForms } from "./service.js"
 
@@ -63,8 +66,7 @@ const Question = Schema.Struct({
 /** Applications per page of the `applications` action. */
 const APPLICATIONS_PAGE = 50
 
-const FORM_ROW = "As GET /quizzes lists it: id, title, review, questions, tags, product, notes, counts, times."
-const APPLICATION_ROW = "As GET /forms/<id>/applications: id (resp_…), email, name, status, answers, times."
+const FORM_ROW = "As GET /quizzes lists it."
 
 // The service names fields as the store API does; this tool's failures name its own.
 const toolFieldNames = inToolNames({ response_id: "application", email: "application" })
@@ -109,14 +111,12 @@ export const formTools = Effect.gen(function* () {
         cursor: Schema.optional(Cursor)
       },
       output: {
-        forms: Schema.optional(Schema.Array(Row(FORM_ROW)).annotations({ description: "The forms, newest first." })),
-        form: Schema.optional(Row(FORM_ROW)),
+        forms: Schema.optional(Schema.Array(QuizRow).annotations({ description: "The forms, newest first." })),
+        form: Schema.optional(QuizRow.annotations({ description: FORM_ROW })),
         deleted: Schema.optional(Schema.String.annotations({ description: "delete: the form id." })),
-        applications: Schema.optional(Schema.Array(Row(APPLICATION_ROW)).annotations({ description: "Newest first." })),
+        applications: Schema.optional(Schema.Array(ApplicationRow).annotations({ description: "Newest first." })),
         decision: Schema.optional(
-          Row(
-            "accept/decline: changed, email (queued, off, not_set_up, no_email, skipped), application, tags_added, access."
-          )
+          DecisionAnswer.pipe(Schema.omit("ok")).annotations({ description: "accept/decline: what the decision did." })
         ),
         nextCursor: Schema.optional(
           Schema.String.annotations({ description: "Pass as cursor for the next page; absent on the last." })

@@ -1,4 +1,6 @@
 import { Effect, Schema } from "effect"
+import { SaleRow } from "../api-rows.js"
+import { CohortRow } from "../overview/feed-rows.js"
 import { invalid } from "../../shared/errors.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
@@ -17,9 +19,6 @@ import {
 const text = (max: number, description: string) =>
   Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)).annotations({ description }))
 
-const Row = (description: string) =>
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description })
-
 // A length cap only (every byte is in tools/list); the address is checked and normalised as the API does.
 const EmailField = Schema.String.pipe(Schema.maxLength(254)).annotations({ description: "Buyer's email." })
 
@@ -29,10 +28,8 @@ const optionalEmail = (text: string | undefined) => (text === undefined ? Effect
 const need = <A>(value: A | undefined, field: string, action: string) =>
   value === undefined ? Effect.fail(invalid(field, `${field} is needed for action ${action}`)) : Effect.succeed(value)
 
-const SALE_ROW =
-  "The sale as GET /sales/<id> answers it: id, product_id, product_title, buyer_email, amount_cents, currency, billing, source, order_id, status (paid, refunded, free), created_at."
-const COHORT_ROW =
-  "The cohort as GET /products/<id>/cohorts lists it: id, product_id, name, capacity, starts_on, members, spots_left, full, created_at."
+const SALE_ROW = "The sale as GET /sales/<id> answers it."
+const COHORT_ROW = "The cohort as GET /products/<id>/cohorts lists it."
 
 // The store services name fields as the store API does; these tools' failures name the tools' own fields.
 const saleFieldNames = inToolNames({
@@ -86,13 +83,11 @@ export const salesTools = Effect.gen(function* () {
         cursor: Schema.optional(Cursor)
       },
       output: {
-        sales: Schema.optional(
-          Schema.Array(Row(SALE_ROW)).annotations({ description: "list: the sales, newest first." })
-        ),
+        sales: Schema.optional(Schema.Array(SaleRow).annotations({ description: "list: the sales, newest first." })),
         nextCursor: Schema.optional(
           Schema.String.annotations({ description: "list: pass as cursor for the next page; absent on the last." })
         ),
-        sale: Schema.optional(Row(`get, refund: ${SALE_ROW}`)),
+        sale: Schema.optional(SaleRow.annotations({ description: `get, refund: ${SALE_ROW}` })),
         status: Schema.optional(
           Schema.Literal("granted", "restored", "renewed", "cancelled", "revoked", "duplicate").annotations({
             description: "record, refund: what the event did, as POST /sales answers (duplicate: already counted)."
@@ -173,8 +168,8 @@ export const salesTools = Effect.gen(function* () {
         overCap: Schema.optional(Schema.Boolean.annotations({ description: "move: into a full cohort." }))
       },
       output: {
-        cohorts: Schema.optional(Schema.Array(Row(COHORT_ROW)).annotations({ description: "list: the cohorts." })),
-        cohort: Schema.optional(Row(`create, update, move: ${COHORT_ROW}`)),
+        cohorts: Schema.optional(Schema.Array(CohortRow).annotations({ description: "list: the cohorts." })),
+        cohort: Schema.optional(CohortRow.annotations({ description: `create, update, move: ${COHORT_ROW}` })),
         status: Schema.optional(
           Schema.Literal("created", "updated", "moved", "already_in_cohort").annotations({
             description: "What the call did (already_in_cohort: nothing to do)."

@@ -121,7 +121,19 @@ export const sequenceJson = (sequence: SequenceView): typeof EmailSequenceRow.Ty
 })
 
 /** A sequence as the seller's tool answers it: the list row with each step's body, to edit from. */
-export const sequenceDetailJson = (sequence: SequenceView) => ({
+export const EmailSequenceDetailRow = Schema.Struct({
+  ...EmailSequenceRow.fields,
+  steps: Schema.Array(
+    Schema.Struct({
+      delay_minutes: count("Minutes after the previous step was sent (the first step: after the enrolment)."),
+      subject: Schema.String,
+      body: Schema.String
+    })
+  ).annotations({ description: "The emails in order." })
+}).annotations({ description: "An email sequence of the store, with each step's body." })
+
+/** A sequence as the seller's tool answers it: the list row with each step's body, to edit from. */
+export const sequenceDetailJson = (sequence: SequenceView): typeof EmailSequenceDetailRow.Type => ({
   ...sequenceJson(sequence),
   steps: sequence.steps.map((s) => ({ delay_minutes: s.delayMinutes, subject: s.subject, body: s.body }))
 })
