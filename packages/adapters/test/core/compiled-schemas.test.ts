@@ -126,12 +126,7 @@ layer(testCoreLayer(), { timeout: "120 seconds" })("the compiled answer encoder"
       Effect.gen(function* () {
         const registry = yield* ToolRegistry
         const slow = registry.tools.filter(({ tool }) => !encodesFast(tool.outputSchema)).map(({ tool }) => tool.name)
-        expect(slow).toEqual([
-          "svc_read_table",
-          "svc_add_table_rows",
-          "svc_update_table_rows",
-          "svc_get_skill"
-        ])
+        expect(slow).toEqual(["svc_read_table", "svc_add_table_rows", "svc_update_table_rows", "svc_get_skill"])
       })
   )
 

@@ -10403,7 +10403,7 @@ export interface operations {
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
-                            /** @description Amount in cents, 0 or more. */
+                            /** @description Each monthly part in cents, at least 100. */
                             readonly amount_cents: number;
                         } | null;
                         /** @description Sell at most this many; null for no limit. */
@@ -10905,7 +10905,7 @@ export interface operations {
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
-                            /** @description Amount in cents, 0 or more. */
+                            /** @description Each monthly part in cents, at least 100. */
                             readonly amount_cents: number;
                         } | null;
                         /** @description Sell at most this many; null for no limit. */

@@ -34,7 +34,8 @@ const mcpAnnotations = ({
 
 type JsonNode = Record<string, unknown>
 
-const isNode = (value: unknown): value is JsonNode => typeof value === "object" && value !== null && !Array.isArray(value)
+const isNode = (value: unknown): value is JsonNode =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
  * A nullable field (`anyOf: [member, { type: "null" }]`, as the schema generator writes `Schema.NullOr`) as one
