@@ -1,0 +1,53 @@
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { answerDefects } from "../defects.js"
+import { pageHeaders } from "./headers.js"
+import { type Html, html } from "./html.js"
+import { STYLESHEET_PATH } from "./stylesheet.js"
+
+/** A whole page: the shared layout around `body`, with the security headers every page sends. */
+export const page = (options: {
+  readonly title: string
+  readonly body: Html
+  readonly base: string
+  readonly status?: number
+  readonly wide?: boolean
+}): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(
+    html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${options.title} · svc</title>
+<link rel="stylesheet" href="${options.base}${STYLESHEET_PATH}">
+</head>
+<body>
+<main class="${options.wide ? "wide" : ""}">
+<p class="brand" aria-hidden="true">svc</p>
+${options.body}
+</main>
+</body>
+</html>
+`.html,
+    { status: options.status ?? 200, contentType: "text/html; charset=utf-8", headers: pageHeaders }
+  )
+
+/** The error page of a request that cannot go on: what went wrong, and what to do next. */
+export const errorPage = (base: string, title: string, message: string, status = 400) =>
+  page({
+    base,
+    title,
+    status,
+    body: html`<section class="card" aria-labelledby="title">
+<h1 id="title">${title}</h1>
+<p role="alert">${message}</p>
+<p class="muted">Go back to the application and try connecting again. If it keeps happening, tell the application's developer.</p>
+</section>`
+  })
+
+/** Answers a defect of a page's handler with the 500 error page and a request id to quote (see `answerDefects`). */
+export const answerPageDefects = (base: string) =>
+  answerDefects((requestId) =>
+    errorPage(base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
+  )
