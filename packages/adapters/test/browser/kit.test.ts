@@ -1,14 +1,21 @@
-/** The browser kit of the pages, without a server: the session cookie, the same-origin check, and HTML escaping. */
+/**
+ * The browser kit of the pages, without a database: the session cookie, the same-origin check, HTML escaping, and the
+ * layout's headers and stylesheet.
+ */
 import * as Cookies from "@effect/platform/Cookies"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { describe, expect, it } from "@effect/vitest"
 import {
   clearedSessionCookie,
   escapeHtml,
   hidden,
   html,
+  page,
   sameOrigin,
-  sessionCookie
+  sessionCookie,
+  StylesheetRoute
 } from "../../src/http/browser/index.js"
 import { makePublicUrl } from "../../src/http/config.js"
 
@@ -77,5 +84,30 @@ describe("HTML templates", () => {
     expect(html`<ul>${["<b>", html`<li>kept</li>`]}</ul>`.html).toBe("<ul>&#60;b&#62;<li>kept</li></ul>")
     expect(html`${undefined}${null}${false}${0}`.html).toBe("0")
     expect(hidden("csrf", `a"b`).html).toBe(`<input type="hidden" name="csrf" value="a&#34;b">`)
+  })
+})
+
+describe("the layout", () => {
+  it("sends every page uncached, without scripts or framing, and links the stylesheet the kit serves", async () => {
+    const shown = HttpServerResponse.toWeb(
+      page({ base: "http://127.0.0.1:8787/base", title: "T<", body: html`<p>x</p>` })
+    )
+    expect(shown.headers.get("cache-control")).toBe("no-store")
+    expect(shown.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+    )
+    expect(shown.headers.get("x-frame-options")).toBe("DENY")
+    const text = await shown.text()
+    expect(text).toContain("<title>T&#60; · svc</title>")
+    const stylesheet = /<link rel="stylesheet" href="http:\/\/127\.0\.0\.1:8787\/base(\/[^"]+)">/.exec(text)?.[1]
+    const { handler, dispose } = HttpLayerRouter.toWebHandler(StylesheetRoute, { disableLogger: true })
+    try {
+      const served = await handler(new Request(`http://127.0.0.1:8787${stylesheet}`))
+      expect(served.status).toBe(200)
+      expect(served.headers.get("content-type")).toBe("text/css; charset=utf-8")
+      expect(await served.text()).toContain(".card {")
+    } finally {
+      await dispose()
+    }
   })
 })
