@@ -9,6 +9,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { describe, expect, it } from "@effect/vitest"
 import {
   clearedSessionCookie,
+  errorPages,
   escapeHtml,
   hidden,
   html,
@@ -109,5 +110,18 @@ describe("the layout", () => {
     } finally {
       await dispose()
     }
+  })
+})
+
+describe("error pages", () => {
+  it("say what went wrong and what to do, and close with the face's hint only where it has one", async () => {
+    const store = await HttpServerResponse.toWeb(errorPages("http://127.0.0.1:8787").formExpired("Reload.")).text()
+    expect(store).toContain(`<h1 id="title">This form has expired</h1>\n<p role="alert">Reload.</p>\n</section>`)
+    const oauth = errorPages("http://127.0.0.1:8787", "Go back to the application.")
+    const refused = HttpServerResponse.toWeb(oauth.crossSite())
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain(
+      `<p role="alert">This form was sent from another site.</p>\n<p class="muted">Go back to the application.</p>`
+    )
   })
 })

@@ -1,6 +1,5 @@
 import type { BrowserSession, BrowserSessions } from "@svc/core/auth"
 import { Effect, Option } from "effect"
-import { errorPage } from "./layout.js"
 
 /**
  * Spends a form's single-use token (the pages' CSRF token): `true` only when the request has a live session that was
@@ -13,6 +12,3 @@ export const spendFormToken = (
   token: string
 ): Effect.Effect<boolean> =>
   Option.isNone(session) ? Effect.succeed(false) : sessions.useFormToken(session.value, purpose, token)
-
-/** The 403 page of a form whose token was used already, is too old or belongs to another session; `next` says what to do. */
-export const formExpiredPage = (base: string, next: string) => errorPage(base, "This form has expired", next, 403)

@@ -1,5 +1,4 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { answerDefects } from "../defects.js"
 import { pageHeaders } from "./headers.js"
 import { type Html, html } from "./html.js"
 import { STYLESHEET_PATH } from "./stylesheet.js"
@@ -31,23 +30,4 @@ ${options.body}
 </html>
 `.html,
     { status: options.status ?? 200, contentType: "text/html; charset=utf-8", headers: pageHeaders }
-  )
-
-/** The error page of a request that cannot go on: what went wrong, and what to do next. */
-export const errorPage = (base: string, title: string, message: string, status = 400) =>
-  page({
-    base,
-    title,
-    status,
-    body: html`<section class="card" aria-labelledby="title">
-<h1 id="title">${title}</h1>
-<p role="alert">${message}</p>
-<p class="muted">Go back to the application and try connecting again. If it keeps happening, tell the application's developer.</p>
-</section>`
-  })
-
-/** Answers a defect of a page's handler with the 500 error page and a request id to quote (see `answerDefects`). */
-export const answerPageDefects = (base: string) =>
-  answerDefects((requestId) =>
-    errorPage(base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
   )

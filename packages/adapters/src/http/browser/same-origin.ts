@@ -1,6 +1,5 @@
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import type { PublicUrlShape } from "../config.js"
-import { errorPage } from "./layout.js"
 
 /**
  * Whether a state-changing browser request comes from our own pages: its `Origin` (or, failing that, `Referer`) must
@@ -18,7 +17,3 @@ export const sameOrigin = (request: HttpServerRequest, url: PublicUrlShape): boo
     return false
   }
 }
-
-/** The 403 page of a form posted from another site. */
-export const crossSitePage = (base: string, message = "This form was sent from another site.") =>
-  errorPage(base, "Request refused", message, 403)

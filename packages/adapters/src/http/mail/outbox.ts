@@ -4,7 +4,7 @@ import { BrowserSessions } from "@svc/core/auth"
 import { composeMail, MailOutbox, MailSigner } from "@svc/core/mail"
 import { decodeCursor, encodeCursor } from "@svc/core/shared"
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { answerPageDefects, errorPage, redirectTo, signedInSession, signInPath } from "../browser/index.js"
+import { errorPages, redirectTo, signedInSession, signInPath } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
 import { currentAuthUrl } from "../oauth/config.js"
 import { outboxPage } from "./pages.js"
@@ -36,7 +36,8 @@ export const OutboxRoutes: Layer.Layer<
     const outbox = yield* MailOutbox
     const signer = yield* MailSigner
     const delivery = yield* Effect.serviceOption(MailDelivery)
-    const withDefectsAnswered = answerPageDefects(auth.base)
+    const errors = errorPages(auth.base)
+    const withDefectsAnswered = errors.answerDefects
 
     const show = (request: HttpServerRequest) =>
       Effect.gen(function* () {
@@ -45,7 +46,7 @@ export const OutboxRoutes: Layer.Layer<
         const { account } = signedIn.value
         const cursor = new URL(request.url, "http://localhost").searchParams.get("cursor")
         const after = cursor === null ? Either.right(undefined) : decodeCursor(cursor)
-        if (Either.isLeft(after)) return errorPage(auth.base, "Not a page of the outbox", after.left.message, 400)
+        if (Either.isLeft(after)) return errors.error("Not a page of the outbox", after.left.message)
         const found = yield* outbox.listForOwner(account.id, { limit: PAGE_SIZE, after: after.right })
         const messages = yield* Effect.forEach(found.rows, (message) =>
           Effect.map(composeMail(message, url.base), (composed) => ({ ...message, shownText: composed.text }))

@@ -5,15 +5,7 @@ import { BrowserSessions } from "@svc/core/auth"
 import { MailingList, MailSigner, readUnsubscribeToken, unsubscribeByToken } from "@svc/core/mail"
 import { Effect, type Layer, Option } from "effect"
 import { readBodyText } from "../body.js"
-import {
-  answerPageDefects,
-  crossSitePage,
-  ensureSession,
-  existingSession,
-  formExpiredPage,
-  sameOrigin,
-  spendFormToken
-} from "../browser/index.js"
+import { ensureSession, errorPages, existingSession, sameOrigin, spendFormToken } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
 import { badLinkPage, unsubscribedPage, unsubscribePage } from "./pages.js"
 
@@ -66,7 +58,8 @@ export const UnsubscribeRoutes: Layer.Layer<
     const list = yield* MailingList
     const provide = <A, E>(effect: Effect.Effect<A, E, MailSigner | MailingList>) =>
       effect.pipe(Effect.provideService(MailSigner, signer), Effect.provideService(MailingList, list))
-    const withDefectsAnswered = answerPageDefects(url.base)
+    const errors = errorPages(url.base)
+    const withDefectsAnswered = errors.answerDefects
     const action = (t: string) => `${url.base}/u/${t}`
 
     const show = (request: HttpServerRequest, t: string) =>
@@ -89,10 +82,10 @@ export const UnsubscribeRoutes: Layer.Layer<
         if (!fields.oneClick) {
           // The page's form: from our own page, with its single-use token. A mail client's one-click carries no
           // cookie and needs none: the signed link alone authorises it (RFC 8058).
-          if (!sameOrigin(request, url)) return crossSitePage(url.base)
+          if (!sameOrigin(request, url)) return errors.crossSite()
           const session = yield* existingSession(sessions, request, url)
           if (!(yield* spendFormToken(sessions, session, UNSUBSCRIBE_FORM, fields.csrf))) {
-            return formExpiredPage(url.base, "Open the link from the email again.")
+            return errors.formExpired("Open the link from the email again.")
           }
         }
         const done = yield* provide(unsubscribeByToken(t))

@@ -11,13 +11,10 @@ import {
 } from "@svc/core/auth"
 import { Effect, type Layer, Option } from "effect"
 import {
-  answerPageDefects,
-  crossSitePage,
   ensureSession,
-  errorPage,
+  errorPages,
   existingSession,
   type FieldHoldsNul,
-  formExpiredPage,
   hidden,
   html,
   readParameters,
@@ -37,6 +34,10 @@ import { consentPage, signInPage } from "./pages.js"
 const signInPurpose = (pendingId: string | undefined) =>
   pendingId === undefined ? "sign-in" : `authorize:${pendingId}`
 const consentPurpose = (pendingId: string) => `consent:${pendingId}`
+
+/** What every error page of the authorization says last: the person came from an application, and goes back to it. */
+const CONNECT_AGAIN =
+  "Go back to the application and try connecting again. If it keeps happening, tell the application's developer."
 
 /** What a sign-in page shows again after a refused sign-in: the error, the email typed, the status. */
 interface Shown {
@@ -59,11 +60,11 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
     const authorization = yield* OAuthAuthorization
     const sessions = yield* BrowserSessions
     const resources = protectedResources(url)
-    const withDefectsAnswered = answerPageDefects(auth.base)
-    const pageError = (title: string, message: string, status = 400) => errorPage(auth.base, title, message, status)
-    const crossSite = () => crossSitePage(auth.base, "This form was sent from another site, so it was not accepted.")
-    const formExpired = () =>
-      formExpiredPage(auth.base, "The form was already used or is too old. Go back and try again.")
+    const errors = errorPages(auth.base, CONNECT_AGAIN)
+    const withDefectsAnswered = errors.answerDefects
+    const pageError = errors.error
+    const crossSite = () => errors.crossSite("This form was sent from another site, so it was not accepted.")
+    const formExpired = () => errors.formExpired("The form was already used or is too old. Go back and try again.")
     const nulRefused = (error: FieldHoldsNul) => Effect.succeed(pageError("Request refused", error.message))
 
     const signInFor = (

@@ -7,11 +7,9 @@ import { RateLimiter } from "@svc/core/limits"
 import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
 import { Effect, type Layer, Option } from "effect"
 import {
-  answerPageDefects,
-  crossSitePage,
   ensureSession,
+  errorPages,
   existingSession,
-  formExpiredPage,
   readPostedForm,
   sameOrigin,
   spendFormToken
@@ -62,7 +60,8 @@ export const StorePagesRoutes: Layer.Layer<
     const forms = yield* StoreForms
     const signups = yield* StoreSignups
     const limiter = yield* RateLimiter
-    const withDefectsAnswered = answerPageDefects(url.base)
+    const errors = errorPages(url.base)
+    const withDefectsAnswered = errors.answerDefects
     const notFound = notePage({ base: url.base, title: "Not found", message: "There is no such page.", status: 404 })
 
     const storeOf = Effect.flatMap(HttpLayerRouter.params, (params) =>
@@ -107,12 +106,12 @@ export const StorePagesRoutes: Layer.Layer<
      */
     const admitted = (request: HttpServerRequest, handle: string, purpose: string) =>
       Effect.gen(function* () {
-        if (!sameOrigin(request, url)) return { refused: crossSitePage(url.base) }
+        if (!sameOrigin(request, url)) return { refused: errors.crossSite() }
         const fields = yield* readPostedForm(request).pipe(Effect.orElseSucceed(() => new URLSearchParams()))
         const session = yield* existingSession(sessions, request, url)
         const token = fields.get("csrf") ?? ""
         if (!(yield* spendFormToken(sessions, session, purpose, token))) {
-          return { refused: formExpiredPage(url.base, "Go back, reload the page and send it again.") }
+          return { refused: errors.formExpired("Go back, reload the page and send it again.") }
         }
         // Per store and address: a flood on one store's page does not lock its sender out of every other store.
         const rate = yield* limiter.take(

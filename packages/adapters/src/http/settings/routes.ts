@@ -6,12 +6,9 @@ import { Credits } from "@svc/core/credits"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
 import {
-  answerPageDefects,
   clearedSessionCookie,
-  crossSitePage,
-  errorPage,
+  errorPages,
   existingSession,
-  formExpiredPage,
   readPostedForm,
   redirectTo,
   sameOrigin,
@@ -56,7 +53,8 @@ export const SettingsRoutes: Layer.Layer<
     const tokens = yield* OAuthTokens
     const sessions = yield* BrowserSessions
     const credits = yield* Credits
-    const withDefectsAnswered = answerPageDefects(auth.base)
+    const errors = errorPages(auth.base)
+    const withDefectsAnswered = errors.answerDefects
     const signInFirst = redirectTo(signInPath(auth.base), 303)
 
     const render = (
@@ -86,14 +84,14 @@ export const SettingsRoutes: Layer.Layer<
     /** A posted settings form from a signed-in session, its token used up; or the answer that refuses it. */
     const acceptForm = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        if (!sameOrigin(request, auth)) return { refused: crossSitePage(auth.base) }
+        if (!sameOrigin(request, auth)) return { refused: errors.crossSite() }
         const read = yield* Effect.either(readPostedForm(request))
-        if (read._tag === "Left") return { refused: errorPage(auth.base, "Request refused", read.left.message, 400) }
+        if (read._tag === "Left") return { refused: errors.error("Request refused", read.left.message) }
         const form = read.right
         const session = yield* existingSession(sessions, request, auth)
         if (Option.isNone(session) || session.value.accountId === null) return { refused: signInFirst }
         if (!(yield* spendFormToken(sessions, session, SETTINGS_FORM, form.get("csrf") ?? ""))) {
-          return { refused: formExpiredPage(auth.base, "Reload the settings page and try again.") }
+          return { refused: errors.formExpired("Reload the settings page and try again.") }
         }
         return { form, session: session.value, accountId: session.value.accountId }
       })
