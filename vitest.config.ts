@@ -38,7 +38,7 @@ const engineFree = [
   // Protocol conformance of outside clients: the engine under the server changes nothing they check.
   "packages/adapters/test/interop/*.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
-  "packages/adapters/test/oauth/cookies.test.ts",
+  "packages/adapters/test/browser/*.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
   "packages/adapters/test/sql/pglite-dump.test.ts",
   // Language-model providers on loopback, and their configuration: no database.

@@ -4,12 +4,9 @@ import { BrowserSessions } from "@svc/core/auth"
 import { composeMail, MailOutbox, MailSigner } from "@svc/core/mail"
 import { decodeCursor, encodeCursor } from "@svc/core/shared"
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { errorPages, redirectTo, signedInSession, signInPath } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { answerDefects } from "../defects.js"
-import { redirectTo } from "../oauth/authorize.js"
-import { existingSession } from "../oauth/browser.js"
 import { currentAuthUrl } from "../oauth/config.js"
-import { errorPage } from "../oauth/html.js"
 import { outboxPage } from "./pages.js"
 
 const PAGE_SIZE = 25
@@ -39,25 +36,24 @@ export const OutboxRoutes: Layer.Layer<
     const outbox = yield* MailOutbox
     const signer = yield* MailSigner
     const delivery = yield* Effect.serviceOption(MailDelivery)
-    const withDefectsAnswered = answerDefects((requestId) =>
-      errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
-    )
+    const errors = errorPages(auth.base)
+    const withDefectsAnswered = errors.answerDefects
 
     const show = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        const session = yield* existingSession(sessions, request, auth)
-        const account = Option.isNone(session) ? Option.none() : yield* sessions.accountOf(session.value)
-        if (Option.isNone(account)) return redirectTo(`${auth.base}/oauth/sign-in`, 303)
+        const signedIn = yield* signedInSession(sessions, request, auth)
+        if (Option.isNone(signedIn)) return redirectTo(signInPath(auth.base), 303)
+        const { account } = signedIn.value
         const cursor = new URL(request.url, "http://localhost").searchParams.get("cursor")
         const after = cursor === null ? Either.right(undefined) : decodeCursor(cursor)
-        if (Either.isLeft(after)) return errorPage(auth.base, "Not a page of the outbox", after.left.message, 400)
-        const found = yield* outbox.listForOwner(account.value.id, { limit: PAGE_SIZE, after: after.right })
+        if (Either.isLeft(after)) return errors.error("Not a page of the outbox", after.left.message)
+        const found = yield* outbox.listForOwner(account.id, { limit: PAGE_SIZE, after: after.right })
         const messages = yield* Effect.forEach(found.rows, (message) =>
           Effect.map(composeMail(message, url.base), (composed) => ({ ...message, shownText: composed.text }))
         ).pipe(Effect.provideService(MailSigner, signer))
         return outboxPage({
           base: auth.base,
-          email: account.value.email,
+          email: account.email,
           messages,
           delivering: Option.match(delivery, { onNone: () => false, onSome: (d) => d.delivering }),
           next: found.next === undefined ? undefined : encodeCursor(found.next)

@@ -1,7 +1,5 @@
 import type { OutboxMessage } from "@svc/core/mail"
-import { hidden, html, page } from "../oauth/html.js"
-
-const when = (date: Date | null): string => (date === null ? "—" : date.toISOString().slice(0, 16).replace("T", " "))
+import { hidden, html, page, utcMinute } from "../browser/index.js"
 
 /** The unsubscribe page a link opens: one button, which posts the page's form token back to the same link. */
 export const unsubscribePage = (options: {
@@ -9,12 +7,10 @@ export const unsubscribePage = (options: {
   readonly action: string
   readonly csrf: string
   readonly email: string
-  readonly headers?: Readonly<Record<string, string>>
 }) =>
   page({
     base: options.base,
     title: "Unsubscribe",
-    ...(options.headers ? { headers: options.headers } : {}),
     body: html`<section class="card" aria-labelledby="title">
 <h1 id="title">Unsubscribe</h1>
 <p>Stop the store's list emails to <strong>${options.email}</strong>?</p>
@@ -76,8 +72,8 @@ ${
     : options.messages.map(
         (message) => html`<section class="card mail" aria-label="${message.subject}">
 <h2>${message.subject}</h2>
-<p class="muted">To <strong>${message.to}</strong> · ${message.kind} · <span class="status-${message.status}">${message.status}</span> · queued ${when(message.createdAt)} UTC${
-          message.sentAt === null ? "" : html` · sent ${when(message.sentAt)} UTC`
+<p class="muted">To <strong>${message.to}</strong> · ${message.kind} · <span class="status-${message.status}">${message.status}</span> · queued ${utcMinute(message.createdAt)} UTC${
+          message.sentAt === null ? "" : html` · sent ${utcMinute(message.sentAt)} UTC`
         }${message.attempts > 0 ? html` · ${message.attempts} ${message.attempts === 1 ? "try" : "tries"}` : ""}</p>
 ${message.lastError === null ? "" : html`<p class="alert">${message.lastError}</p>`}
 <pre class="mail-text">${message.shownText}</pre>

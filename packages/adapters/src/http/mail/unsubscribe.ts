@@ -1,14 +1,12 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { BrowserSessions } from "@svc/core/auth"
 import { MailingList, MailSigner, readUnsubscribeToken, unsubscribeByToken } from "@svc/core/mail"
 import { Effect, type Layer, Option } from "effect"
 import { readBodyText } from "../body.js"
+import { ensureSession, errorPages, existingSession, sameOrigin, spendFormToken } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { answerDefects } from "../defects.js"
-import { ensureSession, existingSession } from "../oauth/browser.js"
-import { errorPage } from "../oauth/html.js"
-import { sameOrigin } from "../oauth/http-util.js"
 import { badLinkPage, unsubscribedPage, unsubscribePage } from "./pages.js"
 
 const UNSUBSCRIBE_FORM = "unsubscribe"
@@ -60,23 +58,22 @@ export const UnsubscribeRoutes: Layer.Layer<
     const list = yield* MailingList
     const provide = <A, E>(effect: Effect.Effect<A, E, MailSigner | MailingList>) =>
       effect.pipe(Effect.provideService(MailSigner, signer), Effect.provideService(MailingList, list))
-    const withDefectsAnswered = answerDefects((requestId) =>
-      errorPage(url.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
-    )
+    const errors = errorPages(url.base)
+    const withDefectsAnswered = errors.answerDefects
     const action = (t: string) => `${url.base}/u/${t}`
 
     const show = (request: HttpServerRequest, t: string) =>
       Effect.gen(function* () {
         const target = yield* provide(readUnsubscribeToken(t))
         if (Option.isNone(target)) return badLinkPage(url.base)
-        const { session, headers } = yield* ensureSession(sessions, request, url)
-        return unsubscribePage({
+        const { session, cookies } = yield* ensureSession(sessions, request, url)
+        const page = unsubscribePage({
           base: url.base,
           action: action(t),
           csrf: yield* sessions.formToken(session, UNSUBSCRIBE_FORM),
-          email: target.value.email,
-          headers
+          email: target.value.email
         })
+        return HttpServerResponse.mergeCookies(page, cookies)
       })
 
     const unsubscribe = (request: HttpServerRequest, t: string) =>
@@ -85,12 +82,10 @@ export const UnsubscribeRoutes: Layer.Layer<
         if (!fields.oneClick) {
           // The page's form: from our own page, with its single-use token. A mail client's one-click carries no
           // cookie and needs none: the signed link alone authorises it (RFC 8058).
-          if (!sameOrigin(request, url)) {
-            return errorPage(url.base, "Request refused", "This form was sent from another site.", 403)
-          }
+          if (!sameOrigin(request, url)) return errors.crossSite()
           const session = yield* existingSession(sessions, request, url)
-          if (Option.isNone(session) || !(yield* sessions.useFormToken(session.value, UNSUBSCRIBE_FORM, fields.csrf))) {
-            return errorPage(url.base, "This form has expired", "Open the link from the email again.", 403)
+          if (!(yield* spendFormToken(sessions, session, UNSUBSCRIBE_FORM, fields.csrf))) {
+            return errors.formExpired("Open the link from the email again.")
           }
         }
         const done = yield* provide(unsubscribeByToken(t))

@@ -10,33 +10,45 @@ import {
   redirectHostOf
 } from "@svc/core/auth"
 import { Effect, type Layer, Option } from "effect"
-import { PublicUrl } from "../config.js"
-import { answerDefects } from "../defects.js"
 import {
   ensureSession,
+  errorPages,
   existingSession,
   type FieldHoldsNul,
-  readPostedForm,
+  hidden,
+  html,
   readParameters,
-  signedInCookie
-} from "./browser.js"
+  readPostedForm,
+  redirectTo,
+  sameOrigin,
+  signedInCookie,
+  signInPath,
+  spendFormToken
+} from "../browser/index.js"
+import { PublicUrl } from "../config.js"
 import { currentAuthUrl, protectedResources } from "./config.js"
-import { consentPage, errorPage, hidden, html, signInPage } from "./html.js"
-import { noStore, queryPairs, sameOrigin, withQuery } from "./http-util.js"
-import { stylesheet } from "./style.js"
-
-/** A `303 See Other` (after a form post) or `302 Found` to `location`, never cached. */
-export const redirectTo = (location: string, status: 302 | 303, headers: Readonly<Record<string, string>> = {}) =>
-  HttpServerResponse.empty({ status, headers: { ...noStore, ...headers, location } })
+import { queryPairs, withQuery } from "./http-util.js"
+import { consentPage, signInPage } from "./pages.js"
 
 /** Form purposes: each single-use token is good for one form of one pending request. */
-export const signInPurpose = (pendingId: string | undefined) =>
+const signInPurpose = (pendingId: string | undefined) =>
   pendingId === undefined ? "sign-in" : `authorize:${pendingId}`
 const consentPurpose = (pendingId: string) => `consent:${pendingId}`
 
+/** What every error page of the authorization says last: the person came from an application, and goes back to it. */
+const CONNECT_AGAIN =
+  "Go back to the application and try connecting again. If it keeps happening, tell the application's developer."
+
+/** What a sign-in page shows again after a refused sign-in: the error, the email typed, the status. */
+interface Shown {
+  readonly error?: string
+  readonly email?: string
+  readonly status?: number
+}
+
 const clientLabel = (client: OAuthClient) => client.name ?? "An application"
 
-/** `GET /oauth/authorize`, the sign-in and consent pages and their form posts, and the stylesheet. */
+/** `GET /oauth/authorize`, the sign-in and consent pages and their form posts. */
 export const OAuthAuthorizeRoutes: Layer.Layer<
   never,
   never,
@@ -48,66 +60,56 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
     const authorization = yield* OAuthAuthorization
     const sessions = yield* BrowserSessions
     const resources = protectedResources(url)
-    const withDefectsAnswered = answerDefects((requestId) =>
-      errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
-    )
-    const pageError = (title: string, message: string, status = 400) => errorPage(auth.base, title, message, status)
-    const crossSite = () =>
-      pageError("Request refused", "This form was sent from another site, so it was not accepted.", 403)
+    const errors = errorPages(auth.base, CONNECT_AGAIN)
+    const withDefectsAnswered = errors.answerDefects
+    const pageError = errors.error
+    const crossSite = () => errors.crossSite("This form was sent from another site, so it was not accepted.")
+    const formExpired = () => errors.formExpired("The form was already used or is too old. Go back and try again.")
     const nulRefused = (error: FieldHoldsNul) => Effect.succeed(pageError("Request refused", error.message))
 
     const signInFor = (
       session: BrowserSession,
       pending: PendingAuthorization,
       client: OAuthClient,
-      extra: { error?: string; email?: string; status?: number; headers?: Readonly<Record<string, string>> } = {}
+      shown: Shown = {}
     ) =>
       Effect.map(sessions.formToken(session, signInPurpose(pending.id)), (token) =>
         signInPage({
           base: auth.base,
-          action: `${auth.base}/oauth/sign-in`,
+          action: signInPath(auth.base),
           fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`,
           intro: `Sign in to connect ${clientLabel(client)} to your account.`,
-          error: extra.error,
-          email: extra.email,
-          ...(extra.status === undefined ? {} : { status: extra.status }),
-          ...(extra.headers === undefined ? {} : { headers: extra.headers })
+          ...shown
         })
       )
 
-    const consentFor = (
-      session: BrowserSession,
-      pending: PendingAuthorization,
-      client: OAuthClient,
-      headers: Readonly<Record<string, string>> = {}
-    ) =>
+    const consentFor = (session: BrowserSession, pending: PendingAuthorization, client: OAuthClient) =>
       Effect.gen(function* () {
         const account = yield* sessions.accountOf(session)
-        if (Option.isNone(account)) return yield* signInFor(session, pending, client, { headers })
+        if (Option.isNone(account)) return yield* signInFor(session, pending, client)
         const token = yield* sessions.formToken(session, consentPurpose(pending.id))
-        return HttpServerResponse.setHeaders(
-          consentPage({
-            base: auth.base,
-            clientName: clientLabel(client),
-            redirectHost: redirectHostOf(pending.redirectUri),
-            scopes: pending.scopes,
-            audience: pending.audience,
-            resource: pending.resource,
-            accountEmail: account.value.email,
-            fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`
-          }),
-          headers
-        )
+        return consentPage({
+          base: auth.base,
+          clientName: clientLabel(client),
+          redirectHost: redirectHostOf(pending.redirectUri),
+          scopes: pending.scopes,
+          audience: pending.audience,
+          resource: pending.resource,
+          accountEmail: account.value.email,
+          fields: html`${hidden("request", pending.id)}${hidden("csrf", token)}`
+        })
       })
 
     const authorize = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const checked = yield* authorization.check(queryPairs(request), resources)
-        const { session, headers } = yield* ensureSession(sessions, request, auth)
+        const { session, cookies } = yield* ensureSession(sessions, request, auth)
         const pending = yield* authorization.begin(checked, session.hash)
-        return session.accountId === null
-          ? yield* signInFor(session, pending, checked.client, { headers })
-          : yield* consentFor(session, pending, checked.client, headers)
+        const shown =
+          session.accountId === null
+            ? yield* signInFor(session, pending, checked.client)
+            : yield* consentFor(session, pending, checked.client)
+        return HttpServerResponse.mergeCookies(shown, cookies)
       }).pipe(
         Effect.catchTags({
           AuthorizePageError: (error) => Effect.succeed(pageError("This connection cannot continue", error.message)),
@@ -140,12 +142,8 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
         if (pendingId !== undefined && Option.isNone(found)) {
           return pageError("This request has expired", "Go back to the application and connect again.")
         }
-        if (!(yield* sessions.useFormToken(session.value, signInPurpose(pendingId), form.get("csrf") ?? ""))) {
-          return pageError(
-            "This form has expired",
-            "The form was already used or is too old. Go back and try again.",
-            403
-          )
+        if (!(yield* spendFormToken(sessions, session, signInPurpose(pendingId), form.get("csrf") ?? ""))) {
+          return formExpired()
         }
         const email = form.get("email") ?? ""
         const result = yield* sessions.signIn(session.value, email, form.get("password") ?? "")
@@ -160,30 +158,26 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
           }
           return yield* settingsSignIn(session.value, { error, email, status })
         }
-        const cookie = yield* signedInCookie(result.signedIn.cookie, auth)
-        return redirectTo(
-          pendingId === undefined
-            ? `${auth.base}/settings`
-            : `${auth.base}/oauth/consent?request=${encodeURIComponent(pendingId)}`,
-          303,
-          cookie
+        const cookies = yield* signedInCookie(result.signedIn.cookie, auth)
+        return HttpServerResponse.mergeCookies(
+          redirectTo(
+            pendingId === undefined
+              ? `${auth.base}/settings`
+              : `${auth.base}/oauth/consent?request=${encodeURIComponent(pendingId)}`,
+            303
+          ),
+          cookies
         )
       })
 
-    const settingsSignIn = (
-      session: BrowserSession,
-      extra: { error?: string; email?: string; status?: number; headers?: Readonly<Record<string, string>> }
-    ) =>
+    const settingsSignIn = (session: BrowserSession, shown: Shown = {}) =>
       Effect.map(sessions.formToken(session, signInPurpose(undefined)), (token) =>
         signInPage({
           base: auth.base,
-          action: `${auth.base}/oauth/sign-in`,
+          action: signInPath(auth.base),
           fields: hidden("csrf", token),
           intro: "Sign in to manage your API keys and connected applications.",
-          error: extra.error,
-          email: extra.email,
-          ...(extra.status === undefined ? {} : { status: extra.status }),
-          ...(extra.headers === undefined ? {} : { headers: extra.headers })
+          ...shown
         })
       )
 
@@ -210,12 +204,8 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
         if (Option.isNone(session) || session.value.accountId === null) {
           return pageError("Sign in first", "Your session ended. Go back to the application and connect again.", 403)
         }
-        if (!(yield* sessions.useFormToken(session.value, consentPurpose(pendingId), form.get("csrf") ?? ""))) {
-          return pageError(
-            "This form has expired",
-            "The form was already used or is too old. Go back and try again.",
-            403
-          )
+        if (!(yield* spendFormToken(sessions, session, consentPurpose(pendingId), form.get("csrf") ?? ""))) {
+          return formExpired()
         }
         const decision = form.get("decision")
         if (decision !== "approve" && decision !== "deny") {
@@ -235,8 +225,8 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
 
     const settingsEntry = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        const { session, headers } = yield* ensureSession(sessions, request, auth)
-        return yield* settingsSignIn(session, { headers })
+        const { session, cookies } = yield* ensureSession(sessions, request, auth)
+        return HttpServerResponse.mergeCookies(yield* settingsSignIn(session), cookies)
       })
 
     yield* router.addAll([
@@ -250,16 +240,6 @@ export const OAuthAuthorizeRoutes: Layer.Layer<
       ),
       HttpLayerRouter.route("POST", "/oauth/consent", (request) =>
         withDefectsAnswered(Effect.catchTag(decide(request), "FieldHoldsNul", nulRefused))
-      ),
-      HttpLayerRouter.route(
-        "GET",
-        "/oauth/style.css",
-        Effect.succeed(
-          HttpServerResponse.text(stylesheet, {
-            contentType: "text/css; charset=utf-8",
-            headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
-          })
-        )
       )
     ])
   })

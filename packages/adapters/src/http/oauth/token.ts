@@ -6,7 +6,8 @@ import { NUL_MESSAGE, nulParameter } from "@svc/core/shared"
 import { Effect, type Layer } from "effect"
 import { readBodyText } from "../body.js"
 import { answerDefects } from "../defects.js"
-import { jsonNoStore, noStore } from "./http-util.js"
+import { noStore } from "../browser/index.js"
+import { jsonNoStore } from "./http-util.js"
 import { corsHeaders, preflight } from "./metadata.js"
 
 const MAX_FORM_BYTES = 16 * 1024

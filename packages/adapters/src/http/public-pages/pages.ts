@@ -1,6 +1,6 @@
 import type { Store } from "@svc/core/accounts"
 import { type Form, type Product, STORE_CURRENCY } from "@svc/core/store"
-import { hidden, type Html, html, page } from "../oauth/html.js"
+import { hidden, type Html, html, page } from "../browser/index.js"
 
 /** Field errors by field name (`email`, `consent`, `answers.q1`), as the page marks them. */
 export type FieldErrors = Readonly<Record<string, string>>
@@ -38,12 +38,11 @@ export interface Shown {
   readonly status?: number
 }
 
-/** What both public pages with a form need: the store, the form's token, the session cookie to set. */
+/** What both public pages with a form need: the store and the form's token. */
 interface PublicForm extends Shown {
   readonly base: string
   readonly store: Store
   readonly csrf: string
-  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** The store's public page: its name, its live products, the email sign-up form, and its forms. */
@@ -56,7 +55,6 @@ export const storePage = (
     base: options.base,
     title: store.name,
     ...(options.status === undefined ? {} : { status: options.status }),
-    ...(options.headers ? { headers: options.headers } : {}),
     body: html`<section class="card" aria-labelledby="title">
 <h1 id="title">${store.name}</h1>
 ${
@@ -119,7 +117,6 @@ export const formPage = (options: PublicForm & { readonly form: Form }) => {
     base: options.base,
     title: form.title,
     ...(options.status === undefined ? {} : { status: options.status }),
-    ...(options.headers ? { headers: options.headers } : {}),
     body: html`<section class="card" aria-labelledby="title">
 <p class="muted"><a href="${options.base}/s/${store.handle}">${store.name}</a></p>
 <h1 id="title">${form.title}</h1>

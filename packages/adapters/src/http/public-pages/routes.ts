@@ -1,15 +1,21 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Store, WorkspacesRepo } from "@svc/core/accounts"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
 import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
 import { Effect, type Layer, Option } from "effect"
+import {
+  ensureSession,
+  errorPages,
+  existingSession,
+  readPostedForm,
+  sameOrigin,
+  spendFormToken
+} from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { answerDefects } from "../defects.js"
-import { ensureSession, existingSession, readPostedForm } from "../oauth/browser.js"
-import { errorPage } from "../oauth/html.js"
-import { requesterOf, sameOrigin } from "../oauth/http-util.js"
+import { requesterOf } from "../requester.js"
 import { type FieldErrors, formPage, notePage, type Shown, storePage } from "./pages.js"
 
 /**
@@ -54,9 +60,8 @@ export const StorePagesRoutes: Layer.Layer<
     const forms = yield* StoreForms
     const signups = yield* StoreSignups
     const limiter = yield* RateLimiter
-    const withDefectsAnswered = answerDefects((requestId) =>
-      errorPage(url.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
-    )
+    const errors = errorPages(url.base)
+    const withDefectsAnswered = errors.answerDefects
     const notFound = notePage({ base: url.base, title: "Not found", message: "There is no such page.", status: 404 })
 
     const storeOf = Effect.flatMap(HttpLayerRouter.params, (params) =>
@@ -68,31 +73,31 @@ export const StorePagesRoutes: Layer.Layer<
 
     const showStore = (request: HttpServerRequest, store: Store, shown: Shown = {}) =>
       Effect.gen(function* () {
-        const { session, headers } = yield* ensureSession(sessions, request, url)
+        const { session, cookies } = yield* ensureSession(sessions, request, url)
         const live = (yield* products.listAll(store.workspaceId)).filter((p) => p.status === "live")
         const listed = yield* formsRepo.listPage(store.workspaceId, {}, { limit: 100, after: undefined })
-        return storePage({
+        const page = storePage({
           base: url.base,
           store,
           products: live,
           forms: listed.rows,
           csrf: yield* sessions.formToken(session, SIGNUP_FORM),
-          headers,
           ...shown
         })
+        return HttpServerResponse.mergeCookies(page, cookies)
       })
 
     const showForm = (request: HttpServerRequest, store: Store, form: Form, shown: Shown = {}) =>
       Effect.gen(function* () {
-        const { session, headers } = yield* ensureSession(sessions, request, url)
-        return formPage({
+        const { session, cookies } = yield* ensureSession(sessions, request, url)
+        const page = formPage({
           base: url.base,
           store,
           form,
           csrf: yield* sessions.formToken(session, formPurpose(form.id)),
-          headers,
           ...shown
         })
+        return HttpServerResponse.mergeCookies(page, cookies)
       })
 
     /**
@@ -101,16 +106,12 @@ export const StorePagesRoutes: Layer.Layer<
      */
     const admitted = (request: HttpServerRequest, handle: string, purpose: string) =>
       Effect.gen(function* () {
-        if (!sameOrigin(request, url)) {
-          return { refused: errorPage(url.base, "Request refused", "This form was sent from another site.", 403) }
-        }
+        if (!sameOrigin(request, url)) return { refused: errors.crossSite() }
         const fields = yield* readPostedForm(request).pipe(Effect.orElseSucceed(() => new URLSearchParams()))
         const session = yield* existingSession(sessions, request, url)
         const token = fields.get("csrf") ?? ""
-        if (Option.isNone(session) || !(yield* sessions.useFormToken(session.value, purpose, token))) {
-          return {
-            refused: errorPage(url.base, "This form has expired", "Go back, reload the page and send it again.", 403)
-          }
+        if (!(yield* spendFormToken(sessions, session, purpose, token))) {
+          return { refused: errors.formExpired("Go back, reload the page and send it again.") }
         }
         // Per store and address: a flood on one store's page does not lock its sender out of every other store.
         const rate = yield* limiter.take(

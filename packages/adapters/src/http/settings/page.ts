@@ -1,8 +1,7 @@
 import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core/auth"
 import { type CreditBalance, formatCredits, refillsOn } from "@svc/core/credits"
-import { hidden, html, page, scopeDescriptions } from "./html.js"
-
-const when = (date: Date | null): string => (date === null ? "—" : date.toISOString().slice(0, 16).replace("T", " "))
+import { hidden, html, page, utcMinute } from "../browser/index.js"
+import { scopeDescriptions } from "../oauth/pages.js"
 
 const partLabels: Record<Part, string> = {
   workspace: "Workspace",
@@ -22,12 +21,12 @@ const describeToolsets = (toolsets: ReadonlyArray<Part> | null): string =>
 
 const keyStatus = (key: ApiKey, now: number): string =>
   key.revokedAt !== null
-    ? `revoked ${when(key.revokedAt)}`
+    ? `revoked ${utcMinute(key.revokedAt)}`
     : key.expiresAt !== null && key.expiresAt.getTime() <= now
-      ? `expired ${when(key.expiresAt)}`
+      ? `expired ${utcMinute(key.expiresAt)}`
       : key.expiresAt === null
         ? "active, no expiry"
-        : `active until ${when(key.expiresAt)}`
+        : `active until ${utcMinute(key.expiresAt)}`
 
 /** The one line of AI credits: "AI credits: 12.5 (10 of 50 monthly left, 2.5 extra; refills 2026-12-01)". */
 export const creditsLine = (credits: CreditBalance): string =>
@@ -55,7 +54,6 @@ export const settingsPage = (options: {
   readonly notice?: string | undefined
   readonly error?: string | undefined
   readonly status?: number
-  readonly headers?: Readonly<Record<string, string>>
 }) => {
   const csrf = hidden("csrf", options.csrf)
   const live = options.keys.filter((key) => key.revokedAt === null)
@@ -64,7 +62,6 @@ export const settingsPage = (options: {
     title: "Settings",
     wide: true,
     status: options.status ?? 200,
-    ...(options.headers ? { headers: options.headers } : {}),
     body: html`<div class="topbar">
 <h1>Settings</h1>
 <form method="post" action="${options.base}/settings/sign-out">${csrf}<button class="secondary" type="submit">Sign out</button></form>
@@ -94,8 +91,8 @@ ${
 <tbody>
 ${options.keys.map(
   (key) => html`<tr class="${key.revokedAt === null ? "" : "status-revoked"}">
-<td>${key.name}</td><td><code>${key.prefix}…</code></td><td>${describeAccess(key.access)}</td><td>${describeToolsets(key.toolsets)}</td><td class="date">${when(key.createdAt)}</td>
-<td class="date">${when(key.lastUsedAt)}</td><td>${keyStatus(key, options.now)}</td>
+<td>${key.name}</td><td><code>${key.prefix}…</code></td><td>${describeAccess(key.access)}</td><td>${describeToolsets(key.toolsets)}</td><td class="date">${utcMinute(key.createdAt)}</td>
+<td class="date">${utcMinute(key.lastUsedAt)}</td><td>${keyStatus(key, options.now)}</td>
 <td>${
     key.revokedAt === null
       ? html`<form method="post" action="${options.base}/settings/keys/revoke">${csrf}${hidden("key_id", key.id)}<button class="danger" type="submit" aria-label="Revoke ${key.name}">Revoke</button></form>`
@@ -152,7 +149,7 @@ ${options.connections.map(
   (connection) => html`<tr><td>${connection.clientName ?? connection.clientId}</td>
 <td class="where">${redirectHostOf(connection.redirectUri)}</td>
 <td>${connection.scopes.map((scope) => scopeDescriptions[scope].title).join(", ")}</td>
-<td class="date">${when(connection.connectedAt)}</td>
+<td class="date">${utcMinute(connection.connectedAt)}</td>
 <td><form method="post" action="${options.base}/settings/apps/revoke">${csrf}${hidden("client_id", connection.clientId)}<button class="danger" type="submit" aria-label="Disconnect ${connection.clientName ?? connection.clientId}">Disconnect</button></form></td></tr>`
 )}
 </tbody></table>`

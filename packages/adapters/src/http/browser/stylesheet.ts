@@ -1,4 +1,11 @@
-/** The stylesheet of the sign-in, consent, error and settings pages (served at `/oauth/style.css`). */
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect, type Layer } from "effect"
+
+/** Where every page finds its stylesheet, under the base URL (the pages' policy allows styles from here only). */
+export const STYLESHEET_PATH = "/oauth/style.css"
+
+/** The stylesheet of every page: sign-in, consent, errors, settings, outbox, store pages, unsubscribe. */
 export const stylesheet = `
 :root { color-scheme: light dark; --bg: #f6f7f9; --card: #ffffff; --text: #1c2330; --muted: #5a6473; --line: #d9dee6;
   --accent: #2f5bd3; --accent-text: #ffffff; --danger: #b42318; --ok: #137333; --focus: #f59e0b; }
@@ -49,3 +56,15 @@ legend { font-weight: 600; padding: 0 .3rem; }
 [aria-invalid=true] { border-color: var(--danger) !important; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `
+
+/** `GET /oauth/style.css`: the pages' stylesheet, cached for an hour. */
+export const StylesheetRoute: Layer.Layer<never, never, HttpLayerRouter.HttpRouter> = HttpLayerRouter.add(
+  "GET",
+  STYLESHEET_PATH,
+  Effect.succeed(
+    HttpServerResponse.text(stylesheet, {
+      contentType: "text/css; charset=utf-8",
+      headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
+    })
+  )
+)

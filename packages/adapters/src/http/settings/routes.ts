@@ -1,18 +1,23 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
+import {
+  clearedSessionCookie,
+  errorPages,
+  existingSession,
+  readPostedForm,
+  redirectTo,
+  sameOrigin,
+  signInPath,
+  spendFormToken
+} from "../browser/index.js"
 import type { PublicUrl } from "../config.js"
-import { answerDefects } from "../defects.js"
-import { redirectTo } from "./authorize.js"
-import { existingSession, readPostedForm } from "./browser.js"
-import { currentAuthUrl } from "./config.js"
-import { clearedSessionCookieHeader } from "./cookies.js"
-import { errorPage } from "./html.js"
-import { sameOrigin } from "./http-util.js"
-import { settingsPage } from "./settings-page.js"
+import { currentAuthUrl } from "../oauth/config.js"
+import { settingsPage } from "./page.js"
 
 const SETTINGS_FORM = "settings"
 
@@ -48,10 +53,9 @@ export const SettingsRoutes: Layer.Layer<
     const tokens = yield* OAuthTokens
     const sessions = yield* BrowserSessions
     const credits = yield* Credits
-    const withDefectsAnswered = answerDefects((requestId) =>
-      errorPage(auth.base, "Something went wrong", `The server failed (request id ${requestId}). Try again.`, 500)
-    )
-    const signInFirst = redirectTo(`${auth.base}/oauth/sign-in`, 303)
+    const errors = errorPages(auth.base)
+    const withDefectsAnswered = errors.answerDefects
+    const signInFirst = redirectTo(signInPath(auth.base), 303)
 
     const render = (
       session: BrowserSession,
@@ -80,18 +84,14 @@ export const SettingsRoutes: Layer.Layer<
     /** A posted settings form from a signed-in session, its token used up; or the answer that refuses it. */
     const acceptForm = (request: HttpServerRequest) =>
       Effect.gen(function* () {
-        if (!sameOrigin(request, auth)) {
-          return { refused: errorPage(auth.base, "Request refused", "This form was sent from another site.", 403) }
-        }
+        if (!sameOrigin(request, auth)) return { refused: errors.crossSite() }
         const read = yield* Effect.either(readPostedForm(request))
-        if (read._tag === "Left") return { refused: errorPage(auth.base, "Request refused", read.left.message, 400) }
+        if (read._tag === "Left") return { refused: errors.error("Request refused", read.left.message) }
         const form = read.right
         const session = yield* existingSession(sessions, request, auth)
         if (Option.isNone(session) || session.value.accountId === null) return { refused: signInFirst }
-        if (!(yield* sessions.useFormToken(session.value, SETTINGS_FORM, form.get("csrf") ?? ""))) {
-          return {
-            refused: errorPage(auth.base, "This form has expired", "Reload the settings page and try again.", 403)
-          }
+        if (!(yield* spendFormToken(sessions, session, SETTINGS_FORM, form.get("csrf") ?? ""))) {
+          return { refused: errors.formExpired("Reload the settings page and try again.") }
         }
         return { form, session: session.value, accountId: session.value.accountId }
       })
@@ -160,7 +160,7 @@ export const SettingsRoutes: Layer.Layer<
         const accepted = yield* acceptForm(request)
         if ("refused" in accepted) return accepted.refused
         yield* sessions.signOut(accepted.session)
-        return redirectTo(`${auth.base}/oauth/sign-in`, 303, { "set-cookie": clearedSessionCookieHeader(auth) })
+        return HttpServerResponse.mergeCookies(redirectTo(signInPath(auth.base), 303), clearedSessionCookie(auth))
       })
 
     yield* router.addAll([

@@ -1,78 +1,5 @@
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { OAuthAudience, OAuthScope } from "@svc/core/auth"
-import { noStore } from "./http-util.js"
-
-/** Text made safe for HTML content and attribute values. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-
-/** Marks a string as already-safe HTML. */
-export interface Html {
-  readonly html: string
-}
-
-/** Builds HTML from a template, escaping every interpolated value that is not already `Html`. */
-export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<unknown>): Html => ({
-  html: strings.reduce((out, part, i) => {
-    if (i === 0) return part
-    const value = values[i - 1]
-    const text = Array.isArray(value)
-      ? value.map((v: unknown) => (isHtml(v) ? v.html : escapeHtml(String(v)))).join("")
-      : isHtml(value)
-        ? value.html
-        : value === undefined || value === null || value === false
-          ? ""
-          : escapeHtml(String(value))
-    return out + text + part
-  }, "")
-})
-
-const isHtml = (value: unknown): value is Html =>
-  typeof value === "object" && value !== null && "html" in value && typeof value.html === "string"
-
-// No scripts at all; styles only from our own stylesheet; never inside a frame (clickjacking of Approve).
-const PAGE_HEADERS = {
-  ...noStore,
-  "content-security-policy":
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  // `same-origin` keeps `Origin` on our own form posts (no-referrer would turn it into "null").
-  "referrer-policy": "same-origin"
-} as const
-
-/** A whole page: the shared layout around `body`, with the security headers every page sends. */
-export const page = (options: {
-  readonly title: string
-  readonly body: Html
-  readonly base: string
-  readonly status?: number
-  readonly wide?: boolean
-  readonly headers?: Readonly<Record<string, string>>
-}): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(
-    html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${options.title} · svc</title>
-<link rel="stylesheet" href="${options.base}/oauth/style.css">
-</head>
-<body>
-<main class="${options.wide ? "wide" : ""}">
-<p class="brand" aria-hidden="true">svc</p>
-${options.body}
-</main>
-</body>
-</html>
-`.html,
-    {
-      status: options.status ?? 200,
-      contentType: "text/html; charset=utf-8",
-      headers: { ...PAGE_HEADERS, ...options.headers }
-    }
-  )
+import { type Html, html, page } from "../browser/index.js"
 
 type ScopeText = { readonly title: string; readonly detail: string }
 
@@ -111,22 +38,6 @@ export const scopeDescriptionsAt: Record<OAuthAudience, Record<OAuthScope, Scope
 /** What each scope lets an application do, said for a grant that named no resource (the settings page's titles). */
 export const scopeDescriptions: Record<OAuthScope, ScopeText> = scopeDescriptionsAt.any
 
-/** A hidden form field. */
-export const hidden = (name: string, value: string): Html => html`<input type="hidden" name="${name}" value="${value}">`
-
-/** The error page shown when a request cannot even be sent back to the application. */
-export const errorPage = (base: string, title: string, message: string, status = 400) =>
-  page({
-    base,
-    title,
-    status,
-    body: html`<section class="card" aria-labelledby="title">
-<h1 id="title">${title}</h1>
-<p role="alert">${message}</p>
-<p class="muted">Go back to the application and try connecting again. If it keeps happening, tell the application's developer.</p>
-</section>`
-  })
-
 /** The sign-in form; posts email, password and the form token to `action`. */
 export const signInPage = (options: {
   readonly base: string
@@ -136,13 +47,11 @@ export const signInPage = (options: {
   readonly error?: string | undefined
   readonly email?: string | undefined
   readonly status?: number
-  readonly headers?: Readonly<Record<string, string>>
 }) =>
   page({
     base: options.base,
     title: "Sign in",
     status: options.status ?? 200,
-    ...(options.headers ? { headers: options.headers } : {}),
     body: html`<section class="card" aria-labelledby="title">
 <h1 id="title">Sign in</h1>
 <p class="muted">${options.intro}</p>
