@@ -13,7 +13,7 @@ import { mcpHeaders, restCall, rpc } from "./requests.js"
 
 const CALLS = 3_000
 /** Clients calling at once; each sends its calls one after another. */
-const CLIENTS = 16
+const CLIENTS = 48
 /** Each key takes 120 calls a minute; this many keys keep the storm under every key's limit. */
 const KEYS = 32
 const MAX_ABORT_DELAY_MS = 20
