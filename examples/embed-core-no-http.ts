@@ -6,7 +6,6 @@
  *   npx tsx examples/embed-core-no-http.ts
  *   DATABASE_URL=postgres://user@127.0.0.1:5432/mydb npx tsx examples/embed-core-no-http.ts
  */
-import { PgClient } from "@effect/sql-pg"
 import { Ai, HttpSender, Sql } from "@svc/adapters"
 import { Accounts, Auth, Boards, CoreLive, toolServerLive, Tools, Workspace } from "@svc/core"
 import { Console, Effect, Layer, Schema } from "effect"
@@ -17,9 +16,12 @@ import pg from "pg"
 
 // svc's repositories read rows the same on PostgreSQL as on PGlite (`bigint` as a number, `date` as text): a pool
 // that svc did not make takes svc's result parsers as its `types`.
-/** The app's PostgreSQL: a pool it makes (and ends when the program does), as an `@effect/sql` client. */
+/**
+ * The app's PostgreSQL: a pool it makes (and ends when the program does), as svc's storage runs on it: an
+ * `@effect/sql` client (also `PgClient`) whose interrupted statements are never cancelled, and the `LeanSql` runner.
+ */
 const appPostgres = (url: string) =>
-  PgClient.layerFromPool({
+  Sql.postgresLayerFromPool({
     acquire: Effect.acquireRelease(
       Effect.sync(() => new pg.Pool({ connectionString: url, max: 5, types: Sql.postgresResultTypes() })),
       (pool) => Effect.promise(() => pool.end())
@@ -27,13 +29,8 @@ const appPostgres = (url: string) =>
   })
 
 const url = process.env.DATABASE_URL
-/**
- * What svc's storage runs on: an `SqlClient` and the `LeanSql` statement runner. Over a client svc did not build,
- * `LeanSqlFromClient` runs those statements through the client. Without `DATABASE_URL`: svc's own PGlite in memory.
- */
-const appDatabase = url
-  ? Sql.LeanSqlFromClient.pipe(Layer.provideMerge(appPostgres(url)))
-  : Sql.databaseLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))
+/** What svc's storage runs on: the app's pool, or without `DATABASE_URL` svc's own PGlite in memory. */
+const appDatabase = url ? appPostgres(url) : Sql.databaseLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))
 
 // ---------------------------------------------------------------------------------------------------------------
 // The core over it.

@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL server engine: a `pg` pool read the way PGlite reads results, with `@effect/sql-pg`'s client and a
- * `LeanSql` over it.
+ * The PostgreSQL server engine: a `pg` pool read the way PGlite reads results, with a `PgClient` that never cancels
+ * a statement (`pg-client.ts`) and a `LeanSql` over it.
  *
  * Lean statements outside a transaction run as named statements (pg's public `{ name, text, values }` query):
  * PostgreSQL parses and plans a named statement once per connection, then only binds and executes it. Their texts
@@ -8,15 +8,18 @@
  * everything inside a transaction run unnamed, as `@effect/sql-pg` sends them.
  */
 import { createHash } from "node:crypto"
+import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import pg from "pg"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
+import * as PgSql from "./pg-client.js"
 import * as Pglite from "./pglite.js"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -48,7 +51,7 @@ export const postgresResultTypes = (): pg.CustomTypesConfig => {
 // ---------------------------------------------------------------------------------------------------------------
 // The pool.
 
-// PgClient.make's defaults, kept since `PgClient.layerFromPool` leaves connecting to whoever made the pool.
+// PgClient.make's defaults, kept since a client from a pool leaves connecting to whoever made the pool.
 const CONNECT_TIMEOUT = Duration.seconds(5)
 const END_TIMEOUT = Duration.seconds(1)
 
@@ -142,13 +145,24 @@ const leanAutocommit = (pool: pg.Pool): Autocommit => {
 // ---------------------------------------------------------------------------------------------------------------
 // The engine.
 
-/** `SqlClient` and `LeanSql` over one pool on `url`; the pool ends after both. */
-export const layer = (url: string): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError> =>
-  Layer.unwrapScoped(
-    Effect.map(connectPool(url), (pool) =>
-      Layer.merge(
-        PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
-        Layer.succeed(LeanSql, makeLeanSql(leanAutocommit(pool)))
+/**
+ * `PgClient` (also as `SqlClient`) and `LeanSql` over the pool `acquire` gives, which must parse results with
+ * {@link postgresResultTypes}. Interrupted statements are never cancelled (see `pg-client.ts`).
+ */
+export const layerFromPool = (options: {
+  readonly acquire: Effect.Effect<pg.Pool, SqlError, Scope.Scope>
+}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql, SqlError> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const pool = yield* options.acquire
+      const client = yield* PgSql.fromPool(pool)
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(LeanSql, makeLeanSql(leanAutocommit(pool)))
       )
-    )
-  )
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
+
+/** {@link layerFromPool} over a pool of its own on `url`, ended after both. */
+export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql, SqlError> =>
+  layerFromPool({ acquire: connectPool(url) })
