@@ -11,13 +11,13 @@
  * and read the recording's diff before committing it.
  */
 import { expect, layer } from "@effect/vitest"
-import { Accounts, type Plan } from "@svc/core/accounts"
+import { Accounts, type Plan, WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { resolveStoreCaller, StoreForms, StoreSetup } from "@svc/core/store"
+import { resolveStoreCaller, StoreForms, StoreSetup, StoreSignups } from "@svc/core/store"
 import { deliverDue, Webhooks } from "@svc/core/webhooks"
 import { ToolServer } from "@svc/core/tools"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { countingIds, countingWebhookSecrets, ManualClock } from "../support/predictable.js"
@@ -341,6 +341,16 @@ layer(JourneyApp, { timeout: "120 seconds", excludeTestServices: true })(`store 
             { delayMinutes: 60, subject: "Your first lesson", body: "Lesson one is ready." }
           ]
         })
+        // Two visitors sign up on the public page (the New Email Signup feed); one is on the list already.
+        for (const email of ["nia@example.com", "ann@example.com"]) {
+          tick()
+          yield* app.setUp(
+            Effect.gen(function* () {
+              const store = yield* (yield* WorkspacesRepo).findStore(seller.workspaceId)
+              yield* (yield* StoreSignups).signUp(Option.getOrThrow(store), app.url, { email, name: "Visitor" })
+            }).pipe(Effect.orDie)
+          )
+        }
         yield* S("POST", "/email-contacts", { email: "Lee@Example.com", tags: ["Lead", "vip"], name: "Lee" })
         yield* S("POST", "/email-contacts", { email: "lee@example.com", tags: ["lead", "Webinar"] })
         yield* S("POST", "/email-contacts", { email: "mo@example.com" })
