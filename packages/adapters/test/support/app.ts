@@ -17,7 +17,7 @@ import {
   type ToolRegistryShape,
   ToolServer
 } from "@svc/core/tools"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { type Clock, Context, Effect, Layer, type Scope } from "effect"
 import {
   DEFAULT_MAX_BODY_BYTES,
   HttpFaceSettings,
@@ -27,7 +27,7 @@ import {
   ToolFacesLive,
   ToolLanesLive
 } from "../../src/http/index.js"
-import { signUp, testCoreLayer } from "./core.js"
+import { type PortReplacements, signUp, testCoreLayer } from "./core.js"
 
 /** A signed-up account and the bearer token of its API key. */
 export type TestUser = Effect.Effect.Success<ReturnType<typeof signUp>>
@@ -44,6 +44,14 @@ export interface FacesOptions {
    * (each must take one of those names); everything else (storage, auth, rate limiter) stays the real core's.
    */
   readonly extraTools?: (unimplemented: ReadonlyArray<SpecTool>) => ReadonlyArray<Tool>
+}
+
+/** The world under the service: live unless a test makes it predictable (see predictable.ts). */
+export interface TestWorld {
+  /** Ports in place of the live ones, e.g. counted ids. */
+  readonly ports?: PortReplacements
+  /** The clock every request, the set-up and the signing-up read. */
+  readonly clock?: Clock.Clock
 }
 
 /** The running test service. */
@@ -123,22 +131,31 @@ const freePort = () =>
 const lanesOver = (core: Core, url: string, registry: ToolRegistryShape, options: FacesOptions) =>
   ToolLanesLive.pipe(Layer.provide(servicesOver(core, url, registry, options)))
 
-/** A web handler over `faces`, disposed with the scope. */
-const webHandlerOf = (faces: ReturnType<typeof facesOver>) =>
+/** A web handler over `faces` (its runtime on `clock` when given), disposed with the scope. */
+const webHandlerOf = (faces: ReturnType<typeof facesOver>, clock: Clock.Clock | undefined) =>
   Effect.acquireRelease(
-    Effect.sync(() => HttpLayerRouter.toWebHandler(faces, { disableLogger: true })),
+    Effect.sync(() =>
+      HttpLayerRouter.toWebHandler(clock === undefined ? faces : Layer.provide(faces, Layer.setClock(clock)), {
+        disableLogger: true
+      })
+    ),
     (web) => Effect.promise(() => web.dispose())
   ).pipe(Effect.map((web): WebHandler => web.handler))
 
 /** The running test service; build it once per file with `layer(TestApp.layer, { excludeTestServices: true })`. */
 export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>() {
   /** The service with `options` applied to both the Node server and `handler`. */
-  static readonly layerWith = (options: FacesOptions) =>
+  static readonly layerWith = (options: FacesOptions, world: TestWorld = {}) =>
     // The servers' fibers live in this layer; under a TestClock their sleeps and timeouts would never fire.
     Layer.scoped(
       TestApp,
       Effect.gen(function* () {
-        const core = yield* Layer.build(testCoreLayer())
+        // Set for the rest of this scope, the clock reaches the core and the Node server's fibers; the web handlers'
+        // runtimes are built apart, so they set it themselves (webHandlerOf).
+        if (world.clock !== undefined) yield* Effect.withClockScoped(world.clock)
+        const withClock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          world.clock === undefined ? effect : Effect.withClock(effect, world.clock)
+        const core = yield* Layer.build(testCoreLayer(world.ports))
         // The lane needs the public URL before the server listens, so the port is picked first.
         const port = yield* Effect.promise(freePort)
         const url = `http://127.0.0.1:${port}`
@@ -153,13 +170,14 @@ export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>(
         )
         return {
           url,
-          handler: yield* webHandlerOf(faces),
+          handler: yield* webHandlerOf(faces, world.clock),
           viaNode: (request) => fetch(request),
           registry,
           extraToolNames,
-          signUp: (signUpOptions = {}) => signUp(signUpOptions).pipe(Effect.provide(core), Effect.orDie),
-          setUp: (effect) => Effect.provide(effect, core),
-          makeHandler: (other) => webHandlerOf(facesOver(core, url, registryFor(core, other).registry, other))
+          signUp: (signUpOptions = {}) => signUp(signUpOptions).pipe(Effect.provide(core), Effect.orDie, withClock),
+          setUp: (effect) => withClock(Effect.provide(effect, core)),
+          makeHandler: (other) =>
+            webHandlerOf(facesOver(core, url, registryFor(core, other).registry, other), world.clock)
         }
       })
     )

@@ -8,6 +8,7 @@ import { type Access, ApiKeys, AuthSettings, type Part, type Principal } from "@
 import { StoreSetup } from "@svc/core/store"
 import { HttpSender } from "@svc/core/webhooks"
 import { PageFetcher } from "@svc/core/custom-ai"
+import type { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { NoChatModelLive } from "../../src/ai/none.js"
 import { DocumentTextLive } from "../../src/ai/document-text.js"
@@ -40,11 +41,21 @@ export const testPageFetcherLayer = Layer.succeed(
   })
 )
 
-/** Core services with the tool server over every area's tools, ports (with the loopback-allowing sender) and a migrated `SqlClient`. */
-export const testCoreLayer = () =>
+/**
+ * Ports a test puts in place of the live ones (e.g. predictable `Ids`, see predictable.ts). They only replace ports
+ * the core already has, so the core's type says nothing of them.
+ */
+export type PortReplacements = Layer.Layer<never, never, SqlClient>
+
+/**
+ * Core services with the tool server over every area's tools, ports (with the loopback-allowing sender, and any
+ * `replacements` in place of the live ones) and a migrated `SqlClient`.
+ */
+export const testCoreLayer = (replacements: PortReplacements = Layer.empty) =>
   toolServerLive(everyToolset).pipe(
     Layer.provideMerge(CoreLive),
-    Layer.provideMerge(SqlPortsLive),
+    // Merged second, the replacements win over the live ports of the same tags.
+    Layer.provideMerge(Layer.merge(SqlPortsLive, replacements)),
     Layer.provideMerge(testSenderLayer),
     Layer.provideMerge(NoChatModelLive),
     Layer.provideMerge(testPageFetcherLayer),
