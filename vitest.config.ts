@@ -24,6 +24,8 @@ const engineFree = [
   "packages/server/test/tracing-config.test.ts",
   "packages/server/test/graphql-config.test.ts",
   "packages/server/test/mail-config.test.ts",
+  // Reads the sources of the core and the adapters for environment reads: no database.
+  "packages/server/test/settings-at-the-edge.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.
   "packages/adapters/test/graphql/limits.test.ts",
   "packages/adapters/test/graphql/graphiql-browser.test.ts",

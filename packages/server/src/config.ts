@@ -1,6 +1,7 @@
 import { DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
 import { fromAddressProblem } from "@svc/adapters/mail"
-import { DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
+import { StoreSaleLimits } from "@svc/core/store"
+import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config, Redacted } from "effect"
 
 const list = (name: string) =>
@@ -34,7 +35,32 @@ const graphqlSettings = Config.all({
   pollIntervalMs: positive("SVC_GRAPHQL_POLL_INTERVAL_MS", DEFAULT_GRAPHQL_SETTINGS.pollIntervalMs)
 })
 
-/** Everything the server reads from its environment (see the README's configuration table). */
+const defaultSaleLimits = StoreSaleLimits.defaultValue()
+
+/** The automation tool's hook domains: comma-separated host suffixes, lower case, without a leading or trailing dot. */
+const instantHookHosts = Config.string("SVC_INSTANT_HOOK_HOSTS").pipe(
+  Config.withDefault(DEFAULT_INSTANT_HOOK_HOSTS.join(",")),
+  Config.map((text) =>
+    text
+      .split(",")
+      .map((host) =>
+        host
+          .trim()
+          .toLowerCase()
+          .replace(/^\.+|\.+$/g, "")
+      )
+      .filter((host) => host.length > 0)
+  ),
+  Config.validate({
+    message: "SVC_INSTANT_HOOK_HOSTS must name at least one host",
+    validation: (hosts) => hosts.length > 0
+  })
+)
+
+/**
+ * Everything the server reads from its environment (see the README's configuration table). Nothing below the server
+ * reads the environment: these reach the core and the adapters as layers (`runtime.ts`).
+ */
 export const ServerConfig = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   port: Config.port("PORT").pipe(Config.withDefault(8787)),
@@ -55,6 +81,19 @@ export const ServerConfig = Config.all({
       validation: (ms) => ms > DELIVERY_DEADLINE_MS
     })
   ),
+  /** Overrides the idle webhook workers' poll interval (both engines'); tests and benchmarks shorten it. */
+  webhookPollMs: Config.option(Config.integer("SVC_WEBHOOK_POLL_MS")),
+  /** Test-only: webhook receivers, instant hooks and fetched pages on loopback addresses over plain http. */
+  allowLoopback: switchedOn("SVC_WEBHOOKS_ALLOW_LOOPBACK", false),
+  /** Where instant hooks and the ask step's callbacks may point. */
+  instantHookHosts,
+  /** The base64 of 32 random bytes that seals webhook secrets; unset: a key generated into the database. */
+  secretKey: Config.option(Config.redacted("SVC_SECRET_KEY")),
+  /** Recorded sales per store per minute and per 24 hours (`POST /store-app/v1/sales`). */
+  storeSaleLimits: Config.all({
+    perMinute: Config.integer("SVC_STORE_SALES_PER_MINUTE").pipe(Config.withDefault(defaultSaleLimits.perMinute)),
+    perDay: Config.integer("SVC_STORE_DAILY_SALE_CAP").pipe(Config.withDefault(defaultSaleLimits.perDay))
+  }),
   /** Webhook sends in flight at once in this process. */
   webhookConcurrency: positive("SVC_WEBHOOK_CONCURRENCY", 16),
   /** Sends to one webhook in flight at once, across instances. */

@@ -1,10 +1,12 @@
 import { DocumentTextLive } from "@svc/adapters/ai"
-import { PageFetcherLive } from "@svc/adapters/http-sender"
-import { databaseConfig } from "@svc/adapters/sql"
+import { OutboundSettings, PageFetcherLive } from "@svc/adapters/http-sender"
+import { DeliveryPolling, databaseConfig } from "@svc/adapters/sql"
+import { ServerSecretKey } from "@svc/adapters/system"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
 import { AskSettings } from "@svc/core/custom-ai"
-import { Effect, Layer } from "effect"
+import { StoreSaleLimits } from "@svc/core/store"
+import { Effect, Layer, Option } from "effect"
 import { ChatModelLive } from "./ai-config.js"
 import { ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
@@ -21,6 +23,24 @@ export const AskSettingsLive = Layer.effect(
   Effect.map(ServerConfig, (config) => ({ budgetMs: config.aiAskBudgetMs, leaseMs: config.aiLeaseMs }))
 )
 
+/**
+ * The core's and the adapters' settings from the server configuration (each has a safe default for embedders that
+ * provide none): loopback and hook hosts for outgoing requests, the server key, the sale limits, the queue's polling.
+ */
+export const ServiceSettingsLive = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (config) =>
+    Layer.mergeAll(
+      Layer.succeed(OutboundSettings, {
+        allowLoopback: config.allowLoopback,
+        instantHookHosts: config.instantHookHosts
+      }),
+      Layer.succeed(ServerSecretKey, { configured: config.secretKey }),
+      Layer.succeed(StoreSaleLimits, config.storeSaleLimits),
+      Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) })
+    )
+  )
+)
+
 /** The tools `svc` serves: every area's (a server that serves fewer lists its own toolsets here). */
 export const servedToolsets = everyToolset
 
@@ -28,8 +48,9 @@ export const servedToolsets = everyToolset
 export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideMerge(CoreLive))
 
 /**
- * The core with its ports, on the database the environment names (`DATABASE_URL` or `DATA_DIR`). The
- * outgoing HTTP sender is added where the server is served (`serve.ts`): the CLI never sends.
+ * The core with its ports, on the database the environment names (`DATABASE_URL` or `DATA_DIR`), and the settings
+ * the server configuration gives them. The outgoing HTTP sender is added where the server is served (`serve.ts`):
+ * the CLI never sends.
  */
 export const AppLive = Layer.unwrapEffect(
   Effect.map(databaseConfig, (database) =>
@@ -39,7 +60,8 @@ export const AppLive = Layer.unwrapEffect(
       Layer.provideMerge(PageFetcherLive),
       Layer.provideMerge(DocumentTextLive),
       Layer.provideMerge(AuthSettingsLive),
-      Layer.provideMerge(AskSettingsLive)
+      Layer.provideMerge(AskSettingsLive),
+      Layer.provideMerge(ServiceSettingsLive)
     )
   )
 )

@@ -54,10 +54,10 @@ const StartupLive = Layer.effectDiscard(
 )
 
 /**
- * The core plus the SSRF-safe sender that webhook deliveries and test sends go out through. One layer value,
- * so the faces and the workers share one build of it (and one database).
+ * The core plus the SSRF-safe sender that webhook deliveries and test sends go out through (with the app's
+ * `OutboundSettings`). One layer value, so the faces and the workers share one build of it (and one database).
  */
-const ServedAppLive = Layer.merge(AppLive, HttpSenderLive)
+const ServedAppLive = HttpSenderLive.pipe(Layer.provideMerge(AppLive))
 
 /**
  * Background work: the trash, webhook, OAuth and outbox purges, and (unless switched off) the webhook delivery worker and

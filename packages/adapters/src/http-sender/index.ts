@@ -1,3 +1,4 @@
+export { instantHookPolicy, OutboundSettings, type OutboundSettingsShape } from "./config.js"
 export {
   DEFAULT_KEEP_ALIVE_MS,
   HttpSenderLive,

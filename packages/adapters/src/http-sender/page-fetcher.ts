@@ -4,7 +4,8 @@ import * as http from "node:http"
 import * as https from "node:https"
 import { type FetchedPage, PageFetcher, PageFetchFailed } from "@svc/core/custom-ai"
 import { isLoopbackHost, isPublicAddress } from "@svc/core/webhooks"
-import { Config, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { OutboundSettings } from "./config.js"
 import { pinnedLookup, type ResolvedAddress } from "./connections.js"
 
 /** Settings of the page fetcher. */
@@ -189,10 +190,10 @@ export const makePageFetcher = (options: PageFetcherOptions): PageFetcher["Type"
   })
 }
 
-/** The page fetcher with the service's limits: 10 s, 2 MB, 5 redirects; loopback only with the test switch. */
+/** The page fetcher with the service's limits: 10 s, 2 MB, 5 redirects; loopback only with the test switch (`OutboundSettings`). */
 export const PageFetcherLive = Layer.effect(
   PageFetcher,
-  Effect.map(Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false)), (allowLoopback) =>
+  Effect.map(OutboundSettings, ({ allowLoopback }) =>
     makePageFetcher({
       allowLoopback,
       timeoutMs: 10_000,

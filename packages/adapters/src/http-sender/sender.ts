@@ -10,7 +10,8 @@ import {
   SendFailed
 } from "@svc/core/webhooks"
 import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core/webhooks"
-import { Config, Effect, Layer, type Scope } from "effect"
+import { Effect, Layer, type Scope } from "effect"
+import { OutboundSettings } from "./config.js"
 import { makeReceiverConnections, pinnedLookup, type ReceiverConnections, type ResolvedAddress } from "./connections.js"
 
 export type { ResolvedAddress } from "./connections.js"
@@ -245,11 +246,11 @@ const senderOver = (options: SenderOptions, connections: ReceiverConnections): H
   })
 }
 
-/** The sender with the service's defaults: 10 s deadline, 64 KiB read, loopback only with the test switch. */
+/** The sender with the service's defaults: 10 s deadline, 64 KiB read, loopback only with the test switch (`OutboundSettings`). */
 export const HttpSenderLive = Layer.scoped(
   HttpSender,
   Effect.gen(function* () {
-    const allowLoopback = yield* Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+    const { allowLoopback } = yield* OutboundSettings
     if (allowLoopback) {
       yield* Effect.logWarning(
         "SVC_WEBHOOKS_ALLOW_LOOPBACK=true: outgoing requests may reach loopback addresses over plain http. Use this only in tests."

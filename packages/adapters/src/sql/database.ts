@@ -7,8 +7,6 @@ import * as Migrator from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,18 +24,6 @@ export type DatabaseConfig = Data.TaggedEnum<{
 
 /** Constructors and matchers of {@link DatabaseConfig}. */
 export const DatabaseConfig = Data.taggedEnum<DatabaseConfig>()
-
-/** Reads `DATABASE_URL` (PostgreSQL when set) or else `DATA_DIR` (PGlite, default `.data`). */
-export const databaseConfig: Config.Config<DatabaseConfig> = Config.all({
-  url: Config.option(Config.string("DATABASE_URL")),
-  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
-}).pipe(
-  Config.map(({ dataDir, url }) =>
-    url._tag === "Some" && url.value.trim() !== ""
-      ? DatabaseConfig.Postgres({ url: url.value })
-      : DatabaseConfig.Pglite({ dataDir })
-  )
-)
 
 // ---------------------------------------------------------------------------------------------------------------
 // The data-directory lock: PGlite owns its directory, so two processes on it would corrupt it.
@@ -213,12 +199,6 @@ export const databaseLayer = (
     Pglite: ({ dataDir }) => pgliteLayer(dataDir),
     Postgres: ({ url }) => Postgres.layer(url)
   })
-
-/** The `SqlClient` chosen by the environment ({@link databaseConfig}). */
-export const DatabaseLive: Layer.Layer<
-  SqlClient.SqlClient | LeanSql,
-  SqlError | DataDirectoryLocked | DataDirectoryUnavailable | ConfigError.ConfigError
-> = Layer.unwrapEffect(Effect.map(databaseConfig, databaseLayer))
 
 // ---------------------------------------------------------------------------------------------------------------
 // Migrations.

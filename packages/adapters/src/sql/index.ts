@@ -2,11 +2,10 @@
  * Storage on PostgreSQL or the embedded PGlite: the database layer and its settings, the migrations, and every
  * core repository over it (`SqlReposLive`, or `SqlPortsLive` with the system ports too).
  */
+export { DatabaseLive, DeliveryPolling, type DeliveryPollingShape, databaseConfig } from "./config.js"
 export {
   DatabaseConfig,
-  DatabaseLive,
   DataDirHolder,
-  databaseConfig,
   databaseLayer,
   dataDirHolder,
   type MigrationOptions,

@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { WebhookSecrets } from "@svc/core/webhooks"
-import { Config, Effect, Layer, Option, Redacted, SynchronizedRef } from "effect"
+import { Effect, Layer, Option, Redacted, SynchronizedRef } from "effect"
+import { ServerSecretKey } from "./config.js"
 
-/** The row of `server_secrets` holding the generated sealing key when `SVC_SECRET_KEY` is not set. */
+/** The row of `server_secrets` holding the generated sealing key when no `ServerSecretKey` (`SVC_SECRET_KEY`) is set. */
 export const WEBHOOK_KEY_NAME = "webhook_secret_key"
 
 const KEY_BYTES = 32
@@ -22,8 +23,9 @@ const decodeKey = (text: string, source: string): Effect.Effect<Buffer> => {
 }
 
 /**
- * The server key: `SVC_SECRET_KEY`, or one generated once into `server_secrets` that every instance then reads. It
- * seals webhook secrets; other uses derive a key of their own from it (`makeServerKey`).
+ * The server key: the configured `ServerSecretKey` (`SVC_SECRET_KEY`), or one generated once into `server_secrets`
+ * that every instance then reads. It seals webhook secrets; other uses derive a key of their own from it
+ * (`makeServerKey`).
  */
 const loadKey = (sql: SqlClient.SqlClient, configured: Option.Option<Redacted.Redacted<string>>) =>
   Option.match(configured, {
@@ -53,7 +55,7 @@ const loadKey = (sql: SqlClient.SqlClient, configured: Option.Option<Redacted.Re
 export const makeServerKey = (derive: (serverKey: Buffer) => Buffer = (serverKey) => serverKey) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const configured = yield* Effect.orDie(Config.option(Config.redacted("SVC_SECRET_KEY")))
+    const { configured } = yield* ServerSecretKey
     const loaded = yield* SynchronizedRef.make(Option.none<Buffer>())
     return SynchronizedRef.modifyEffect(loaded, (current) =>
       Option.match(current, {

@@ -1,7 +1,7 @@
 /**
  * The automation tool's "Ask a Custom AI" step (`POST /ai/zapier/ask`) over the real core and database: the answer at
  * once, the chat at `chat_url`, and the callback posted by the worker to a receiver on loopback through the real
- * SSRF-safe sender (loopback admitted by the tests' sender and by `SVC_INSTANT_HOOK_HOSTS=…, 127.0.0.1`).
+ * SSRF-safe sender (loopback admitted by the tests' sender and by hook hosts `hooks.zapier.com, 127.0.0.1`).
  */
 import type { ServerResponse } from "node:http"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
@@ -10,8 +10,9 @@ import { readOnlyAccess } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
 import { ChatModel, CustomAiAsking, CustomAis } from "@svc/core/custom-ai"
 import { DEFAULT_ASK_CALLBACK_WORKER, runDueAskCallbacks } from "@svc/core/webhooks"
-import { Clock, ConfigProvider, Context, Deferred, Duration, Effect, Layer, Option, TestClock } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, TestClock } from "effect"
 import { AiStepsRoutes, HttpFaceSettings, PublicUrl } from "../../src/http/index.js"
+import { OutboundSettings } from "../../src/http-sender/config.js"
 import { type SeenRequest, startLoopbackProvider } from "../ai/loopback-provider.js"
 import { signUp } from "../support/core.js"
 import { engineName } from "../support/database.js"
@@ -43,15 +44,14 @@ const stepFaceLayer = Layer.scoped(
   StepFace,
   Effect.gen(function* () {
     const core = yield* Effect.context<Core>()
-    const settings = ConfigProvider.fromMap(
-      new Map([
-        ["SVC_WEBHOOKS_ALLOW_LOOPBACK", "true"],
-        ["SVC_INSTANT_HOOK_HOSTS", "hooks.zapier.com, 127.0.0.1"]
-      ])
-    )
+    const outbound = Layer.succeed(OutboundSettings, {
+      allowLoopback: true,
+      instantHookHosts: ["hooks.zapier.com", "127.0.0.1"]
+    })
     const routes = AiStepsRoutes.pipe(
-      Layer.provide(Layer.mergeAll(Layer.succeedContext(core), PublicUrl.layer(BASE), HttpFaceSettings.Default)),
-      Layer.provide(Layer.setConfigProvider(settings))
+      Layer.provide(
+        Layer.mergeAll(Layer.succeedContext(core), PublicUrl.layer(BASE), HttpFaceSettings.Default, outbound)
+      )
     )
     const web = yield* Effect.acquireRelease(
       Effect.sync(() => HttpLayerRouter.toWebHandler(routes, { disableLogger: true })),

@@ -8,9 +8,10 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Plan } from "@svc/core/accounts"
 import { type Access, BrowserSessions, OAuthAuthorization, OAuthClients, OAuthTokens } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { ConfigProvider, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { GraphQLClient } from "graphql-request"
 import { PublicUrl } from "../../src/http/config.js"
+import { OutboundSettings } from "../../src/http-sender/config.js"
 import { GraphqlRoutes } from "../../src/http/graphql/index.js"
 import { signUpSeller, testCoreLayer } from "../support/core.js"
 
@@ -87,11 +88,7 @@ export class StoreGraphql extends Context.Tag("test/StoreGraphql")<StoreGraphql,
               Layer.provide(Layer.succeedContext(core)),
               Layer.provide(PublicUrl.layer(BASE)),
               Layer.provide(
-                Layer.setConfigProvider(
-                  ConfigProvider.fromMap(new Map([["SVC_WEBHOOKS_ALLOW_LOOPBACK", "true"]])).pipe(
-                    ConfigProvider.orElse(() => ConfigProvider.fromEnv())
-                  )
-                )
+                Layer.succeed(OutboundSettings, { ...OutboundSettings.defaultValue(), allowLoopback: true })
               )
             ),
             { disableLogger: true }

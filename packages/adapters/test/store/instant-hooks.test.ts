@@ -42,10 +42,10 @@ class HooksTest extends Context.Tag("test/HooksTest")<
     Effect.gen(function* () {
       const core = yield* Layer.build(testCoreLayer())
       const call = yield* storeApiCaller(core, {
-        SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
-        SVC_INSTANT_HOOK_HOSTS: "hooks.zapier.com, 127.0.0.1"
+        allowLoopback: true,
+        instantHookHosts: ["hooks.zapier.com", "127.0.0.1"]
       })
-      const callStrict = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "false" })
+      const callStrict = yield* storeApiCaller(core, { allowLoopback: false })
       const run = <A, E>(effect: Effect.Effect<A, E, Core>) => Effect.provide(effect, core)
       const seller = (options: { readonly plan?: "free" | "starter"; readonly access?: "read" } = {}) =>
         Effect.gen(function* () {

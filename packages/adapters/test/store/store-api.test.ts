@@ -4,7 +4,7 @@ import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
 
 // Paging 250 sales in one store needs more than the default 60 recorded sales per minute.
-process.env.SVC_STORE_SALES_PER_MINUTE = "1000"
+const harness = StoreTest.withSaleLimits({ perMinute: 1000 })
 
 const live = (
   call: StoreTest["Type"]["call"],
@@ -20,7 +20,7 @@ const live = (
     return id
   })
 
-layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(`store API (${engineName})`, (it) => {
+layer(harness, { timeout: "120 seconds", excludeTestServices: true })(`store API (${engineName})`, (it) => {
   it.effect("refuses missing, malformed and revoked tokens with 401 and a shaped body", () =>
     Effect.gen(function* () {
       const { call } = yield* StoreTest

@@ -4,10 +4,7 @@ import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
 
 // A small daily cap, so the test reaches it well inside the per-minute limit.
-process.env.SVC_STORE_SALES_PER_MINUTE = "60"
-process.env.SVC_STORE_DAILY_SALE_CAP = "5"
-
-layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
+layer(StoreTest.withSaleLimits({ perMinute: 60, perDay: 5 }), { timeout: "120 seconds", excludeTestServices: true })(
   `store API daily cap (${engineName})`,
   (it) => {
     it.effect("answers 429 naming the daily cap once a store has recorded that many sales today", () =>

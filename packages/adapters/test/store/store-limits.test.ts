@@ -4,8 +4,6 @@ import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
 
 // The default of 60 sales per minute applies (the daily cap has its own file: it needs another setting).
-process.env.SVC_STORE_SALES_PER_MINUTE = "60"
-
 layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
   `store API limits (${engineName})`,
   (it) => {

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import type { Plan } from "@svc/core/accounts"
 import { type Access, ApiKeys } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSetup } from "@svc/core/store"
+import { StoreSaleLimits, StoreSetup } from "@svc/core/store"
 import { ToolServer } from "@svc/core/tools"
 import { Context, Effect, Layer, Schema } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
@@ -55,6 +55,12 @@ export interface StoreHarness {
 }
 
 export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHarness>() {
+  /** The harness with other sale limits than the default 60 a minute and 5,000 a day. */
+  static readonly withSaleLimits = (limits: Partial<StoreSaleLimits["Type"]>) =>
+    StoreTest.layer.pipe(
+      Layer.provide(Layer.succeed(StoreSaleLimits, { ...StoreSaleLimits.defaultValue(), ...limits }))
+    )
+
   static readonly layer = Layer.scoped(
     StoreTest,
     Effect.gen(function* () {

@@ -9,8 +9,9 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { SqlClient } from "@effect/sql"
 import type { Access } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { PublicUrl } from "../../src/http/config.js"
+import { OutboundSettings, type OutboundSettingsShape } from "../../src/http-sender/config.js"
 import { StoreApiRoutes } from "../../src/http/store-api/index.js"
 import { signUpSeller, testCoreLayer } from "../support/core.js"
 
@@ -26,7 +27,7 @@ export interface Answer {
 export type Call = (token: string | undefined, method: string, path: string, body?: unknown) => Promise<Answer>
 
 export interface WebhookHarness {
-  /** The store API with SVC_WEBHOOKS_ALLOW_LOOPBACK=true (receivers on 127.0.0.1 over http). */
+  /** The store API with loopback allowed (`SVC_WEBHOOKS_ALLOW_LOOPBACK=true`: receivers on 127.0.0.1 over http). */
   readonly call: Call
   /** The same API with the switch off, as in production. */
   readonly callStrict: Call
@@ -41,11 +42,8 @@ export interface WebhookHarness {
   }>
 }
 
-/**
- * The store API over `core` as a web handler, its settings read from `settings` and then the environment, closed
- * with the scope.
- */
-export const storeApiHandler = (core: Context.Context<Core>, settings: Record<string, string> = {}) =>
+/** The store API over `core` as a web handler, with `outbound` over the default outbound settings, closed with the scope. */
+export const storeApiHandler = (core: Context.Context<Core>, outbound: Partial<OutboundSettingsShape> = {}) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() =>
@@ -54,13 +52,7 @@ export const storeApiHandler = (core: Context.Context<Core>, settings: Record<st
             Layer.provide(Layer.succeedContext(core)),
             // The store API names its public address in OAuth challenges.
             Layer.provide(PublicUrl.layer("http://store.test")),
-            Layer.provide(
-              Layer.setConfigProvider(
-                ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
-                  ConfigProvider.orElse(() => ConfigProvider.fromEnv())
-                )
-              )
-            )
+            Layer.provide(Layer.succeed(OutboundSettings, { ...OutboundSettings.defaultValue(), ...outbound }))
           ),
           { disableLogger: true }
         )
@@ -88,16 +80,16 @@ export const callerOf =
   }
 
 /** `callerOf` over `storeApiHandler`. */
-export const storeApiCaller = (core: Context.Context<Core>, settings: Record<string, string>) =>
-  Effect.map(storeApiHandler(core, settings), callerOf)
+export const storeApiCaller = (core: Context.Context<Core>, outbound: Partial<OutboundSettingsShape>) =>
+  Effect.map(storeApiHandler(core, outbound), callerOf)
 
 export class WebhookTest extends Context.Tag("test/WebhookTest")<WebhookTest, WebhookHarness>() {
   static readonly layer = Layer.scoped(
     WebhookTest,
     Effect.gen(function* () {
       const core = yield* Layer.build(testCoreLayer())
-      const call = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "true" })
-      const callStrict = yield* storeApiCaller(core, { SVC_WEBHOOKS_ALLOW_LOOPBACK: "false" })
+      const call = yield* storeApiCaller(core, { allowLoopback: true })
+      const callStrict = yield* storeApiCaller(core, { allowLoopback: false })
       const run: WebhookHarness["run"] = (effect) => Effect.provide(effect, core)
 
       const seller: WebhookHarness["seller"] = (options = {}) =>

@@ -2,20 +2,21 @@ import { randomBytes } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { WebhookSecrets } from "@svc/core/webhooks"
-import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { migrations } from "../../src/sql/migrations/index.js"
+import { ServerSecretKey } from "../../src/system/config.js"
 import { WEBHOOK_KEY_NAME, WebhookSecretsLive } from "../../src/system/webhook-secrets.js"
 import { engineName, testDatabaseLayer } from "../support/database.js"
 
-/** A `WebhookSecrets` of its own (its own key cache) on the test database, with `SVC_SECRET_KEY` as given. */
+/** A `WebhookSecrets` of its own (its own key cache) on the test database, with the server key (`SVC_SECRET_KEY`) as given. */
 const secretsWith = (key: string | undefined) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const config = ConfigProvider.fromMap(new Map(key === undefined ? [] : [["SVC_SECRET_KEY", key]]))
+    const configured = Option.map(Option.fromNullable(key), Redacted.make)
     const context = yield* Layer.build(
       WebhookSecretsLive.pipe(
         Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
-        Layer.provide(Layer.setConfigProvider(config))
+        Layer.provide(Layer.succeed(ServerSecretKey, { configured }))
       )
     )
     return yield* Effect.provide(WebhookSecrets, context)

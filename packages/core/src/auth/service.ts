@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Option } from "effect"
+import { Cache, Clock, Duration, Effect, Exit, Option } from "effect"
 import { AccountsRepo, WorkspacesRepo } from "../accounts/ports.js"
 import { AuthExpired, invalid, NotFound } from "../shared/errors.js"
 import { unstorableText } from "../shared/storable-text.js"
@@ -27,13 +27,16 @@ const TOUCH_EVERY = Duration.minutes(1)
 // be two queries per call. The principal is remembered for a few seconds per token hash instead. A
 // revocation in this process forgets it at once; a revocation or plan change made by another process (the
 // CLI, another instance) takes effect here within `REMEMBER_FOR`. Expiry is checked on every call.
-const REMEMBER_FOR = Duration.toMillis(Duration.seconds(5))
+const REMEMBER_FOR = Duration.seconds(5)
+// `Cache` serves an entry through the last millisecond of its time to live: one less keeps "within 5 seconds".
+const REMEMBER_TTL = Duration.subtract(REMEMBER_FOR, Duration.millis(1))
 const REMEMBER_AT_MOST = 10_000
 
 interface Remembered {
   readonly principal: Principal
   readonly expiresAt: number | null
-  readonly until: number
+  /** The count of revocations when the key was read: a read that overlapped one is not remembered. */
+  readonly generation: number
 }
 
 /** Making, listing and revoking API keys, and turning a bearer token into a `Principal`. */
@@ -44,23 +47,49 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
     const workspaces = yield* WorkspacesRepo
     const ids = yield* Ids
     const secrets = yield* Secrets
-    const remembered = new Map<string, Remembered>()
     // Bumped by every revocation, so a lookup that overlapped one does not remember what it read before it.
     let revocations = 0
 
-    const remember = (hash: string, entry: Remembered) => {
-      remembered.delete(hash)
-      // Map keeps insertion order: past the cap the oldest entry goes.
-      if (remembered.size >= REMEMBER_AT_MOST) {
-        const oldest = remembered.keys().next()
-        if (oldest.done !== true) remembered.delete(oldest.value)
-      }
-      remembered.set(hash, entry)
-    }
+    const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
 
-    const forgetKey = (keyId: string) => {
-      for (const [hash, entry] of remembered) if (entry.principal.credential.id === keyId) remembered.delete(hash)
-    }
+    // The span covers the storage lookup only: a remembered key costs no span. No stack trace on this hot path.
+    const lookUp = (hash: string): Effect.Effect<Remembered, AuthExpired> =>
+      Effect.gen(function* () {
+        const generation = revocations
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* keys.findByHash(hash)
+        if (Option.isNone(found)) return yield* rejected
+        const key = found.value
+        if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now)) return yield* rejected
+        const account = yield* accounts.findById(key.accountId)
+        if (Option.isNone(account)) return yield* rejected
+        if (key.lastUsedAt === null || now - key.lastUsedAt.getTime() >= Duration.toMillis(TOUCH_EVERY)) {
+          yield* keys.touch(key.id, new Date(now))
+        }
+        const principal: Principal = {
+          accountId: key.accountId,
+          plan: account.value.plan,
+          access: key.access,
+          ...(key.toolsets === null ? {} : { toolsets: key.toolsets }),
+          credential: { kind: "api_key", id: key.id },
+          workspaceId: key.workspaceId,
+          reach: "bound",
+          rateLimitExempt: false
+        }
+        return { principal, expiresAt: key.expiresAt?.getTime() ?? null, generation }
+      }).pipe(
+        withSpan("ApiKeys.authenticate", { captureStackTrace: false }),
+        // Calls that joined this lookup after a revocation must not get what it read before: read again.
+        Effect.flatMap((read) => (read.generation === revocations ? Effect.succeed(read) : lookUp(hash)))
+      )
+
+    // Refusals are not remembered (a time to live of zero): a key created a moment later must work.
+    const remembered = yield* Cache.makeWith({
+      capacity: REMEMBER_AT_MOST,
+      lookup: lookUp,
+      timeToLive: (exit) =>
+        Exit.isSuccess(exit) && exit.value.generation === revocations ? REMEMBER_TTL : Duration.zero
+    })
 
     const newToken: Effect.Effect<string> = secrets.randomBytes(48).pipe(
       Effect.flatMap((bytes) => Option.fromNullable(tokenFromRandom(bytes))),
@@ -129,55 +158,24 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
         const revoked = yield* keys.revoke(keyId, accountId, new Date(now))
         if (!revoked) return yield* new NotFound({ message: `no API key ${keyId}` })
         revocations += 1
-        forgetKey(keyId)
+        for (const [hash, entry] of yield* remembered.entries) {
+          if (entry.principal.credential.id === keyId) yield* remembered.invalidate(hash)
+        }
       })
-
-    const rejected = new AuthExpired({ message: "the API key is missing, malformed, expired or revoked" })
-
-    // The span covers the storage lookup only: a remembered key costs no span. No stack trace on this hot path.
-
-    const lookUp = (hash: string, now: number) =>
-      Effect.gen(function* () {
-        const generation = revocations
-        const found = yield* keys.findByHash(hash)
-        if (Option.isNone(found)) return yield* rejected
-        const key = found.value
-        if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now)) return yield* rejected
-        const account = yield* accounts.findById(key.accountId)
-        if (Option.isNone(account)) return yield* rejected
-        if (key.lastUsedAt === null || now - key.lastUsedAt.getTime() >= Duration.toMillis(TOUCH_EVERY)) {
-          yield* keys.touch(key.id, new Date(now))
-        }
-        const principal: Principal = {
-          accountId: key.accountId,
-          plan: account.value.plan,
-          access: key.access,
-          ...(key.toolsets === null ? {} : { toolsets: key.toolsets }),
-          credential: { kind: "api_key", id: key.id },
-          workspaceId: key.workspaceId,
-          reach: "bound",
-          rateLimitExempt: false
-        }
-        if (generation === revocations) {
-          remember(hash, { principal, expiresAt: key.expiresAt?.getTime() ?? null, until: now + REMEMBER_FOR })
-        }
-        return principal
-      }).pipe(withSpan("ApiKeys.authenticate", { captureStackTrace: false }))
 
     /** Checks a personal access token and says who is calling. */
     const authenticate = (token: string): Effect.Effect<Principal, AuthExpired> => {
       if (!isWellFormedToken(token)) return Effect.fail(rejected)
       // Written without a generator: this runs on every tool call, and a remembered key is the common case.
-      // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
       return Effect.flatMap(secrets.sha256Hex(token), (hash) =>
-        Effect.clockWith((clock) => {
-          const now = clock.unsafeCurrentTimeMillis()
-          const hit = remembered.get(hash)
-          if (hit === undefined || hit.until <= now) return lookUp(hash, now)
-          if (hit.expiresAt === null || hit.expiresAt > now) return Effect.succeed(hit.principal)
-          remembered.delete(hash)
-          return Effect.fail(rejected)
-        })
+        Effect.flatMap(remembered.get(hash), (hit) =>
+          // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
+          Effect.clockWith((clock) =>
+            hit.expiresAt === null || hit.expiresAt > clock.unsafeCurrentTimeMillis()
+              ? Effect.succeed(hit.principal)
+              : Effect.zipRight(remembered.invalidate(hash), Effect.fail(rejected))
+          )
+        )
       )
     }
 

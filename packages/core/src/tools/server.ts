@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Cache, Duration, Effect, Exit, Option } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
 import { planAtLeast } from "../accounts/schema.js"
 import type { Workspace } from "../accounts/workspace.js"
@@ -20,21 +20,17 @@ export type ToolAnswer = Readonly<Record<string, unknown>> | ToolFailure
 export type ToolRefusal = UnknownTool | InsufficientScope | RateLimited
 
 // Every tool call acts in a workspace, and reading it on every call would double the queries of a cheap read.
-// A found workspace is remembered per process for `WORKSPACE_REMEMBER_MS`. What the access check reads from it
-// (its id and owner) never changes; a workspace deleted by another process may still be found here for that long
-// (its items go with it, so reads answer not-found). A workspace that is not found is never remembered.
-const WORKSPACE_REMEMBER_MS = 5_000
+// A found workspace is remembered per process for 5 seconds. What the access check reads from it (its id and
+// owner) never changes; a workspace deleted by another process may still be found here for that long (its items go
+// with it, so reads answer not-found). A workspace that is not found is not remembered (a time to live of zero).
+// `Cache` serves an entry through the last millisecond of its time to live: one less keeps "for 5 seconds".
+const WORKSPACE_REMEMBER_TTL = Duration.millis(5_000 - 1)
 const WORKSPACE_REMEMBER_AT_MOST = 10_000
 
 /** A served name as the tool server keeps it: its registry entry and the options of its span. */
 interface ServedTool {
   readonly listed: ListedTool
   readonly span: { readonly captureStackTrace: false; readonly attributes: { readonly tool: string } }
-}
-
-interface RememberedWorkspace {
-  readonly found: Option.Some<Workspace>
-  readonly until: number
 }
 
 /** Lists and runs tools for a caller: scope, rate-limit, access, plan and workspace rules in one place for every face. */
@@ -44,27 +40,12 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
     const workspaces = yield* WorkspacesRepo
     const limiter = yield* RateLimiter
 
-    const remembered = new Map<string, RememberedWorkspace>()
-
-    // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
-    const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> =>
-      Effect.clockWith((clock) => {
-        const now = clock.unsafeCurrentTimeMillis()
-        const hit = remembered.get(id)
-        if (hit !== undefined && hit.until > now) return Effect.succeed(hit.found)
-        return Effect.map(workspaces.findById(id), (found) => {
-          if (Option.isSome(found)) {
-            remembered.delete(id)
-            // Map keeps insertion order: past the cap the oldest entry goes.
-            if (remembered.size >= WORKSPACE_REMEMBER_AT_MOST) {
-              const oldest = remembered.keys().next()
-              if (oldest.done !== true) remembered.delete(oldest.value)
-            }
-            remembered.set(id, { found, until: now + WORKSPACE_REMEMBER_MS })
-          }
-          return found
-        })
-      })
+    const remembered = yield* Cache.makeWith({
+      capacity: WORKSPACE_REMEMBER_AT_MOST,
+      lookup: (id: string) => workspaces.findById(id),
+      timeToLive: (exit) => (Exit.isSuccess(exit) && Option.isSome(exit.value) ? WORKSPACE_REMEMBER_TTL : Duration.zero)
+    })
+    const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> => remembered.get(id)
 
     const missingWorkspace = () =>
       new MissingWorkspace({

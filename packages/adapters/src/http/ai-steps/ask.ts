@@ -3,12 +3,12 @@ import type { Authenticator } from "@svc/core/auth"
 import { ASK_MESSAGE_MAX } from "@svc/core/custom-ai"
 import { FieldProblem, InvalidInput, unstorableInput } from "@svc/core/shared"
 import { toInvalidInput, type ToolServer } from "@svc/core/tools"
-import { AskCallbacks, type InstantHookPolicy } from "@svc/core/webhooks"
+import { AskCallbacks } from "@svc/core/webhooks"
 import { Effect, type Layer, Schema } from "effect"
 import { type BodyError, isJsonObject, parseJson } from "../body.js"
 import { HttpFaceSettings, PublicUrl, type PublicUrlShape } from "../config.js"
 import { platformFaceRequest, type FaceRequest } from "../exchange.js"
-import { AllowLoopback, InstantHookHosts } from "../store-api/hooks.js"
+import { instantHookPolicy, OutboundSettings } from "../../http-sender/config.js"
 import { answerStep, domainRefusal, makeStepGate, StepRefusal, stepJson } from "./caller.js"
 
 /** Where the automation tool's "Ask a Custom AI" step posts (`{ai_url}/zapier/ask`, the `/ai` prefix being `{ai_url}`). */
@@ -82,10 +82,7 @@ export const AskStepRoute: Layer.Layer<
     const callbacks = yield* AskCallbacks
     const url = yield* PublicUrl
     const { maxBodyBytes } = yield* HttpFaceSettings
-    const policy: InstantHookPolicy = {
-      allowLoopback: yield* Effect.orDie(AllowLoopback),
-      hosts: yield* Effect.orDie(InstantHookHosts)
-    }
+    const policy = instantHookPolicy(yield* OutboundSettings)
 
     const ask = (request: FaceRequest) =>
       Effect.gen(function* () {

@@ -1,6 +1,6 @@
 import { type StoreCaller, StoreCatalog, StoreCohorts, StoreCustomers, StoreSales } from "@svc/core/store"
 import { HttpSender, Webhooks } from "@svc/core/webhooks"
-import { Config, Effect, Either, SchemaAST as AST, type Schema } from "effect"
+import { Effect, Either, SchemaAST as AST, type Schema } from "effect"
 import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
@@ -10,12 +10,10 @@ import {
   type GraphQLOutputType,
   GraphQLString
 } from "graphql"
+import { OutboundSettings } from "../../http-sender/config.js"
 import { pascalCase } from "./derive.js"
 import type { GraphqlKit, RootFields } from "./parts.js"
 import { decodeInput, payloadOf, runChange, type StoreFailure, successOf } from "./store-contract.js"
-
-/** Test-only: loopback receivers over plain http, the switch the store API's webhook routes and the sender read. */
-const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
 
 const hasRequiredField = (schema: Schema.Schema.Any): boolean => {
   const encoded = AST.encodedAST(schema.ast)
@@ -46,7 +44,8 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const cohorts = yield* StoreCohorts
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
-    const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
+    // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
+    const policy = { allowLoopback: (yield* OutboundSettings).allowLoopback }
 
     const derived = (group: string, name: string, typeName: string) => types.output(successOf(group, name), typeName)
 

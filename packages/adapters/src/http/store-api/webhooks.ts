@@ -2,14 +2,12 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { StoreApi, StoreBadRequest, StoreInvalid } from "@svc/core/store-api"
 import { HttpSender, RollSecretBody, TestWebhookBody, Webhooks } from "@svc/core/webhooks"
-import { Config, Effect, Either, ParseResult, Schema } from "effect"
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { OutboundSettings } from "../../http-sender/config.js"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 import { problemsMessage, tidyProblems } from "./responses.js"
 import { withSpan } from "@svc/core/shared"
-
-/** Test-only: loopback receivers over plain http, the same switch the sender reads; never from a request. */
-const AllowLoopback = Config.boolean("SVC_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
 
 /**
  * Reads a body that may be left out entirely (`curl -X POST` sends none): empty means `{}`, anything
@@ -49,7 +47,8 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
   Effect.gen(function* () {
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
-    const policy = { allowLoopback: yield* Effect.orDie(AllowLoopback) }
+    // Test-only loopback receivers: the same switch the sender reads, never from a request.
+    const policy = { allowLoopback: (yield* OutboundSettings).allowLoopback }
     return handlers
       .handle("eventTypes", () => webhooks.eventTypes().pipe(withSpan("StoreApi.webhooks.eventTypes")))
       .handle("list", () => withCaller("webhooks.list", webhooks.list))

@@ -1,7 +1,8 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core/webhooks"
-import { Config, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { DeliveryPolling } from "../config.js"
 import { LeanSql } from "../lean.js"
 import { withSpan } from "@svc/core/shared"
 
@@ -49,9 +50,6 @@ export interface DeliveryQueueSqlOptions {
   readonly listenPollMs?: number | undefined
 }
 
-/** `SVC_WEBHOOK_POLL_MS` overrides both poll intervals (tests and benchmarks shorten them). */
-const pollOverride = Config.option(Config.integer("SVC_WEBHOOK_POLL_MS"))
-
 /**
  * `DeliveryQueue` over SQL. Claims are one `UPDATE … RETURNING` over rows locked with `SKIP LOCKED`, so
  * concurrent workers on one PostgreSQL take different deliveries; each claim sets a lease and a fresh token,
@@ -67,7 +65,8 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
       const sql = yield* SqlClient.SqlClient
       const lean = yield* LeanSql
       const pg = yield* Effect.serviceOption(PgClient.PgClient)
-      const override = Option.getOrUndefined(yield* Effect.orDie(pollOverride))
+      // A `DeliveryPolling` layer (the server's `SVC_WEBHOOK_POLL_MS`) overrides both intervals.
+      const override = (yield* DeliveryPolling).pollMs
       const pollMs = override ?? options.pollMs ?? 500
       const listenPollMs = override ?? options.listenPollMs ?? 2_000
       const scope = yield* Effect.scope
@@ -242,5 +241,5 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
     })
   )
 
-/** {@link makeDeliveryQueueSql} with its defaults (or `SVC_WEBHOOK_POLL_MS`). */
+/** {@link makeDeliveryQueueSql} with its defaults (or the `DeliveryPolling` in use). */
 export const DeliveryQueueSql = makeDeliveryQueueSql()

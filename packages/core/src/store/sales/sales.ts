@@ -1,4 +1,4 @@
-import { Clock, Config, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import { Credits } from "../../credits/service.js"
 import { makeEventRecorder } from "../../events/service.js"
 import { RateLimiter } from "../../limits/ports.js"
@@ -50,11 +50,13 @@ const rejected = (reason: SaleRejection, message: string): SaleAnswer => ({
 })
 const done = (status: SaleStatus): SaleAnswer => ({ ok: true, status })
 
-/** Sale recording limits per store; the daily cap is the server's `SVC_STORE_DAILY_SALE_CAP`. */
-export const StoreSaleLimits = Config.all({
-  perMinute: Config.integer("SVC_STORE_SALES_PER_MINUTE").pipe(Config.withDefault(60)),
-  perDay: Config.integer("SVC_STORE_DAILY_SALE_CAP").pipe(Config.withDefault(5000))
-})
+/**
+ * Sale recording limits per store: 60 a minute and 5,000 a day unless a layer provides others (the server reads them
+ * from `SVC_STORE_SALES_PER_MINUTE` and `SVC_STORE_DAILY_SALE_CAP`).
+ */
+export class StoreSaleLimits extends Context.Reference<StoreSaleLimits>()("svc/store/StoreSaleLimits", {
+  defaultValue: (): { readonly perMinute: number; readonly perDay: number } => ({ perMinute: 60, perDay: 5000 })
+}) {}
 
 const instantOf = (field: string, value: string | number | undefined) => {
   if (value === undefined) return Effect.succeed(null)
@@ -77,7 +79,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
     const stock = yield* makeStock
-    const limits = yield* Effect.orDie(StoreSaleLimits)
+    const limits = yield* StoreSaleLimits
     const credits = yield* Credits
     const joinList = yield* makeBuyerJoin
 
