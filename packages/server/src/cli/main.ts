@@ -1,3 +1,7 @@
+/**
+ * Running the `svc` command line: `runCommand` for the CLI process (and code that embeds it), `runCommandLine` for
+ * any runner (the admin socket's). The commands themselves are in `commands.ts`; parsing and help are @effect/cli's.
+ */
 import { readFileSync } from "node:fs"
 import { stripVTControlCharacters } from "node:util"
 import * as Command from "@effect/cli/Command"
@@ -12,7 +16,13 @@ import { CommandContext, CommandExit, type CommandLines, type CommandRunner, pri
 import { svcCommand, svcSubcommands } from "./commands.js"
 import { routeCommand, sendToServer } from "./server-route.js"
 
-export type { CommandLines, CommandRunner, CommandServices } from "./command-context.js"
+export {
+  CommandContext,
+  CommandExit,
+  type CommandLines,
+  type CommandRunner,
+  type CommandServices
+} from "./command-context.js"
 export { svcCommand, svcSubcommands } from "./commands.js"
 
 // `svc --version`: this package's version, read beside dist/ and src/ alike (both sit two levels under it).
