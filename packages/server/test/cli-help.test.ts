@@ -86,12 +86,15 @@ describe("svc --help", { timeout: 120_000 }, () => {
     }
   })
 
-  it("lists every command under svc, and answers -h and --version", async () => {
+  it("lists every command under svc, and answers -h (also after flags) and --version", async () => {
     const root = await svc(["-h"])
     expect(root.code).toBe(0)
     for (const { path } of commands.filter(({ path }) => path.length > 0)) {
       expect(root.stdout).toContain(`- ${path.join(" ")}`)
     }
+    const late = await svc(["keys", "create", "--email", "ada@example.com", "-h"])
+    expect(late.code).toBe(0)
+    expect(late.stdout).toContain("Make an API key")
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
     expect(await svc(["--version"])).toEqual({ code: 0, stdout: version, stderr: "" })
   })

@@ -58,6 +58,11 @@ const commandPath = ([first = "", second = ""]: ReadonlyArray<string>): Readonly
   return HashMap.has(CommandDescriptor.getSubcommands(command.descriptor), second) ? [first, second] : [first]
 }
 
+// @effect/cli answers `--help` only right after a command's words; as before, it is answered anywhere in the line
+// (`svc keys create --email ada@example.com --help`), with the help of the command the line names.
+const helpAnywhere = (argv: ReadonlyArray<string>): ReadonlyArray<string> =>
+  argv.includes("--help") || argv.includes("-h") ? [...commandPath(argv), "--help"] : argv
+
 const printUsageError = (lines: CommandLines, argv: ReadonlyArray<string>, error: ValidationError.ValidationError) => {
   const path = commandPath(argv)
   const message = ValidationError.isCommandMismatch(error)
@@ -79,7 +84,7 @@ export const runCommandLine = (
   runner: CommandRunner,
   options: { readonly colors?: boolean } = {}
 ): Effect.Effect<number> =>
-  svc(["node", "svc", ...argv]).pipe(
+  svc(["node", "svc", ...helpAnywhere(argv)]).pipe(
     Effect.as(0),
     onCommandConsole(lines, options.colors ?? false),
     Effect.provide(NodeContext.layer),
