@@ -10,6 +10,8 @@ const engineFree = [
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
   "packages/server/test/bin.test.ts",
+  // Help and mistakes in the command line are answered before any database is opened.
+  "packages/server/test/cli-help.test.ts",
   "packages/server/test/pack.test.ts",
   "scripts/client-codegen.test.ts",
   // The client as a team installs it, and clients generated from the OpenAPI documents: what they check is the

@@ -13,7 +13,9 @@ import {
   AdminRequest,
   adminSocketPath
 } from "./admin-channel.js"
-import { type CommandServices, runCommandOn } from "./cli/main.js"
+import type { CommandRunner, CommandServices } from "./cli/command-context.js"
+import { runCommandLine } from "./cli/main.js"
+import { UsageError } from "./cli/output.js"
 
 const decodeRequest = Schema.decodeUnknownEither(Schema.parseJson(AdminRequest))
 
@@ -75,16 +77,28 @@ const listenPrivately = (server: http.Server, socketPath: string) =>
 const serveSocket = (socketPath: string) =>
   Effect.gen(function* () {
     // Commands run on the server's own services, as fibers of this layer: stopping the server interrupts them.
-    const runFiber = yield* FiberSet.makeRuntimePromise<CommandServices>()
-    const run: Run = async (argv) => {
+    const services = yield* Effect.context<CommandServices>()
+    const runFiber = yield* FiberSet.makeRuntimePromise()
+    const runner: CommandRunner = {
+      app: (program) => Effect.provide(program, services),
+      database: (program) => Effect.provide(program, services),
+      serve: new UsageError({
+        message: "this server is running already; svc serve starts a server in a process of its own"
+      })
+    }
+    const run: Run = (argv) => {
+      // The wizard asks its questions on a terminal, which the server's is not: the CLI runs the command it printed.
+      if (argv.includes("--wizard")) {
+        return Promise.resolve({
+          exitCode: 2,
+          stdout: [],
+          stderr: ["svc: --wizard cannot run inside the running server; run the command the wizard printed"]
+        })
+      }
       const stdout: Array<string> = []
       const stderr: Array<string> = []
-      const exitCode = await runCommandOn(
-        argv,
-        { stdout: (line) => stdout.push(line), stderr: (line) => stderr.push(line) },
-        { app: (program) => runFiber(Effect.exit(program)), database: (program) => runFiber(Effect.exit(program)) }
-      )
-      return { exitCode, stdout, stderr }
+      const lines = { stdout: (line: string) => stdout.push(line), stderr: (line: string) => stderr.push(line) }
+      return runFiber(Effect.map(runCommandLine(argv, lines, runner), (exitCode) => ({ exitCode, stdout, stderr })))
     }
     // This process holds the directory's lock, so a socket already there was left by a server that was killed.
     const stale = yield* Effect.try({

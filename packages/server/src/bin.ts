@@ -1,10 +1,4 @@
 import { runCommand } from "./cli/main.js"
 
-// `serve` runs until a signal; every other command runs once and exits with its code.
-const argv = process.argv.slice(2)
-if (argv[0] === "serve") {
-  const { runServer } = await import("./serve.js")
-  runServer()
-} else {
-  process.exitCode = await runCommand(argv)
-}
+// `svc serve` answers 0 at once and leaves the server running until a signal; every other command runs once.
+process.exitCode = await runCommand(process.argv.slice(2))

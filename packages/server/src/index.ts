@@ -6,7 +6,7 @@
  * - `Storage`: every core port over one database (`Storage.storageLayer`).
  * - `Settings`: what the server reads from its environment (`Settings.ServerConfig`).
  * - `Tracing`: OpenTelemetry export over OTLP (`Tracing.otlpTracerLayer`), as `svc serve` sets it up.
- * - `Cli`: the `svc` command line as a function (`Cli.runCommand`).
+ * - `Cli`: the `svc` command line as a function (`Cli.runCommand`) and its command tree (`Cli.svcCommand`).
  */
 export * as App from "./runtime.js"
 export * as Cli from "./cli/main.js"

@@ -1,35 +1,20 @@
-import { Accounts, Plan } from "@svc/core/accounts"
-import { Effect, Schema } from "effect"
-import { type Output, report, UsageError } from "./output.js"
-
-const decodePlan = (plan: string | undefined) =>
-  plan === undefined
-    ? Effect.succeed(undefined)
-    : Schema.decodeUnknown(Plan)(plan).pipe(
-        Effect.mapError(() => new UsageError({ message: `--plan must be one of ${Plan.literals.join(", ")}` }))
-      )
+import { Accounts, type Plan } from "@svc/core/accounts"
+import { Effect } from "effect"
+import { type Output, report } from "./output.js"
 
 /** `svc accounts create --email --password [--name] [--plan]` */
 export const createAccount = (
   input: {
-    readonly email?: string | undefined
-    readonly password?: string | undefined
-    readonly name?: string | undefined
-    readonly plan?: string | undefined
+    readonly email: string
+    readonly password: string
+    readonly name: string | undefined
+    readonly plan: Plan | undefined
   },
   output: Output
 ) =>
   Effect.gen(function* () {
-    if (!input.email || !input.password)
-      return yield* new UsageError({ message: "accounts create needs --email and --password" })
-    const plan = yield* decodePlan(input.plan)
     const accounts = yield* Accounts
-    const { account, workspace, store } = yield* accounts.create({
-      email: input.email,
-      password: input.password,
-      name: input.name,
-      plan
-    })
+    const { account, workspace, store } = yield* accounts.create(input)
     yield* report(
       output,
       {
@@ -46,20 +31,11 @@ export const createAccount = (
   })
 
 /** `svc plans set --email --plan` */
-export const setPlan = (
-  input: { readonly email?: string | undefined; readonly plan?: string | undefined },
-  output: Output
-) =>
+export const setPlan = (input: { readonly email: string; readonly plan: Plan }, output: Output) =>
   Effect.gen(function* () {
-    if (!input.email || !input.plan) return yield* new UsageError({ message: "plans set needs --email and --plan" })
-    const plan = yield* decodePlan(input.plan)
-    const account = yield* (yield* Accounts).setPlan(input.email, plan ?? "free")
+    const account = yield* (yield* Accounts).setPlan(input.email, input.plan)
     yield* report(output, { account }, [`${account.email} is now on the ${account.plan} plan.`])
   })
 
-/** Finds the account a key command names. */
-export const accountByEmail = (email: string | undefined) =>
-  Effect.gen(function* () {
-    if (!email) return yield* new UsageError({ message: "this command needs --email <owner email>" })
-    return yield* (yield* Accounts).findByEmail(email)
-  })
+/** Finds the account a command names with `--email`. */
+export const accountByEmail = (email: string) => Effect.flatMap(Accounts, (accounts) => accounts.findByEmail(email))

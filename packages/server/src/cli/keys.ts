@@ -20,12 +20,9 @@ const parsePart = (text: string) =>
     return [decodedPart, decodedLevel] as const
   })
 
-/** Reads `--access full` or a list of `--part <part>=<level>` into an access grant. */
-export const parseAccess = (access: string | undefined, parts: ReadonlyArray<string>) =>
+/** Reads `--access full|custom` and a list of `--part <part>=<level>` into an access grant. */
+export const parseAccess = (access: "full" | "custom" | undefined, parts: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (access !== undefined && access !== "full" && access !== "custom") {
-      return yield* new UsageError({ message: "--access must be full, or custom with --part <part>=<level>" })
-    }
     if (parts.length === 0) {
       if (access === "custom")
         return yield* new UsageError({ message: "--access custom needs at least one --part <part>=<level>" })
@@ -73,30 +70,26 @@ const keyView = (key: {
 /** `svc keys create --email [--name] [--access full | --part p=l ...] [--toolset t ...] [--store handle] [--expires-in-days N]` */
 export const createKey = (
   input: {
-    readonly email?: string | undefined
-    readonly name?: string | undefined
-    readonly access?: string | undefined
+    readonly email: string
+    readonly name: string | undefined
+    readonly access: "full" | "custom" | undefined
     readonly parts: ReadonlyArray<string>
-    readonly toolsets?: ReadonlyArray<string> | undefined
-    readonly store?: string | undefined
-    readonly expiresInDays?: string | undefined
+    readonly toolsets: ReadonlyArray<string>
+    readonly store: string | undefined
+    readonly expiresInDays: number | undefined
   },
   output: Output
 ) =>
   Effect.gen(function* () {
     const account = yield* accountByEmail(input.email)
     const access = yield* parseAccess(input.access, input.parts)
-    const toolsets = yield* parseToolsets(input.toolsets ?? [])
-    const days = input.expiresInDays === undefined ? undefined : Number(input.expiresInDays)
-    if (days !== undefined && !Number.isInteger(days)) {
-      return yield* new UsageError({ message: "--expires-in-days must be a whole number" })
-    }
+    const toolsets = yield* parseToolsets(input.toolsets)
     const { key, token } = yield* (yield* ApiKeys).create(account.id, {
       name: input.name,
       access,
       toolsets,
       storeHandle: input.store,
-      expiresInDays: days
+      expiresInDays: input.expiresInDays
     })
     yield* report(output, { key: keyView(key), token }, [
       `Created API key ${key.id} (${key.name}) for ${account.email}, access: ${describeAccess(key.access)}, toolsets: ${describeToolsets(key.toolsets)}.`,
@@ -108,7 +101,7 @@ export const createKey = (
   })
 
 /** `svc keys list --email` */
-export const listKeys = (input: { readonly email?: string | undefined }, output: Output) =>
+export const listKeys = (input: { readonly email: string }, output: Output) =>
   Effect.gen(function* () {
     const account = yield* accountByEmail(input.email)
     const keys = yield* (yield* ApiKeys).list(account.id)
@@ -127,9 +120,8 @@ export const listKeys = (input: { readonly email?: string | undefined }, output:
   })
 
 /** `svc keys revoke <id>` */
-export const revokeKey = (id: string | undefined, output: Output) =>
+export const revokeKey = (id: string, output: Output) =>
   Effect.gen(function* () {
-    if (!id) return yield* new UsageError({ message: "keys revoke needs the key id: svc keys revoke <key id>" })
     yield* (yield* ApiKeys).revoke(id)
     yield* report(output, { revoked: id }, [`Revoked ${id}; running servers stop accepting it within 5 seconds.`])
   })

@@ -4,10 +4,10 @@ import { NotFound } from "@svc/core/shared"
 import { StoreCohorts, StoreSetup, StoreTagging } from "@svc/core/store"
 import { Effect, Option } from "effect"
 import { accountByEmail } from "./accounts.js"
-import { type Output, report, UsageError } from "./output.js"
+import { type Output, report } from "./output.js"
 
 /** The store a command acts on: `--store <handle>` of the owner, else the owner's default workspace's store. */
-const storeOf = (email: string | undefined, handle: string | undefined) =>
+const storeOf = (email: string, handle: string | undefined) =>
   Effect.gen(function* () {
     const account = yield* accountByEmail(email)
     const workspaces = yield* WorkspacesRepo
@@ -39,31 +39,22 @@ const storeOf = (email: string | undefined, handle: string | undefined) =>
  */
 export const setStore = (
   input: {
-    readonly email?: string | undefined
-    readonly store?: string | undefined
-    readonly supportEmail?: string | undefined
-    readonly cardProcessor?: string | undefined
-    readonly emailListAddBuyers?: string | undefined
-    readonly emailDoubleOptIn?: string | undefined
+    readonly email: string
+    readonly store: string | undefined
+    readonly supportEmail: string | undefined
+    readonly cardProcessor: "connected" | "none" | undefined
+    readonly emailListAddBuyers: boolean | undefined
+    readonly emailDoubleOptIn: boolean | undefined
   },
   output: Output
 ) =>
   Effect.gen(function* () {
     const { workspaceId, handle } = yield* storeOf(input.email, input.store)
-    if (input.cardProcessor !== undefined && input.cardProcessor !== "connected" && input.cardProcessor !== "none") {
-      return yield* new UsageError({ message: "--card-processor must be connected or none" })
-    }
-    const onOff = (flag: string, value: string | undefined) =>
-      value === undefined
-        ? Effect.succeed(undefined)
-        : value === "on" || value === "off"
-          ? Effect.succeed(value === "on")
-          : Effect.fail(new UsageError({ message: `--${flag} must be on or off` }))
     const settings = yield* (yield* StoreSetup).set(workspaceId, {
       supportEmail: input.supportEmail === "none" ? null : input.supportEmail,
       cardProcessor: input.cardProcessor,
-      emailListAddBuyers: yield* onOff("email-list-add-buyers", input.emailListAddBuyers),
-      emailDoubleOptIn: yield* onOff("email-double-opt-in", input.emailDoubleOptIn)
+      emailListAddBuyers: input.emailListAddBuyers,
+      emailDoubleOptIn: input.emailDoubleOptIn
     })
     yield* report(
       output,
@@ -85,15 +76,10 @@ export const setStore = (
 
 /** `svc custom-ais create --email <owner> --name <name> [--store <handle>]` */
 export const createCustomAi = (
-  input: {
-    readonly email?: string | undefined
-    readonly store?: string | undefined
-    readonly name?: string | undefined
-  },
+  input: { readonly email: string; readonly store: string | undefined; readonly name: string },
   output: Output
 ) =>
   Effect.gen(function* () {
-    if (!input.name) return yield* new UsageError({ message: "custom-ais create needs --name <name>" })
     const { workspaceId } = yield* storeOf(input.email, input.store)
     const customAi = yield* (yield* CustomAis).create(workspaceId, { name: input.name })
     yield* report(
@@ -106,28 +92,21 @@ export const createCustomAi = (
 /** `svc cohorts create --email <owner> --product <id> --name <n> [--capacity N] [--starts-on YYYY-MM-DD] [--store <handle>]` */
 export const createCohort = (
   input: {
-    readonly email?: string | undefined
-    readonly store?: string | undefined
-    readonly product?: string | undefined
-    readonly name?: string | undefined
-    readonly capacity?: string | undefined
-    readonly startsOn?: string | undefined
+    readonly email: string
+    readonly store: string | undefined
+    readonly product: string
+    readonly name: string
+    readonly capacity: number | undefined
+    readonly startsOn: string | undefined
   },
   output: Output
 ) =>
   Effect.gen(function* () {
-    if (!input.product || !input.name) {
-      return yield* new UsageError({ message: "cohorts create needs --product <product id> and --name <name>" })
-    }
-    const capacity = input.capacity === undefined ? null : Number(input.capacity)
-    if (capacity !== null && (input.capacity?.trim() === "" || !Number.isInteger(capacity))) {
-      return yield* new UsageError({ message: "--capacity must be a whole number (leave it out for no cap)" })
-    }
     const { workspaceId } = yield* storeOf(input.email, input.store)
     const cohort = yield* (yield* StoreCohorts).create(workspaceId, {
       productId: input.product,
       name: input.name,
-      capacity,
+      capacity: input.capacity ?? null,
       startsOn: input.startsOn ?? null
     })
     yield* report(output, { id: cohort.id, cohort }, [
@@ -139,17 +118,14 @@ export const createCohort = (
 /** `svc customers tag --email <owner> --customer <email> --tag <name> [--tag <name> ...] [--store <handle>]` */
 export const tagCustomer = (
   input: {
-    readonly email?: string | undefined
-    readonly store?: string | undefined
-    readonly customer?: string | undefined
+    readonly email: string
+    readonly store: string | undefined
+    readonly customer: string
     readonly tags: ReadonlyArray<string>
   },
   output: Output
 ) =>
   Effect.gen(function* () {
-    if (!input.customer || input.tags.length === 0) {
-      return yield* new UsageError({ message: "customers tag needs --customer <email> and at least one --tag <name>" })
-    }
     const { workspaceId } = yield* storeOf(input.email, input.store)
     const tagged = yield* (yield* StoreTagging).tagPerson(workspaceId, input.customer, input.tags)
     yield* report(output, tagged, [
