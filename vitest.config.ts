@@ -33,6 +33,7 @@ const engineFree = [
   "packages/adapters/test/core/compiled-schemas.test.ts",
   "packages/adapters/test/core/tool-contracts.test.ts",
   "packages/adapters/test/http/tool-list-budget.test.ts",
+  "packages/adapters/test/http/served-names.test.ts",
   "packages/adapters/test/core/ids.test.ts",
   "packages/adapters/test/http/gzip-answers.test.ts",
   // Protocol conformance of outside clients: the engine under the server changes nothing they check.
