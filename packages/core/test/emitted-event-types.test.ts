@@ -9,7 +9,8 @@ import { EMITTED_EVENT_TYPES, eventTypeGroups } from "../src/webhooks/schema.js"
 const src = fileURLToPath(new URL("../src", import.meta.url))
 
 // Events reach the log only through the recorder or the event maker, named by a literal type.
-const WRITE = /\b(?:recordEvent|makeEvent)\(\s*[^,()]+,\s*(?:[^,"]*\?\s*)?"([a-z_]+\.[a-z_]+)"(?:\s*:\s*"([a-z_]+\.[a-z_]+)")?/g
+const WRITE =
+  /\b(?:recordEvent|makeEvent)\(\s*[^,()]+,\s*(?:[^,"]*\?\s*)?"([a-z_]+\.[a-z_]+)"(?:\s*:\s*"([a-z_]+\.[a-z_]+)")?/g
 
 const sourcesUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -75,7 +75,7 @@ const call = async (client: Client, name: string, args: Answer) =>
   (await client.callTool({ name, arguments: args })).structuredContent as Answer
 
 const balanceOf = async (client: Client) =>
-  Number(((await call(client, "svc_list_workspaces", {})).credits as { balance: string }).balance)
+  ((await call(client, "svc_list_workspaces", {})).credits as { balance: number }).balance
 
 const questionsSeen = (question: string) =>
   (provider?.seen ?? []).filter((request) => JSON.stringify(request.body ?? null).includes(question)).length

@@ -29,12 +29,24 @@ const strangers = (text: string, served: ReadonlyArray<ListedTool>): ReadonlyArr
   )
 }
 
+/** The descriptions in a schema that say nothing: what leaving out a field's only sentence would make. */
+const emptyDescriptions = (schema: unknown, path: string): ReadonlyArray<string> => {
+  if (typeof schema !== "object" || schema === null) return []
+  return Object.entries(schema).flatMap(([key, value]) =>
+    key === "description" && typeof value === "string"
+      ? value.trim() === ""
+        ? [path]
+        : []
+      : emptyDescriptions(value, `${path}.${key}`)
+  )
+}
+
 const parts = Object.values(toolGroups).map((group) => group.part)
 const custom = (levels: Partial<Record<Part, Level>>): Access => ({ kind: "custom", parts: levels })
 
 layer(testCoreLayer(), { timeout: "60 seconds" })("tool names in served texts", (it) => {
   describe("tool descriptions and field descriptions", () => {
-    it.effect("name only tools served with them, in the smallest set a tool is ever served in", () =>
+    it.effect("name only tools served with them, in the smallest set a tool is ever served in, and still say", () =>
       Effect.gen(function* () {
         const registry = yield* ToolRegistry
         const found: Array<string> = []
@@ -42,6 +54,12 @@ layer(testCoreLayer(), { timeout: "60 seconds" })("tool names in served texts", 
           for (const listed of served) {
             const unserved = strangers(textsOf(listed), served)
             if (unserved.length > 0) found.push(`${label}: ${listed.entry.name} names ${unserved.join(", ")}`)
+            // A text loses only its sentences naming unserved tools, never all it says.
+            const { descriptor } = listed
+            if (descriptor.description.length < 60) found.push(`${label}: ${listed.entry.name} is left undescribed`)
+            for (const empty of emptyDescriptions([descriptor.inputSchema, descriptor.outputSchema], "")) {
+              found.push(`${label}: ${listed.entry.name} has an empty description at ${empty}`)
+            }
           }
         }
         check("all", registry.servedTo({ kind: "full" }, undefined))
