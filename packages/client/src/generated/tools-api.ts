@@ -6841,7 +6841,7 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged: 0, 1, or 2 with mode max. */
+                                /** @description Credits charged, e.g. 1. */
                                 readonly credits: number;
                             } | null;
                             /**
@@ -7037,7 +7037,7 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged: 0, 1, or 2 with mode max. */
+                                /** @description Credits charged, e.g. 1. */
                                 readonly credits: number;
                             } | null;
                             /**
@@ -7233,7 +7233,7 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged: 0, 1, or 2 with mode max. */
+                                /** @description Credits charged, e.g. 1. */
                                 readonly credits: number;
                             } | null;
                             /**
@@ -7973,7 +7973,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Chat id (chat_…). From svc_ask_custom_ai or svc_list_chats. */
+                    /** @description Chat id (chat_…) from an answer. Listed by svc_list_chats. */
                     readonly chatId: string;
                 };
             };
@@ -8013,9 +8013,9 @@ export interface operations {
                         readonly model?: string | null;
                         /** @description AI credits (when answered). */
                         readonly credits?: {
-                            /** @description Credits charged: 1, 2 with mode max, 0 for quoted knowledge. */
+                            /** @description Credits charged, e.g. 1. */
                             readonly charged: number;
-                            /** @description Credits left, in tenths (e.g. 12.5). */
+                            /** @description Credits left, e.g. 12.5. */
                             readonly balance: number;
                         };
                     };
@@ -8668,7 +8668,7 @@ export interface operations {
                      * @enum {string}
                      */
                     readonly mode?: "standard" | "max";
-                    /** @description Chat id (chat_…). From svc_ask_custom_ai or svc_list_chats. */
+                    /** @description Chat id (chat_…) from an answer. Listed by svc_list_chats. */
                     readonly chatId?: string;
                 };
             };
@@ -8708,9 +8708,9 @@ export interface operations {
                         readonly model?: string | null;
                         /** @description AI credits (when answered). */
                         readonly credits?: {
-                            /** @description Credits charged: 1, 2 with mode max, 0 for quoted knowledge. */
+                            /** @description Credits charged, e.g. 1. */
                             readonly charged: number;
-                            /** @description Credits left, in tenths (e.g. 12.5). */
+                            /** @description Credits left, e.g. 12.5. */
                             readonly balance: number;
                         };
                     };

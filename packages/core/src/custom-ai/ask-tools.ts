@@ -5,7 +5,7 @@ import { type AskAnswer, CustomAiAsking } from "./asking.js"
 import { ASK_MESSAGE_MAX } from "./chats.js"
 
 const ChatId = Schema.String.pipe(Schema.maxLength(100)).annotations({
-  description: "Chat id (chat_…). From svc_ask_custom_ai or svc_list_chats."
+  description: "Chat id (chat_…) from an answer. Listed by svc_list_chats."
 })
 
 // One flat answer shape for both tools, so an agent reads a running answer and its later form the same way.
@@ -29,10 +29,8 @@ const answerFields = {
   ),
   credits: Schema.optional(
     Schema.Struct({
-      charged: Schema.Number.annotations({
-        description: "Credits charged: 1, 2 with mode max, 0 for quoted knowledge."
-      }),
-      balance: Schema.Number.annotations({ description: "Credits left, in tenths (e.g. 12.5)." })
+      charged: Schema.Number.annotations({ description: "Credits charged, e.g. 1." }),
+      balance: Schema.Number.annotations({ description: "Credits left, e.g. 12.5." })
     }).annotations({ description: "AI credits (when answered)." })
   )
 }

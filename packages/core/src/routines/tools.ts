@@ -66,7 +66,7 @@ const LatestRun = Schema.Struct({
     description: `Start of the answer (${ROUTINE_ANSWER_EXCERPT_MAX} characters); the whole one is in the chat.`
   }),
   error: Schema.NullOr(Schema.String).annotations({ description: "Why it failed (or why it is being retried)." }),
-  credits: Schema.Number.annotations({ description: "Credits charged: 0, 1, or 2 with mode max." })
+  credits: Schema.Number.annotations({ description: "Credits charged, e.g. 1." })
 })
 
 const RoutineRecord = Schema.Struct({
