@@ -137,7 +137,7 @@ describe(`a Custom AI answered by a language model in svc serve on ${engineName}
       answer: ANSWER,
       model: "local-model",
       sources: [{ title: "Shipping", url: null }],
-      credits: { charged: "1" }
+      credits: { charged: 1 }
     })
     // The new process asked the model again after the lost run's lease; one credit for the answer in all.
     expect(questionsSeen(question)).toBeGreaterThanOrEqual(2)
