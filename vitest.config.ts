@@ -14,6 +14,7 @@ const engineFree = [
   "packages/server/test/cli-help.test.ts",
   "packages/server/test/pack.test.ts",
   "scripts/client-codegen.test.ts",
+  "scripts/toolset-table.test.ts",
   // The client as a team installs it, and clients generated from the OpenAPI documents: what they check is the
   // client's and the documents', the same over either engine.
   "packages/server/test/client-pack.test.ts",
@@ -37,6 +38,8 @@ const engineFree = [
   "packages/adapters/test/core/compiled-schemas.test.ts",
   "packages/adapters/test/core/tool-contracts.test.ts",
   "packages/adapters/test/http/tool-list-budget.test.ts",
+  "packages/adapters/test/http/served-names.test.ts",
+  "packages/adapters/test/http/instructions-date.test.ts",
   "packages/adapters/test/core/ids.test.ts",
   "packages/adapters/test/http/gzip-answers.test.ts",
   // Protocol conformance of outside clients: the engine under the server changes nothing they check.

@@ -93,7 +93,7 @@ const toolMethods = (tools: ReadonlyArray<ListedTool>): string => {
 }
 
 /** Builds the tool registry the server serves, on a throw-away in-memory database. */
-const servedTools = Effect.map(ToolRegistry, (registry) => registry.tools).pipe(
+export const servedRegistry = ToolRegistry.pipe(
   Effect.provide(
     App.ServedCoreLive.pipe(
       Layer.provide(Storage.storageLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))),
@@ -111,7 +111,7 @@ const servedTools = Effect.map(ToolRegistry, (registry) => registry.tools).pipe(
  * `openapi-typescript`, the same tool a team generating its own client would use), and the tool method table.
  */
 export const generateClientSources: Effect.Effect<ReadonlyArray<GeneratedFile>> = Effect.gen(function* () {
-  const tools = yield* servedTools
+  const { tools } = yield* servedRegistry
   const toolsDocument = Http.makeToolsOpenApi(tools, DOCUMENT_URL)
   const storeDocument = OpenApi.fromApi(StoreApi)
   return [

@@ -75,7 +75,7 @@ const call = async (client: Client, name: string, args: Answer) =>
   (await client.callTool({ name, arguments: args })).structuredContent as Answer
 
 const balanceOf = async (client: Client) =>
-  Number(((await call(client, "svc_list_workspaces", {})).credits as { balance: string }).balance)
+  ((await call(client, "svc_list_workspaces", {})).credits as { balance: number }).balance
 
 const questionsSeen = (question: string) =>
   (provider?.seen ?? []).filter((request) => JSON.stringify(request.body ?? null).includes(question)).length
@@ -137,7 +137,7 @@ describe(`a Custom AI answered by a language model in svc serve on ${engineName}
       answer: ANSWER,
       model: "local-model",
       sources: [{ title: "Shipping", url: null }],
-      credits: { charged: "1" }
+      credits: { charged: 1 }
     })
     // The new process asked the model again after the lost run's lease; one credit for the answer in all.
     expect(questionsSeen(question)).toBeGreaterThanOrEqual(2)

@@ -136,6 +136,24 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`tables on ${engineName}`, (it
   })
 
   describe("update rows and columns", () => {
+    it.effect("an update keeps the cells it leaves out and empties the ones given as null", () =>
+      Effect.gen(function* () {
+        const { principal } = yield* signUp()
+        const { table } = yield* ok<{ table: TableShape }>(principal, "svc_create_table", {
+          title: "Cities",
+          columns: [{ name: "Name" }, { name: "Country" }, { name: "People", type: "number" }],
+          rows: [{ Name: "Lyon", Country: "France", People: 522_000 }]
+        })
+        const [lyon] = (yield* ok<{ rows: Array<Row> }>(principal, "svc_read_table", { tableId: table.id })).rows
+        yield* ok(principal, "svc_update_table_rows", {
+          tableId: table.id,
+          rows: [{ rowId: lyon?.id, cells: { people: 523_000, Country: null } }]
+        })
+        const after = yield* ok<{ rows: Array<Row> }>(principal, "svc_read_table", { tableId: table.id })
+        expect(after.rows.map((row) => row.cells)).toEqual([{ Name: "Lyon", People: 523_000 }])
+      })
+    )
+
     it.effect("changes and deletes rows, then renames, removes, adds and reorders columns", () =>
       Effect.gen(function* () {
         const { principal } = yield* signUp()

@@ -179,7 +179,7 @@ layer(testCoreLayer(), { timeout: "120 seconds" })(`AI credits on ${engineName}`
       const answer = yield* (yield* ToolServer).call(principal, "svc_list_workspaces", {})
       expect(answer).toMatchObject({
         ok: true,
-        credits: { balance: "501.5", monthlyAllowance: 500, refillsOn: "2026-12-01" }
+        credits: { balance: 501.5, monthlyAllowance: 500, refillsOn: "2026-12-01" }
       })
     })
   )

@@ -27,7 +27,7 @@ layer(askTestLayer(), { timeout: "120 seconds" })(`asking a Custom AI with no la
         status: "answered",
         model: null,
         sources: [{ title: "Sourdough basics", url: null }],
-        credits: { charged: "0", balance: String(before / 10) }
+        credits: { charged: 0, balance: before / 10 }
       })
       expect(asked.answer).toContain("Feed the starter twice a day")
       expect(asked.answer).toContain("Sourdough basics")

@@ -50,7 +50,7 @@ layer(askTestLayer(model.layer), { timeout: "120 seconds" })(
           answer: "Within 30 days [1].",
           model: "test-model-2",
           sources: [{ title: "Returns policy", url: null }],
-          credits: { charged: "1", balance: String((before - 10) / 10) }
+          credits: { charged: 1, balance: (before - 10) / 10 }
         })
         expect(yield* balance).toBe(before - 10)
         expect(model.prompts.length).toBe(seen + 1)
@@ -68,7 +68,7 @@ layer(askTestLayer(model.layer), { timeout: "120 seconds" })(
           mode: "max",
           chatId: asked.chatId
         })
-        expect(next).toMatchObject({ status: "answered", credits: { charged: "2" } })
+        expect(next).toMatchObject({ status: "answered", credits: { charged: 2 } })
         expect(yield* balance).toBe(before - 30)
         expect(model.prompts[seen + 1]?.turns).toEqual([
           { role: "user", text: "How long do I have to return?" },

@@ -1,7 +1,7 @@
 /**
- * The size of each toolset's `tools/list`, as docs/toolsets.md gives it: measured from the real list over MCP, and
- * checked to be a partition of the whole list (every tool in exactly one toolset). The table is printed, so the
- * document can be brought up to date from a run of this file.
+ * The size of each toolset's `tools/list`, measured from the real list over MCP, and checked to be a partition of the
+ * whole list (every tool in exactly one toolset). The table is printed; the README's table is generated from the
+ * registry (`npm run generate`, scripts/toolset-table.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { toolsetNames } from "@svc/core/tools"
@@ -44,7 +44,10 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           const reads = await list({ "x-mcp-readonly": "true" })
           rows.push(`| \`all\` | ${whole.tools} | ${whole.bytes} | ${reads.tools} | ${reads.bytes} |`)
           console.log(rows.join("\n"))
-          expect({ tools, bytes }).toEqual(whole)
+          expect(tools).toBe(whole.tools)
+          // A toolset alone leaves out the sentences naming tools of other toolsets (served-names.test.ts), so its
+          // share weighs at most what its tools weigh in the whole list.
+          expect(bytes).toBeLessThanOrEqual(whole.bytes)
         })
       })
     )

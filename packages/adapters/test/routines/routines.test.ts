@@ -278,7 +278,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
           status: "answered",
           dueAt: "1971-01-01T00:01:00.000Z",
           error: null,
-          credits: "0",
+          credits: 0,
           answerExcerpt: expect.stringContaining("Returns are accepted within 30 days")
         })
         expect(ran.nextRunAt).toBe("1971-01-01T00:02:00.000Z")
@@ -408,7 +408,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
             expect(yield* runDueRoutines(worker)).toBe(1)
             expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
               status: "answered",
-              credits: "1",
+              credits: 1,
               answerExcerpt: text
             })
           })
@@ -419,7 +419,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
         expect(yield* runDueRoutines(worker)).toBe(1)
         expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
           status: "answered",
-          credits: "1",
+          credits: 1,
           answerExcerpt: "Nothing new on returns."
         })
         expect(yield* balance).toBe(before - 10)
@@ -457,7 +457,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
         expect(yield* runDueRoutines(worker)).toBe(1)
         expect((yield* routineOf(principal, routine.id)).latestRun).toMatchObject({
           status: "answered",
-          credits: "1",
+          credits: 1,
           error: null,
           answerExcerpt: "Back again."
         })

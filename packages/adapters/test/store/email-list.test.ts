@@ -319,6 +319,28 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
       })
     )
 
+    it.effect("writes no lead.created for a person the API adds: New Email Signup is the sign-ups' feed", () =>
+      Effect.gen(function* () {
+        const t = yield* StoreTest
+        const s = yield* t.seller()
+        const send = caller(t, s.token)
+        const added = yield* send("POST", "/email-contacts", { email: "kim@example.com", name: "Kim", tags: ["Lead"] })
+        expect(added.body).toMatchObject({ ok: true, added: true })
+
+        const types = (yield* t.events(s.workspaceId)).map((event) => event.type)
+        expect(types).toContain("contact.tagged")
+        expect(types).not.toContain("lead.created")
+        const signups = yield* send("GET", "/email-signups/recent")
+        expect(signups.body).toEqual({ ok: true, signups: [] })
+        // The type is emitted all the same: a sign-up on the store's page writes it.
+        const catalog = yield* send("GET", "/webhook-events")
+        const email = (catalog.body.groups as Array<{ group: string; events: Array<Row> }>).find(
+          (g) => g.group === "Email"
+        )
+        expect(email?.events).toContainEqual({ type: "lead.created", emitted: true })
+      })
+    )
+
     it.effect("puts buyers on the list as subscribed when they buy, unless the seller turned it off", () =>
       Effect.gen(function* () {
         const t = yield* StoreTest

@@ -29,7 +29,9 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "membership.renewed",
           "membership.cancelled",
           "customer.created",
+          "lead.created",
           "contact.tagged",
+          "form.completed",
           "cohort_signup.created"
         ])
       })

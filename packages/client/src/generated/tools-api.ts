@@ -49,7 +49,7 @@ export interface paths {
         readonly put?: never;
         /**
          * List workspace items
-         * @description List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead (restore with svc_trash_item). Free. Read a note's body with svc_get_note_markdown.
+         * @description List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.
          */
         readonly post: operations["svc_list_workspace_items"];
         readonly delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Search captures
-         * @description Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. The svc_save_… tools make captures.
+         * @description Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. Saving links, posts or ads with their text makes captures.
          */
         readonly post: operations["svc_search_captures"];
         readonly delete?: never;
@@ -289,7 +289,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Create board
-         * @description Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items, read it with svc_read_board.
+         * @description Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items. Read it with svc_read_board.
          */
         readonly post: operations["svc_create_board"];
         readonly delete?: never;
@@ -389,7 +389,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Create note
-         * @description Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note; read it with svc_get_note_markdown.
+         * @description Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note. Read it with svc_get_note_markdown.
          */
         readonly post: operations["svc_create_note"];
         readonly delete?: never;
@@ -409,7 +409,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Patch note
-         * @description Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict; reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
+         * @description Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
          */
         readonly post: operations["svc_patch_note"];
         readonly delete?: never;
@@ -550,7 +550,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save posts to library
-         * @description Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture (svc_search_captures). On a board: svc_save_posts_to_board.
+         * @description Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture. On a board: svc_save_posts_to_board.
          */
         readonly post: operations["svc_save_posts_to_library"];
         readonly delete?: never;
@@ -570,7 +570,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save ads to board
-         * @description Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId (from svc_search_ads); the text is also kept as a capture.
+         * @description Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId; the text is also kept as a capture.
          */
         readonly post: operations["svc_save_ads_to_board"];
         readonly delete?: never;
@@ -670,7 +670,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Update table rows
-         * @description Change cells of rows (cells left out stay, null empties one) and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to 500 rows per call; row ids come from svc_read_table.
+         * @description Change cells of rows and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to 500 rows per call. Row ids: svc_read_table.
          */
         readonly post: operations["svc_update_table_rows"];
         readonly delete?: never;
@@ -1639,8 +1639,8 @@ export interface operations {
                         readonly nextCursor?: string;
                         /** @description The account's AI credits. */
                         readonly credits: {
-                            /** @description AI credits that can be spent now, e.g. "12.5": monthly allowance left plus extra credits. */
-                            readonly balance: string;
+                            /** @description AI credits that can be spent now, in tenths (e.g. 12.5): monthly allowance left plus extra credits. */
+                            readonly balance: number;
                             /** @description Credits the plan grants each month (UTC). */
                             readonly monthlyAllowance: number;
                             /** @description Day (YYYY-MM-DD, UTC) the monthly allowance is reset. */
@@ -2171,7 +2171,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Note id (note_…) from svc_create_note or svc_list_workspace_items. */
+                    /** @description Note id (note_…). From svc_create_note or svc_list_workspace_items. */
                     readonly noteId: string;
                 };
             };
@@ -2295,7 +2295,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Media item id (media_…) from svc_add_media_to_board or svc_list_workspace_items with type media. */
+                    /** @description Media item id (media_…). From svc_add_media_to_board or svc_list_workspace_items with type media. */
                     readonly mediaId: string;
                 };
             };
@@ -2431,7 +2431,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Board id (board_…) from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…). From svc_create_board or svc_list_workspace_items. */
                     readonly boardId: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -2600,7 +2600,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Table id (table_…) from svc_create_table or svc_list_workspace_items. */
+                    /** @description Table id (table_…). From svc_create_table or svc_list_workspace_items. */
                     readonly tableId: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -2655,7 +2655,7 @@ export interface operations {
                         };
                         /** @description The rows of this page, in order. */
                         readonly rows: readonly {
-                            /** @description Row id (row_…); pass it to svc_update_table_rows. */
+                            /** @description Row id (row_…). Pass it to svc_update_table_rows. */
                             readonly id: string;
                             /** @description The row's order key: rows are read in ascending position; new rows go at the end. */
                             readonly position: number;
@@ -2761,7 +2761,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Item id of any kind (note_…, link_…, …) from svc_list_workspace_items. */
+                    /** @description Item id of any kind (note_…, link_…, …). From svc_list_workspace_items. */
                     readonly itemId: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -3072,7 +3072,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Only chats with this Custom AI (id from svc_list_custom_ai). Leave out for every chat. */
+                    /** @description Only chats with this Custom AI (cai_…); leave out for every chat. Ids: svc_list_custom_ai. */
                     readonly customAIId?: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -3096,7 +3096,7 @@ export interface operations {
                         readonly ok: true;
                         /** @description The chats, most recently active first. */
                         readonly chats: readonly {
-                            /** @description Chat id; pass it as chatId to svc_ask_custom_ai to continue a Custom AI chat. */
+                            /** @description Chat id (chat_…). Pass it as chatId to svc_ask_custom_ai to continue the chat. */
                             readonly id: string;
                             /** @description Chat title. */
                             readonly title: string;
@@ -3609,7 +3609,7 @@ export interface operations {
                     readonly toItemId: string;
                     /** @description What the connection means, e.g. "supports" or "next step"; up to 200 characters. Default empty. */
                     readonly label?: string;
-                    /** @description Board id (board_…) from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…). From svc_create_board or svc_list_workspace_items. */
                     readonly boardId?: string;
                 };
             };
@@ -3730,7 +3730,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Board id (board_…) from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…). From svc_create_board or svc_list_workspace_items. */
                     readonly boardId: string;
                     /** @description New board title, 1 to 300 characters. */
                     readonly title: string;
@@ -3854,7 +3854,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Board id (board_…) from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…). From svc_create_board or svc_list_workspace_items. */
                     readonly boardId: string;
                     /** @description true to restore it from the trash instead (within 30 days). Default false. */
                     readonly restore?: boolean;
@@ -3993,7 +3993,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Item id of any kind (note_…, link_…, …) from svc_list_workspace_items. */
+                    /** @description Item id of any kind (note_…, link_…, …). From svc_list_workspace_items. */
                     readonly itemId: string;
                     /** @description true to restore it from the trash instead (within 30 days). Default false. */
                     readonly restore?: boolean;
@@ -4258,7 +4258,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Note id (note_…) from svc_create_note or svc_list_workspace_items. */
+                    /** @description Note id (note_…). From svc_create_note or svc_list_workspace_items. */
                     readonly noteId: string;
                     /** @description Find/replace edits, 1 to 20, applied in order. Give edits or diff, not both. */
                     readonly edits?: readonly {
@@ -4393,7 +4393,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Note id (note_…) from svc_create_note or svc_list_workspace_items. */
+                    /** @description Note id (note_…). From svc_create_note or svc_list_workspace_items. */
                     readonly noteId: string;
                     /** @description The new body in Markdown; it replaces the old one entirely. */
                     readonly markdown: string;
@@ -4647,7 +4647,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Note id (note_…) from svc_create_note or svc_list_workspace_items. */
+                    /** @description Note id (note_…). From svc_create_note or svc_list_workspace_items. */
                     readonly noteId: string;
                     /** @description New note title, 1 to 300 characters. */
                     readonly title: string;
@@ -4773,7 +4773,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Note id (note_…) from svc_create_note or svc_list_workspace_items. */
+                    /** @description Note id (note_…). From svc_create_note or svc_list_workspace_items. */
                     readonly noteId: string;
                     /** @description The Markdown to add at the end, 1 or more characters. */
                     readonly markdown: string;
@@ -4911,9 +4911,9 @@ export interface operations {
                         readonly title?: string;
                         /** @description Your note on the item; kept only if it has none yet. */
                         readonly note?: string;
-                        /** @description Text of the page you have (excerpt or whole); saved as a capture (svc_search_captures). */
+                        /** @description Text of the page you have (excerpt or whole), saved as a capture. Search: svc_search_captures. */
                         readonly text?: string;
-                        /** @description Passages to save as highlights (svc_search_highlights), at most 20; a passage saved before is not saved twice. */
+                        /** @description Passages to save as highlights, at most 20; a passage saved before is not saved twice. Search: svc_search_highlights. */
                         readonly highlights?: readonly string[];
                     }[];
                     /** @description Board id (board_…) to also place the items on; omit to save to the library only. */
@@ -5080,7 +5080,7 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly platform?: "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "substack" | "threads" | "facebook" | "other";
-                        /** @description Text of the post or ad, as shown; saved as a capture (svc_search_captures). */
+                        /** @description Text of the post or ad, as shown, saved as a capture. Search: svc_search_captures. */
                         readonly text?: string;
                         /** @description Item title; omit to make one from author and text. */
                         readonly title?: string;
@@ -5091,7 +5091,7 @@ export interface operations {
                         /** @description Who posted it, e.g. @handle or a name. */
                         readonly author?: string;
                     }[];
-                    /** @description Board id (board_…) to place the items on, from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…) to place the items on. From svc_create_board or svc_list_workspace_items. */
                     readonly boardId: string;
                 };
             };
@@ -5253,7 +5253,7 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly platform?: "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "substack" | "threads" | "facebook" | "other";
-                        /** @description Text of the post or ad, as shown; saved as a capture (svc_search_captures). */
+                        /** @description Text of the post or ad, as shown, saved as a capture. Search: svc_search_captures. */
                         readonly text?: string;
                         /** @description Item title; omit to make one from author and text. */
                         readonly title?: string;
@@ -5413,13 +5413,13 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly platform?: "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "substack" | "threads" | "facebook" | "other";
-                        /** @description Text of the post or ad, as shown; saved as a capture (svc_search_captures). */
+                        /** @description Text of the post or ad, as shown, saved as a capture. Search: svc_search_captures. */
                         readonly text?: string;
                         /** @description Item title; omit to make one from author and text. */
                         readonly title?: string;
                         /** @description Your note on the item; kept only if it has none yet. */
                         readonly note?: string;
-                        /** @description The ad's id, as svc_search_ads returns it; needs platform. */
+                        /** @description The ad's id on its platform; needs platform. */
                         readonly adId?: string;
                         /** @description The brand or page running the ad. */
                         readonly brand?: string;
@@ -5577,11 +5577,11 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Board id (board_…) from svc_create_board or svc_list_workspace_items. */
+                    /** @description Board id (board_…). From svc_create_board or svc_list_workspace_items. */
                     readonly boardId: string;
                     /** @description The items to place, 1 to 50. */
                     readonly items: readonly {
-                        /** @description Item id of any kind (note_…, link_…, …) from svc_list_workspace_items. */
+                        /** @description Item id of any kind (note_…, link_…, …). From svc_list_workspace_items. */
                         readonly itemId: string;
                         /** @description Horizontal position in canvas units, -1000000 to 1000000; x and y together or neither. */
                         readonly x?: number;
@@ -6039,7 +6039,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Table id (table_…) from svc_create_table or svc_list_workspace_items. */
+                    /** @description Table id (table_…). From svc_create_table or svc_list_workspace_items. */
                     readonly tableId: string;
                     /** @description Rows to add, 1 to 500, of cells keyed by column name, e.g. {"Name": "Ada"}. */
                     readonly rows: readonly {
@@ -6094,7 +6094,7 @@ export interface operations {
                         };
                         /** @description The rows added, in order. */
                         readonly rows: readonly {
-                            /** @description Row id (row_…); pass it to svc_update_table_rows. */
+                            /** @description Row id (row_…). Pass it to svc_update_table_rows. */
                             readonly id: string;
                             /** @description The row's order key: rows are read in ascending position; new rows go at the end. */
                             readonly position: number;
@@ -6198,13 +6198,13 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Table id (table_…) from svc_create_table or svc_list_workspace_items. */
+                    /** @description Table id (table_…). From svc_create_table or svc_list_workspace_items. */
                     readonly tableId: string;
                     /** @description Rows to change, up to 500. */
                     readonly rows?: readonly {
-                        /** @description Row id (row_…) from svc_read_table or svc_add_table_rows. */
+                        /** @description Row id (row_…). From svc_read_table or svc_add_table_rows. */
                         readonly rowId: string;
-                        /** @description Cells keyed by column name (case ignored); a column left out stays empty. */
+                        /** @description New cells by column name (case ignored); a column left out keeps its cell, null empties it. */
                         readonly cells: {
                             readonly [key: string]: string | number | boolean | null;
                         };
@@ -6260,7 +6260,7 @@ export interface operations {
                         };
                         /** @description The changed rows as they now are. */
                         readonly rows: readonly {
-                            /** @description Row id (row_…); pass it to svc_update_table_rows. */
+                            /** @description Row id (row_…). Pass it to svc_update_table_rows. */
                             readonly id: string;
                             /** @description The row's order key: rows are read in ascending position; new rows go at the end. */
                             readonly position: number;
@@ -6366,7 +6366,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Table id (table_…) from svc_create_table or svc_list_workspace_items. */
+                    /** @description Table id (table_…). From svc_create_table or svc_list_workspace_items. */
                     readonly tableId: string;
                     /** @description New table title, 1 to 300 characters. */
                     readonly title?: string;
@@ -6644,7 +6644,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Item id of any kind (note_…, link_…, …) from svc_list_workspace_items. */
+                    /** @description Item id of any kind (note_…, link_…, …). From svc_list_workspace_items. */
                     readonly itemId: string;
                     /** @description The note, plain text or Markdown; empty clears it. */
                     readonly note: string;
@@ -6841,8 +6841,8 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged, e.g. "1". */
-                                readonly credits: string;
+                                /** @description Credits charged, e.g. 1. */
+                                readonly credits: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -7037,8 +7037,8 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged, e.g. "1". */
-                                readonly credits: string;
+                                /** @description Credits charged, e.g. 1. */
+                                readonly credits: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -7233,8 +7233,8 @@ export interface operations {
                                 readonly answerExcerpt: string | null;
                                 /** @description Why it failed (or why it is being retried). */
                                 readonly error: string | null;
-                                /** @description Credits charged, e.g. "1". */
-                                readonly credits: string;
+                                /** @description Credits charged, e.g. 1. */
+                                readonly credits: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -7367,7 +7367,7 @@ export interface operations {
                             readonly description: string;
                             /** @description How it answers: its system prompt. */
                             readonly instructions: string;
-                            /** @description Asked when svc_ask_custom_ai names none. */
+                            /** @description The one asked when a question names none. */
                             readonly isDefault: boolean;
                             /**
                              * Format: date-time
@@ -7500,7 +7500,7 @@ export interface operations {
                             readonly description: string;
                             /** @description How it answers: its system prompt. */
                             readonly instructions: string;
-                            /** @description Asked when svc_ask_custom_ai names none. */
+                            /** @description The one asked when a question names none. */
                             readonly isDefault: boolean;
                             /**
                              * Format: date-time
@@ -7973,7 +7973,7 @@ export interface operations {
                 readonly "application/json": {
                     /** @description Workspace (ws_…); default: yours. */
                     readonly workspaceId?: string;
-                    /** @description Chat id (chat_…) from svc_ask_custom_ai or svc_list_chats. */
+                    /** @description Chat id (chat_…) from an answer. Listed by svc_list_chats. */
                     readonly chatId: string;
                 };
             };
@@ -8013,10 +8013,10 @@ export interface operations {
                         readonly model?: string | null;
                         /** @description AI credits (when answered). */
                         readonly credits?: {
-                            /** @description Credits charged, e.g. "1". */
-                            readonly charged: string;
-                            /** @description Credits left, e.g. "12.5". */
-                            readonly balance: string;
+                            /** @description Credits charged, e.g. 1. */
+                            readonly charged: number;
+                            /** @description Credits left, e.g. 12.5. */
+                            readonly balance: number;
                         };
                     };
                 };
@@ -8147,7 +8147,7 @@ export interface operations {
                             readonly description: string;
                             /** @description How it answers: its system prompt. */
                             readonly instructions: string;
-                            /** @description Asked when svc_ask_custom_ai names none. */
+                            /** @description The one asked when a question names none. */
                             readonly isDefault: boolean;
                             /**
                              * Format: date-time
@@ -8291,7 +8291,7 @@ export interface operations {
                             readonly description: string;
                             /** @description How it answers: its system prompt. */
                             readonly instructions: string;
-                            /** @description Asked when svc_ask_custom_ai names none. */
+                            /** @description The one asked when a question names none. */
                             readonly isDefault: boolean;
                             /**
                              * Format: date-time
@@ -8668,7 +8668,7 @@ export interface operations {
                      * @enum {string}
                      */
                     readonly mode?: "standard" | "max";
-                    /** @description Chat id (chat_…) from svc_ask_custom_ai or svc_list_chats. */
+                    /** @description Chat id (chat_…) from an answer. Listed by svc_list_chats. */
                     readonly chatId?: string;
                 };
             };
@@ -8708,10 +8708,10 @@ export interface operations {
                         readonly model?: string | null;
                         /** @description AI credits (when answered). */
                         readonly credits?: {
-                            /** @description Credits charged, e.g. "1". */
-                            readonly charged: string;
-                            /** @description Credits left, e.g. "12.5". */
-                            readonly balance: string;
+                            /** @description Credits charged, e.g. 1. */
+                            readonly charged: number;
+                            /** @description Credits left, e.g. 12.5. */
+                            readonly balance: number;
                         };
                     };
                 };

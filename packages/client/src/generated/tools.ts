@@ -106,7 +106,7 @@ export interface ToolMethods<TOptions> {
   /**
    * List workspace items (Workspace, read).
    *
-   * List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead (restore with svc_trash_item). Free. Read a note's body with svc_get_note_markdown.
+   * List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.
    */
   svc_list_workspace_items(input?: ToolInput<"svc_list_workspace_items">, options?: TOptions): Promise<ToolOutput<"svc_list_workspace_items">>
   /**
@@ -172,13 +172,13 @@ export interface ToolMethods<TOptions> {
   /**
    * Search captures (Highlights & captures, read).
    *
-   * Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. The svc_save_… tools make captures.
+   * Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. Saving links, posts or ads with their text makes captures.
    */
   svc_search_captures(input?: ToolInput<"svc_search_captures">, options?: TOptions): Promise<ToolOutput<"svc_search_captures">>
   /**
    * Create board (Boards & documents, write).
    *
-   * Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items, read it with svc_read_board.
+   * Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items. Read it with svc_read_board.
    */
   svc_create_board(input: ToolInput<"svc_create_board">, options?: TOptions): Promise<ToolOutput<"svc_create_board">>
   /**
@@ -208,13 +208,13 @@ export interface ToolMethods<TOptions> {
   /**
    * Create note (Boards & documents, write).
    *
-   * Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note; read it with svc_get_note_markdown.
+   * Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note. Read it with svc_get_note_markdown.
    */
   svc_create_note(input: ToolInput<"svc_create_note">, options?: TOptions): Promise<ToolOutput<"svc_create_note">>
   /**
    * Patch note (Boards & documents, write).
    *
-   * Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict; reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
+   * Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
    */
   svc_patch_note(input: ToolInput<"svc_patch_note">, options?: TOptions): Promise<ToolOutput<"svc_patch_note">>
   /**
@@ -255,13 +255,13 @@ export interface ToolMethods<TOptions> {
   /**
    * Save posts to library (Boards & documents, write).
    *
-   * Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture (svc_search_captures). On a board: svc_save_posts_to_board.
+   * Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture. On a board: svc_save_posts_to_board.
    */
   svc_save_posts_to_library(input: ToolInput<"svc_save_posts_to_library">, options?: TOptions): Promise<ToolOutput<"svc_save_posts_to_library">>
   /**
    * Save ads to board (Boards & documents, write).
    *
-   * Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId (from svc_search_ads); the text is also kept as a capture.
+   * Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId; the text is also kept as a capture.
    */
   svc_save_ads_to_board(input: ToolInput<"svc_save_ads_to_board">, options?: TOptions): Promise<ToolOutput<"svc_save_ads_to_board">>
   /**
@@ -291,7 +291,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Update table rows (Boards & documents, write).
    *
-   * Change cells of rows (cells left out stay, null empties one) and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to 500 rows per call; row ids come from svc_read_table.
+   * Change cells of rows and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to 500 rows per call. Row ids: svc_read_table.
    */
   svc_update_table_rows(input: ToolInput<"svc_update_table_rows">, options?: TOptions): Promise<ToolOutput<"svc_update_table_rows">>
   /**

@@ -116,7 +116,7 @@ export const boardTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items, read it with svc_read_board.",
+        "Create an empty board (a canvas that holds items and connections) and return it. Free. Put items on it with svc_save_items_to_board, connect them with svc_connect_items. Read it with svc_read_board.",
       input: { title: titleInput("Board") },
       output: { board: Board },
       handler: (input, { workspace }) =>

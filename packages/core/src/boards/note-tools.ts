@@ -37,7 +37,7 @@ export const noteTools = Effect.gen(function* () {
       aliases: [{ name: "svc_create_sticky_note", title: "Create sticky note" }],
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note; read it with svc_get_note_markdown.",
+        "Create a Markdown note in the workspace and return it (id, title, body, timestamps). Free. Add to it later with svc_append_to_note. Read it with svc_get_note_markdown.",
       input: {
         title: Schema.optional(
           Schema.String.pipe(Schema.maxLength(TITLE_MAX_CHARACTERS)).annotations({
@@ -65,7 +65,7 @@ export const noteTools = Effect.gen(function* () {
         "Append Markdown to the end of a note and return the note as it now is. Free. The addition follows a blank line unless separator says otherwise; a note holds at most 200000 characters.",
       input: {
         noteId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-          description: "Note id (note_…) from svc_create_note or svc_list_workspace_items."
+          description: "Note id (note_…). From svc_create_note or svc_list_workspace_items."
         }),
         markdown: Markdown.pipe(Schema.minLength(1)).annotations({
           description: "The Markdown to add at the end, 1 or more characters."
@@ -91,7 +91,7 @@ export const noteTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict; reread with svc_get_note_markdown and retry. Whole body: svc_update_note.",
+        "Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.",
       input: {
         noteId: NoteIdField,
         edits: Schema.optional(

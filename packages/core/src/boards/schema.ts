@@ -107,7 +107,7 @@ export class Table extends Schema.Class<Table>("Table")(
 /** One row of a table, cells keyed by column name. */
 export class TableRow extends Schema.Class<TableRow>("TableRow")(
   {
-    id: Schema.String.annotations({ description: "Row id (row_…); pass it to svc_update_table_rows." }),
+    id: Schema.String.annotations({ description: "Row id (row_…). Pass it to svc_update_table_rows." }),
     position: Schema.Int.annotations({
       description: "The row's order key: rows are read in ascending position; new rows go at the end."
     }),

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { Cursor, Limit } from "../shared/paging.js"
 import { defineTool } from "../tools/tool.js"
 import { LIBRARY_LIMITS } from "../items/limits.js"
-import { Cells, ColumnType, Table, TableRow } from "./schema.js"
+import { Cells, CellValue, ColumnType, Table, TableRow } from "./schema.js"
 import { COLUMN_NAME_MAX_CHARACTERS } from "./table-cells.js"
 import { Tables } from "./tables.js"
 import { NextCursorField, TableIdField, titleInput } from "./tool-fields.js"
@@ -25,8 +25,13 @@ const Rows = Schema.Array(Cells)
     description: `Rows of cells keyed by column name, e.g. {"Name": "Ada", "Age": 36}; up to ${LIBRARY_LIMITS.rowsPerCall} per call.`
   })
 
+// An update merges into the row, unlike a new row's cells (`Cells`), where a column left out is empty.
+const ChangedCells = Schema.Record({ key: Schema.String, value: CellValue }).annotations({
+  description: "New cells by column name (case ignored); a column left out keeps its cell, null empties it."
+})
+
 const RowIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-  description: "Row id (row_…) from svc_read_table or svc_add_table_rows."
+  description: "Row id (row_…). From svc_read_table or svc_add_table_rows."
 })
 
 /** Table tools: create, add and change rows, change columns and title, read. */
@@ -108,12 +113,12 @@ export const tableTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Change cells of rows (cells left out stay, null empties one) and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to ${LIBRARY_LIMITS.rowsPerCall} rows per call; row ids come from svc_read_table.`,
+      description: `Change cells of rows and/or delete rows by id, all at once; returns the table and the changed rows. Free. Destructive. Up to ${LIBRARY_LIMITS.rowsPerCall} rows per call. Row ids: svc_read_table.`,
       input: {
         tableId: TableIdField,
         rows: Schema.optional(
           Schema.Array(
-            Schema.Struct({ rowId: RowIdField, cells: Cells }).annotations({
+            Schema.Struct({ rowId: RowIdField, cells: ChangedCells }).annotations({
               description: "A row to change and its new cells."
             })
           )

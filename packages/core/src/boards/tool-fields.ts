@@ -11,13 +11,13 @@ export const NextCursorField = Schema.optional(
 )
 
 /** `noteId` input. */
-export const NoteIdField = idField("Note id (note_…) from svc_create_note or svc_list_workspace_items.")
+export const NoteIdField = idField("Note id (note_…). From svc_create_note or svc_list_workspace_items.")
 /** `boardId` input. */
-export const BoardIdField = idField("Board id (board_…) from svc_create_board or svc_list_workspace_items.")
+export const BoardIdField = idField("Board id (board_…). From svc_create_board or svc_list_workspace_items.")
 /** `tableId` input. */
-export const TableIdField = idField("Table id (table_…) from svc_create_table or svc_list_workspace_items.")
+export const TableIdField = idField("Table id (table_…). From svc_create_table or svc_list_workspace_items.")
 /** `itemId` input: any kind of item. */
-export const ItemIdField = idField("Item id of any kind (note_…, link_…, …) from svc_list_workspace_items.")
+export const ItemIdField = idField("Item id of any kind (note_…, link_…, …). From svc_list_workspace_items.")
 
 /** A required title field. */
 export const titleInput = (what: string) =>

@@ -29,6 +29,9 @@ export const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
   pro: 20_000
 }
 
+/** Tenths as a number of credits, for answers: 15 → 1.5, 10 → 1 (a tenth is exact in JSON: 3 → 0.3). */
+export const creditsOf = (tenths: number): number => tenths / 10
+
 /** Tenths as credits for people: 15 → "1.5", 10 → "1", 3 → "0.3", 12345 → "1234.5". */
 export const formatCredits = (tenths: number): string => {
   const whole = Math.trunc(tenths / 10)

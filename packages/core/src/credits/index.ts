@@ -2,6 +2,7 @@
 export {
   CUSTOM_AI_MESSAGE_COST,
   creditsText,
+  creditsOf,
   formatCredits,
   MONTHLY_CREDITS,
   periodOf,

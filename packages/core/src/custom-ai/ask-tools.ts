@@ -1,11 +1,11 @@
 import { Effect, Schema } from "effect"
-import { formatCredits } from "../credits/costs.js"
+import { creditsOf } from "../credits/costs.js"
 import { defineTool } from "../tools/tool.js"
 import { type AskAnswer, CustomAiAsking } from "./asking.js"
 import { ASK_MESSAGE_MAX } from "./chats.js"
 
 const ChatId = Schema.String.pipe(Schema.maxLength(100)).annotations({
-  description: "Chat id (chat_…) from svc_ask_custom_ai or svc_list_chats."
+  description: "Chat id (chat_…) from an answer. Listed by svc_list_chats."
 })
 
 // One flat answer shape for both tools, so an agent reads a running answer and its later form the same way.
@@ -29,8 +29,8 @@ const answerFields = {
   ),
   credits: Schema.optional(
     Schema.Struct({
-      charged: Schema.String.annotations({ description: 'Credits charged, e.g. "1".' }),
-      balance: Schema.String.annotations({ description: 'Credits left, e.g. "12.5".' })
+      charged: Schema.Number.annotations({ description: "Credits charged, e.g. 1." }),
+      balance: Schema.Number.annotations({ description: "Credits left, e.g. 12.5." })
     }).annotations({ description: "AI credits (when answered)." })
   )
 }
@@ -46,7 +46,7 @@ const toOutput = (answer: AskAnswer) => ({
   ...(answer.model === undefined ? {} : { model: answer.model }),
   ...(answer.chargedTenths === undefined || answer.balanceTenths === undefined
     ? {}
-    : { credits: { charged: formatCredits(answer.chargedTenths), balance: formatCredits(answer.balanceTenths) } })
+    : { credits: { charged: creditsOf(answer.chargedTenths), balance: creditsOf(answer.balanceTenths) } })
 })
 
 /** The Custom AI group's svc_ask_custom_ai and svc_get_custom_ai_answer. */

@@ -23,7 +23,7 @@ const CustomAiRecord = Schema.Struct({
   kind: CustomAiKind.annotations({ description: "assistant (chat) or course (AI off when sold)." }),
   description: Schema.String.annotations({ description: "What it is for, in a sentence or two." }),
   instructions: Schema.String.annotations({ description: "How it answers: its system prompt." }),
-  isDefault: Schema.Boolean.annotations({ description: "Asked when svc_ask_custom_ai names none." }),
+  isDefault: Schema.Boolean.annotations({ description: "The one asked when a question names none." }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })

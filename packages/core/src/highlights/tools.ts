@@ -92,7 +92,7 @@ export const highlightTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. The svc_save_… tools make captures.",
+        "Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. Saving links, posts or ads with their text makes captures.",
       input: filters,
       output: {
         captures: Schema.Array(Capture).annotations({

@@ -30,13 +30,13 @@ const Note = Schema.String.pipe(Schema.maxLength(LIBRARY_LIMITS.itemNoteCharacte
 
 const textField = (what: string) =>
   SavedText.annotations({
-    description: `${what}; saved as a capture (svc_search_captures).`
+    description: `${what}, saved as a capture. Search: svc_search_captures.`
   })
 
 const boardIdField = (required: boolean, what = "the items") =>
   BoardId.annotations({
     description: required
-      ? `Board id (board_…) to place ${what} on, from svc_create_board or svc_list_workspace_items.`
+      ? `Board id (board_…) to place ${what} on. From svc_create_board or svc_list_workspace_items.`
       : `Board id (board_…) to also place ${what} on; omit to save to the library only.`
   })
 
@@ -59,7 +59,7 @@ const LinkEntry = Schema.Struct({
         description: "One passage."
       })
     ).annotations({
-      description: `Passages to save as highlights (svc_search_highlights), at most ${LIBRARY_LIMITS.highlightsPerLink}; a passage saved before is not saved twice.`
+      description: `Passages to save as highlights, at most ${LIBRARY_LIMITS.highlightsPerLink}; a passage saved before is not saved twice. Search: svc_search_highlights.`
     })
   )
 }).annotations({ description: "A link with optional title, note, text and highlights." })
@@ -95,7 +95,7 @@ const AdEntry = Schema.Struct({
   ...sourceFields,
   adId: Schema.optional(
     Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-      description: "The ad's id, as svc_search_ads returns it; needs platform."
+      description: "The ad's id on its platform; needs platform."
     })
   ),
   brand: Schema.optional(
@@ -215,7 +215,7 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture (svc_search_captures). On a board: svc_save_posts_to_board.`,
+      description: `Save social posts to the workspace library; returns each post (id, platform, author, text). Free. Give a post by url, or platform and postId; the text is also kept as a capture. On a board: svc_save_posts_to_board.`,
       input: { posts: Posts },
       output: { posts: Schema.Array(SavedPost).annotations({ description: "The saved posts, in the order given." }) },
       handler: (input, { workspace }) =>
@@ -232,7 +232,7 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId (from svc_search_ads); the text is also kept as a capture.`,
+      description: `Save ads, optionally on a board; returns each ad (id, platform, brand as author, text) and the placement. Free. Give an ad by url, or platform and adId; the text is also kept as a capture.`,
       input: {
         ads: Schema.Array(AdEntry)
           .pipe(Schema.minItems(1), Schema.maxItems(MAX))

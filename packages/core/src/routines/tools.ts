@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { formatCredits } from "../credits/costs.js"
+import { creditsOf } from "../credits/costs.js"
 import { ASK_MESSAGE_MAX } from "../custom-ai/chats.js"
 import { excerpt } from "../shared/excerpt.js"
 import { Cursor, decodeCursor, encodeCursor, Limit } from "../shared/paging.js"
@@ -66,7 +66,7 @@ const LatestRun = Schema.Struct({
     description: `Start of the answer (${ROUTINE_ANSWER_EXCERPT_MAX} characters); the whole one is in the chat.`
   }),
   error: Schema.NullOr(Schema.String).annotations({ description: "Why it failed (or why it is being retried)." }),
-  credits: Schema.String.annotations({ description: 'Credits charged, e.g. "1".' })
+  credits: Schema.Number.annotations({ description: "Credits charged, e.g. 1." })
 })
 
 const RoutineRecord = Schema.Struct({
@@ -115,7 +115,7 @@ const record = (routine: RoutineView): typeof RoutineRecord.Type => {
             finishedAt: latestRun.finishedAt,
             answerExcerpt: latestRun.answer === null ? null : excerpt(latestRun.answer, ROUTINE_ANSWER_EXCERPT_MAX),
             error: latestRun.error,
-            credits: formatCredits(latestRun.chargedTenths)
+            credits: creditsOf(latestRun.chargedTenths)
           },
     createdAt: routine.createdAt,
     updatedAt: routine.updatedAt

@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { type Access, allows } from "../auth/access.js"
 import { type ToolGroup, toolGroups } from "./groups.js"
 import { toolJsonSchema } from "./json-schema.js"
+import { schemaWithoutUnservedReferences, withoutUnservedReferences } from "./served-references.js"
 import { specTools, specToolsByName } from "./spec-names.js"
 import type { Tool, ToolAlias } from "./tool.js"
 import { selects, type ToolSelection } from "./toolsets.js"
@@ -110,6 +111,22 @@ const describe = (entry: ToolEntry, tool: Tool): ToolDescriptor => ({
   }
 })
 
+/** A list as it is served: each tool's texts name only tools of the list (see served-references.ts). */
+const servedList = (listed: ReadonlyArray<ListedTool>): ReadonlyArray<ListedTool> => {
+  const names = new Set(listed.map((tool) => tool.entry.name))
+  return listed.map((tool) => {
+    const { descriptor } = tool
+    const description = withoutUnservedReferences(descriptor.description, names)
+    const inputSchema = schemaWithoutUnservedReferences(descriptor.inputSchema, names)
+    const outputSchema = schemaWithoutUnservedReferences(descriptor.outputSchema, names)
+    return description === descriptor.description &&
+      inputSchema === descriptor.inputSchema &&
+      outputSchema === descriptor.outputSchema
+      ? tool
+      : { ...tool, descriptor: { ...descriptor, description, inputSchema, outputSchema } }
+  })
+}
+
 /** Builds the registry; throws at start-up when a tool disagrees with the service description or comes twice. */
 export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistryShape => {
   const served = new Map<string, { readonly tool: Tool; readonly alias?: ToolAlias }>()
@@ -121,7 +138,7 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
     served.set(tool.name, { tool })
     for (const alias of tool.aliases) served.set(alias.name, { tool, alias })
   }
-  const tools: Array<ListedTool> = []
+  const built: Array<ListedTool> = []
   for (const spec of specTools) {
     const found = served.get(spec.name)
     if (found === undefined) continue
@@ -136,15 +153,17 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
           aliasOf: tool.name
         }
       : { name: tool.name, title: tool.title, group: tool.group, write: tool.write }
-    tools.push({ entry, tool, descriptor: describe(entry, tool) })
+    built.push({ entry, tool, descriptor: describe(entry, tool) })
   }
+  // The catalog's own texts name no tool this server lacks, as each narrower list's name none outside it.
+  const tools = servedList(built)
   const index = new Map(tools.map((listed) => [listed.entry.name, listed]))
   const visible = new Map<string, ReadonlyArray<ListedTool>>()
   const visibleTo = (access: Access): ReadonlyArray<ListedTool> => {
     const key = JSON.stringify(access)
     let list = visible.get(key)
     if (!list) {
-      list = tools.filter((listed) => canUse(access, listed.entry))
+      list = servedList(tools.filter((listed) => canUse(access, listed.entry)))
       // Grants are few (full, read-only, a handful of custom mixes); the bound keeps a hostile variety from growing it.
       if (visible.size < 1000) visible.set(key, list)
     }
@@ -166,7 +185,7 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
       }
       let list = bySelection.get(selection.key)
       if (list === undefined) {
-        list = allowed.filter((listed) => selects(selection, listed.entry))
+        list = servedList(allowed.filter((listed) => selects(selection, listed.entry)))
         bySelection.set(selection.key, list)
       }
       return list

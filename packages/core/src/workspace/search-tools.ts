@@ -30,7 +30,7 @@ const ItemHit = Schema.Struct({
 
 const Chat = Schema.Struct({
   id: Schema.String.annotations({
-    description: "Chat id; pass it as chatId to svc_ask_custom_ai to continue a Custom AI chat."
+    description: "Chat id (chat_…). Pass it as chatId to svc_ask_custom_ai to continue the chat."
   }),
   title: Schema.String.annotations({ description: "Chat title." }),
   customAIId: Schema.NullOr(Schema.String).annotations({
@@ -80,7 +80,7 @@ export const searchTools = Effect.gen(function* () {
       input: {
         mediaId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
           description:
-            "Media item id (media_…) from svc_add_media_to_board or svc_list_workspace_items with type media."
+            "Media item id (media_…). From svc_add_media_to_board or svc_list_workspace_items with type media."
         })
       },
       output: { media: MediaCard },
@@ -101,7 +101,7 @@ export const searchTools = Effect.gen(function* () {
       input: {
         customAIId: Schema.optional(
           Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-            description: "Only chats with this Custom AI (id from svc_list_custom_ai). Leave out for every chat."
+            description: "Only chats with this Custom AI (cai_…); leave out for every chat. Ids: svc_list_custom_ai."
           })
         ),
         limit: Schema.optional(Limit),

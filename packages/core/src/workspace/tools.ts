@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Notes } from "../boards/notes.js"
-import { formatCredits, refillsOn } from "../credits/costs.js"
+import { creditsOf, refillsOn } from "../credits/costs.js"
 import { Credits } from "../credits/service.js"
 import { Cursor, encodeCursor, Limit } from "../shared/paging.js"
 import { dateFilter, Timestamp } from "../shared/time.js"
@@ -29,8 +29,8 @@ const WorkspaceRow = Schema.Struct({
 })
 
 const CreditsRow = Schema.Struct({
-  balance: Schema.String.annotations({
-    description: 'AI credits that can be spent now, e.g. "12.5": monthly allowance left plus extra credits.'
+  balance: Schema.Number.annotations({
+    description: "AI credits that can be spent now, in tenths (e.g. 12.5): monthly allowance left plus extra credits."
   }),
   monthlyAllowance: Schema.Int.annotations({ description: "Credits the plan grants each month (UTC)." }),
   refillsOn: Schema.String.annotations({ description: "Day (YYYY-MM-DD, UTC) the monthly allowance is reset." })
@@ -72,7 +72,7 @@ export const workspaceTools = Effect.gen(function* () {
             })),
             ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
             credits: {
-              balance: formatCredits(balance.balanceTenths),
+              balance: creditsOf(balance.balanceTenths),
               monthlyAllowance: balance.monthlyAllowanceTenths / 10,
               refillsOn: refillsOn(balance.period)
             }
@@ -86,7 +86,7 @@ export const workspaceTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead (restore with svc_trash_item). Free. Read a note's body with svc_get_note_markdown.",
+        "List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.",
       input: {
         type: Schema.optional(ItemType),
         tag: Schema.optional(
@@ -169,7 +169,7 @@ export const workspaceTools = Effect.gen(function* () {
         "Read one note: its title and full Markdown body, length and timestamps. Free. Change it with svc_append_to_note.",
       input: {
         noteId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-          description: "Note id (note_…) from svc_create_note or svc_list_workspace_items."
+          description: "Note id (note_…). From svc_create_note or svc_list_workspace_items."
         })
       },
       output: { note: Note },

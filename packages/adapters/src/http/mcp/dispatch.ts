@@ -1,7 +1,7 @@
 import type { Principal } from "@svc/core/auth"
 import { excerpt } from "@svc/core/shared"
 import { type ListedTool, type ToolRefusal, type ToolSelection, ToolServer } from "@svc/core/tools"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { ToolGate } from "../auth.js"
 import { acceptsGzip } from "../accept-encoding.js"
 import { isJsonObject } from "../body.js"
@@ -22,7 +22,7 @@ import {
   SUPPORTED_VERSIONS,
   unsupportedVersionReply
 } from "./protocol.js"
-import { serverCapabilities, serverInfo, serverInstructions } from "./server-info.js"
+import { instructionsAt, serverCapabilities, serverInfo, serverInstructions } from "./server-info.js"
 import { makeToolListEncoder } from "./tool-list.js"
 
 /** One JSON-RPC request (not a notification) from an authenticated caller. */
@@ -59,28 +59,25 @@ export const makeMcpDispatch = (gate: ToolGate) =>
     const tools = yield* ToolServer
     const encodeToolList = makeToolListEncoder()
 
-    // Discovery names what the caller is served, so it is made per served list: the registry hands out the same
-    // array for equal grants and selections, and a repeat is a lookup.
-    interface Discovery {
-      readonly instructions: string
-      readonly handshake: string
-      readonly stateless: string
-    }
-    const discoveries = new WeakMap<ReadonlyArray<ListedTool>, Discovery>()
-    const discoveryFor = (served: ReadonlyArray<ListedTool>): Discovery => {
-      let found = discoveries.get(served)
-      if (found === undefined) {
-        const instructions = serverInstructions(served)
-        const discovery = { supportedVersions: SUPPORTED_VERSIONS, capabilities: serverCapabilities, instructions }
-        found = {
-          instructions,
-          // Earlier drafts put serverInfo in the result itself; 2026-07-28 moved it to `_meta`.
-          handshake: complete({ ...discovery, serverInfo }, false),
-          stateless: complete({ ...discovery, ...cacheableFields }, true)
-        }
-        discoveries.set(served, found)
+    // The instructions name what the caller is served, so they are made per served list: the registry hands out the
+    // same array for equal grants and selections, and a repeat is a lookup. Only the date line is made per answer.
+    const instructionTexts = new WeakMap<ReadonlyArray<ListedTool>, string>()
+    const instructionsFor = (served: ReadonlyArray<ListedTool>): Effect.Effect<string> => {
+      let text = instructionTexts.get(served)
+      if (text === undefined) {
+        text = serverInstructions(served)
+        instructionTexts.set(served, text)
       }
-      return found
+      const known = text
+      return Effect.map(Clock.currentTimeMillis, (now) => instructionsAt(known, now))
+    }
+
+    const discoveryResult = (instructions: string, stateless: boolean): string => {
+      const discovery = { supportedVersions: SUPPORTED_VERSIONS, capabilities: serverCapabilities, instructions }
+      // Earlier drafts put serverInfo in the result itself; 2026-07-28 moved it to `_meta`.
+      return stateless
+        ? complete({ ...discovery, ...cacheableFields }, true)
+        : complete({ ...discovery, serverInfo }, false)
     }
 
     // A client asking for a revision we do not speak gets our newest; it then decides whether to go on.
@@ -167,10 +164,10 @@ export const makeMcpDispatch = (gate: ToolGate) =>
             ? Effect.map(list.gzipAnswer(id), gzipAnswerReply)
             : Effect.succeed(resultBytesReply(id, list.json))
         }
-        case "server/discover": {
-          const discovery = discoveryFor(tools.list(request.principal, request.selection))
-          return Effect.succeed(resultReply(id, stateless ? discovery.stateless : discovery.handshake))
-        }
+        case "server/discover":
+          return Effect.map(instructionsFor(tools.list(request.principal, request.selection)), (instructions) =>
+            resultReply(id, discoveryResult(instructions, stateless))
+          )
         case "initialize":
         case "ping":
           if (stateless) {
@@ -184,14 +181,8 @@ export const makeMcpDispatch = (gate: ToolGate) =>
             )
           }
           if (method === "ping") return Effect.succeed(resultReply(id, "{}"))
-          return Effect.succeed(
-            resultReply(
-              id,
-              initializeResult(
-                params.protocolVersion,
-                discoveryFor(tools.list(request.principal, request.selection)).instructions
-              )
-            )
+          return Effect.map(instructionsFor(tools.list(request.principal, request.selection)), (instructions) =>
+            resultReply(id, initializeResult(params.protocolVersion, instructions))
           )
         default:
           return Effect.succeed(errorReply(200, id, ErrorCode.MethodNotFound, `no method ${excerpt(method)}`))

@@ -58,6 +58,7 @@ const paidGroups: ReadonlyArray<ToolGroup> = ["Social intelligence", "Custom AI"
  * they behave, made from that very list, so it names only groups the caller is served.
  */
 export const serverInstructions = (tools: ReadonlyArray<ListedTool>): string => {
+  const listsWorkspaces = tools.some((listed) => listed.entry.name === "svc_list_workspaces")
   const served = new Map<ToolGroup, { writes: boolean }>()
   for (const { entry } of tools) {
     const group = served.get(entry.group)
@@ -80,16 +81,33 @@ export const serverInstructions = (tools: ReadonlyArray<ListedTool>): string => 
             .map((group) => `${group} (${served.get(group)?.writes ? groupWork[group].write : groupWork[group].read})`)
             .join("; ")}.`,
           "tools/list shows each with an input and output JSON Schema.",
-          "Every tool takes an optional workspaceId (from svc_list_workspaces); leave it out to use your default workspace.",
+          `Every tool takes an optional workspaceId${listsWorkspaces ? " (from svc_list_workspaces)" : ""}; leave it out to use your default workspace.`,
+          "Answers give times in UTC (ISO 8601); workspaces keep no time zone of their own, so write times in UTC or with an offset.",
           "A tool answers { ok: true, ... } on success. When it cannot do the job it answers a result with isError true and",
           "{ ok: false, status, message, errors? }: on invalid, fix the fields named in errors and never resend the same",
           "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",
           "Lists are paged: pass the nextCursor of one page as cursor to read the next; it is absent on the last page.",
           ...(gated.length === 0 ? [] : [`${gated.join(" and ")} tools need the Starter plan or above.`]),
           ...(paidGroups.some((group) => served.has(group))
-            ? ["Some tools cost AI credits, as their descriptions say; svc_list_workspaces shows the balance."]
+            ? [
+                `Some tools cost AI credits, as their descriptions say${listsWorkspaces ? "; svc_list_workspaces shows the balance" : ""}.`
+              ]
             : []),
           `A credential may make ${TOOL_CALLS_PER_MINUTE} tool calls a minute.`
         ]
   return lines.join(" ")
+}
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const
+
+/**
+ * The instructions with the date and time they are given at, so an agent writes "tomorrow" right before its first
+ * call. The rest of the text is the same for a served list and kept; this line is made per `initialize` or
+ * `server/discover`, and says it is the time of that answer (a client may keep it for a whole session).
+ */
+export const instructionsAt = (instructions: string, nowMillis: number): string => {
+  const now = new Date(nowMillis)
+  const date = now.toISOString().slice(0, 10)
+  const time = now.toISOString().slice(11, 16)
+  return `${instructions} When this was sent it was ${WEEKDAYS[now.getUTCDay()]} ${date}, ${time} UTC.`
 }

@@ -108,6 +108,8 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
     /**
      * Adds the person as `subscribed` when new and puts the tags on them (unknown names become tags). Someone already
      * on the list keeps their state: a POST never re-subscribes a person who unsubscribed, bounced or complained.
+     * No `lead.created`: that event (New Email Signup) is a person signing up with consent on the store's page;
+     * the caller adding someone knows it from the answer's `added` (docs/store-api.md, "Who is a lead").
      */
     const add = (caller: StoreCaller, input: AddContactInput) =>
       Effect.gen(function* () {
