@@ -56,12 +56,23 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         expect(yield* use({ action: "update_contact", email: "lee@example.com", subscribed: false })).toMatchObject({
           contact: { email: "lee@example.com", status: "unsubscribed" }
         })
+        // The list's counts come with every page; a status narrows the page, never the counts.
+        const unsubscribed = yield* use({ action: "list_contacts", status: "unsubscribed" })
+        expect((unsubscribed.contacts as Array<Row>).map((c) => c.email)).toEqual(["lee@example.com"])
+        expect(unsubscribed.counts).toEqual({ subscribed: 1, unsubscribed: 1, bounced: 0, complained: 0, total: 2 })
+        expect(yield* use({ action: "list_contacts", status: "bounced" })).toMatchObject({ contacts: [] })
+        expect(yield* use({ action: "list_contacts", status: "gone" })).toMatchObject({
+          ok: false,
+          status: "invalid",
+          errors: [{ path: "status" }]
+        })
         // Someone who opted out stays on the list, so a later purchase cannot email them.
         expect(yield* use({ action: "remove_contact", email: "lee@example.com" })).toEqual({ ok: true, deleted: false })
         expect(yield* use({ action: "remove_contact", email: "kim@example.com" })).toEqual({ ok: true, deleted: true })
-        expect(yield* use({ action: "list_contacts", status: "subscribed" })).toMatchObject({
+        expect(yield* use({ action: "list_contacts", sequenceId: "seq_1" })).toMatchObject({
           ok: false,
-          status: "invalid"
+          status: "invalid",
+          errors: [{ path: "sequenceId" }]
         })
         expect(yield* use({ action: "get_contact", email: "kim@example.com" })).toMatchObject({
           ok: false,

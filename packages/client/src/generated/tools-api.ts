@@ -10384,7 +10384,7 @@ export interface operations {
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
                     readonly customAIId: string;
-                    /** @description Product fields, as the store API's products take them. Left out: kept; null: the default. */
+                    /** @description Product fields. Left out: kept; null: the default. */
                     readonly fields?: {
                         readonly title?: string | null;
                         readonly slug?: string | null;
@@ -10886,7 +10886,7 @@ export interface operations {
                     readonly bundleId?: string;
                     /** @description 2 to 20 products (not bundles), in order. */
                     readonly productIds?: readonly string[];
-                    /** @description Product fields, as the store API's products take them. Left out: kept; null: the default. */
+                    /** @description Product fields. Left out: kept; null: the default. */
                     readonly fields?: {
                         readonly title?: string | null;
                         readonly slug?: string | null;
@@ -12111,10 +12111,15 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description Each reads its fields.
+                     * @description What to do. Each action reads only: list_contacts: status, limit, cursor; get_contact: email; add_contact: email, name, tags; update_contact: email, name, subscribed, tags, removeTags; remove_contact: email; list_tags: limit, cursor; list_sequences: limit, cursor; get_sequence: sequenceId; create_sequence: name, steps, tags, products; update_sequence: sequenceId, name, steps, tags, products; pause_sequence: sequenceId; resume_sequence: sequenceId; delete_sequence: sequenceId; settings: addBuyers, doubleOptIn.
                      * @enum {string}
                      */
                     readonly action: "list_contacts" | "get_contact" | "add_contact" | "update_contact" | "remove_contact" | "list_tags" | "list_sequences" | "get_sequence" | "create_sequence" | "update_sequence" | "pause_sequence" | "resume_sequence" | "delete_sequence" | "settings";
+                    /**
+                     * @description Only contacts in this state.
+                     * @enum {string}
+                     */
+                    readonly status?: "subscribed" | "unsubscribed" | "bounced" | "complained";
                     /** @description Contact email. */
                     readonly email?: string;
                     /** @description Contact/sequence name. */
@@ -12192,6 +12197,19 @@ export interface operations {
                             /** @description When they stopped being subscribed (unsubscribed, bounced or complained); null while subscribed. */
                             readonly unsubscribed_at: string | null;
                         }[];
+                        /** @description list_contacts: how many people the whole list holds in each state. */
+                        readonly counts?: {
+                            /** @description an integer */
+                            readonly subscribed: number;
+                            /** @description an integer */
+                            readonly unsubscribed: number;
+                            /** @description an integer */
+                            readonly bounced: number;
+                            /** @description an integer */
+                            readonly complained: number;
+                            /** @description an integer */
+                            readonly total: number;
+                        };
                         /** @description As GET /email-contacts/<email>. */
                         readonly contact?: {
                             /** @description Contact id (con_…). */
@@ -12412,7 +12430,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do; each action reads only its own fields.
+                     * @description What to do. Each action reads only: list: none; get: formId; create: title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; update: formId, title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; delete: formId; applications: formId, status, cursor; accept: formId, application, sendEmail; decline: formId, application, sendEmail.
                      * @enum {string}
                      */
                     readonly action: "list" | "get" | "create" | "update" | "delete" | "applications" | "accept" | "decline";

@@ -16,6 +16,15 @@ export const onlyFieldsOf = <Action extends string>(
   return extra === undefined ? Effect.void : Effect.fail(invalid(extra, `${extra} is not used by action ${action}`))
 }
 
+/**
+ * The `action` field's description: what it is, then for each action the fields it reads, from the same table the
+ * handler refuses other fields by, so an agent reads in the schema which fields each action takes.
+ */
+export const describeActions = <Action extends string>(fieldsOf: Readonly<Record<Action, ReadonlyArray<string>>>) =>
+  `What to do. Each action reads only: ${Object.entries<ReadonlyArray<string>>(fieldsOf)
+    .map(([action, fields]) => `${action}: ${fields.length === 0 ? "none" : fields.join(", ")}`)
+    .join("; ")}.`
+
 /** The field `action` needs, or a refusal naming it. */
 export const need = <A>(value: A | undefined, field: string, action: string) =>
   value === undefined ? Effect.fail(invalid(field, `${field} is needed for action ${action}`)) : Effect.succeed(value)

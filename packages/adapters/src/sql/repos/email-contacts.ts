@@ -72,6 +72,18 @@ export const EmailContactsRepoSql = Layer.effect(
                  AND NOT EXISTS (SELECT 1 FROM store_customers c WHERE c.workspace_id = ${workspaceId}
                                  AND c.email = ${email})`
         ).pipe(Effect.asVoid, Effect.orDie),
+      countByStatus: (workspaceId) =>
+        lean<{ status: string; people: number | string }>`SELECT status, count(*) AS people FROM store_email_contacts
+                         WHERE workspace_id = ${workspaceId} GROUP BY status`.pipe(
+          Effect.map((rows) => {
+            const counts = { subscribed: 0, unsubscribed: 0, bounced: 0, complained: 0 }
+            for (const row of rows) {
+              if (row.status in counts) counts[row.status as keyof typeof counts] = Number(row.people)
+            }
+            return counts
+          }),
+          Effect.orDie
+        ),
       listPage: (workspaceId, filter, page) => {
         const status = filter.status === undefined ? sql`` : sql`AND c.status = ${filter.status}`
         const listed = personListFilters(sql, filter, page)

@@ -19,7 +19,7 @@ const ProductIdsField = Schema.Array(ProductIdText.annotations({ description: "P
 )
 
 const FieldsInput = ProductFieldsInput.annotations({
-  description: "Product fields, as the store API's products take them. Left out: kept; null: the default."
+  description: "Product fields. Left out: kept; null: the default."
 })
 
 const bundleAnswer = {

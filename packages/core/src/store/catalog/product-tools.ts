@@ -11,7 +11,7 @@ const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength
 })
 
 const FieldsInput = ProductFieldsInput.annotations({
-  description: "Product fields, as the store API's products take them. Left out: kept; null: the default."
+  description: "Product fields. Left out: kept; null: the default."
 })
 
 // The product answer of `GET /products/<id>`, typed by the store API's own row.

@@ -72,6 +72,13 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
         onSome: Effect.succeed
       })
 
+    /** How many people the list holds in each state, and in all. */
+    const counts = (caller: StoreCaller) =>
+      Effect.map(contacts.countByStatus(caller.workspaceId), (byStatus) => ({
+        ...byStatus,
+        total: byStatus.subscribed + byStatus.unsubscribed + byStatus.bounced + byStatus.complained
+      }))
+
     /** One contact by email; not found when the person is not on the list. */
     const get = (caller: StoreCaller, emailText: string) =>
       Effect.gen(function* () {
@@ -276,7 +283,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
         )
       })
 
-    return { get, listPage, add, update, remove, removeTags, listTags, optOut } as const
+    return { get, counts, listPage, add, update, remove, removeTags, listTags, optOut } as const
   })
 }) {}
 

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
-import { EmailContactRow, EmailTagRow } from "./email-contact.js"
+import { ContactStatus, EmailContactRow, EmailTagRow } from "./email-contact.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { need, nextOf, onlyFieldsOf, paging } from "../action-tools.js"
+import { describeActions, need, nextOf, onlyFieldsOf, paging } from "../action-tools.js"
 import { StoreEmailList } from "./email-contacts.js"
 import {
   EmailSequenceDetailRow,
@@ -36,7 +36,7 @@ type Action = typeof Action.Type
 
 /** The fields each action reads besides `storeHandle` and `action`; any other field given is refused. */
 const fieldsOf: Record<Action, ReadonlyArray<string>> = {
-  list_contacts: ["limit", "cursor"],
+  list_contacts: ["status", "limit", "cursor"],
   get_contact: ["email"],
   add_contact: ["email", "name", "tags"],
   update_contact: ["email", "name", "subscribed", "tags", "removeTags"],
@@ -109,7 +109,8 @@ export const emailTools = Effect.gen(function* () {
         "Manage the store's email list: contacts, tags, sequences (emails sent after a start tag or product), settings.",
       input: {
         storeHandle: StoreHandleField,
-        action: Action.annotations({ description: "Each reads its fields." }),
+        action: Action.annotations({ description: describeActions(fieldsOf) }),
+        status: Schema.optional(ContactStatus.annotations({ description: "Only contacts in this state." })),
         email: text("Contact email."),
         name: text("Contact/sequence name."),
         subscribed: flag("false unsubscribes."),
@@ -128,6 +129,15 @@ export const emailTools = Effect.gen(function* () {
       output: {
         contacts: Schema.optional(
           Schema.Array(EmailContactRow).annotations({ description: "The contacts, newest first." })
+        ),
+        counts: Schema.optional(
+          Schema.Struct({
+            subscribed: Schema.Int,
+            unsubscribed: Schema.Int,
+            bounced: Schema.Int,
+            complained: Schema.Int,
+            total: Schema.Int
+          }).annotations({ description: "list_contacts: how many people the whole list holds in each state." })
         ),
         contact: Schema.optional(EmailContactRow.annotations({ description: CONTACT_ROW })),
         deleted: Schema.optional(
@@ -157,8 +167,8 @@ export const emailTools = Effect.gen(function* () {
           const email = () => Effect.flatMap(need(input.email, "email", input.action), (text) => emailOf(text))
           switch (input.action) {
             case "list_contacts": {
-              const page = yield* asToolFailure(list.listPage(caller, paging(input)))
-              return { contacts: page.data, ...nextOf(page) }
+              const page = yield* asToolFailure(list.listPage(caller, { ...paging(input), status: input.status }))
+              return { contacts: page.data, counts: yield* list.counts(caller), ...nextOf(page) }
             }
             case "get_contact":
               return { contact: (yield* list.get(caller, yield* email())).contact }

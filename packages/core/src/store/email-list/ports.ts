@@ -60,6 +60,8 @@ export class EmailContactsRepo extends Context.Tag("svc/store/EmailContactsRepo"
     readonly update: (contact: EmailContact) => Effect.Effect<void>
     /** Takes the person off the list, with their tags unless they are also a customer (who keeps them). */
     readonly remove: (workspaceId: string, email: string) => Effect.Effect<void>
+    /** How many people the list holds in each state. */
+    readonly countByStatus: (workspaceId: string) => Effect.Effect<Readonly<Record<ContactStatus, number>>>
     readonly listPage: (
       workspaceId: string,
       filter: {

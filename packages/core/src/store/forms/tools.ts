@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Cursor } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { need, nextOf, onlyFieldsOf } from "../action-tools.js"
+import { describeActions, need, nextOf, onlyFieldsOf } from "../action-tools.js"
 import { asToolFailure, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import {
   ApplicationRow,
@@ -87,7 +87,7 @@ export const formTools = Effect.gen(function* () {
         "Forms (quizzes); with review on, responses are applications: accept or decline adds the form's tags, a product, an email.",
       input: {
         storeHandle: StoreHandleField,
-        action: Action.annotations({ description: "What to do; each action reads only its own fields." }),
+        action: Action.annotations({ description: describeActions(fieldsOf) }),
         formId: text("Form id (frm_…)."),
         title: text(`Title, 1-${FORM_TITLE_MAX}.`),
         description: text('Intro; "" clears.'),
