@@ -4,6 +4,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Part } from "@svc/core/auth"
+import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { Browser, formFields, mcpToolsList, TEST_PASSWORD } from "./support.js"
@@ -64,6 +65,35 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
           expect(revoked.response.status).toBe(303)
           expect((await mcpToolsList(app.url, token)).status).toBe(401)
         })
+      })
+    )
+
+    it.effect("let the owner set the store's support email and card processor, which only they can", () =>
+      Effect.gen(function* () {
+        const { app, browser, page, user } = yield* signedIn
+        expect(page).toContain("Only you, the store's owner, can set these")
+        const saved = yield* Effect.promise(async () => {
+          const refused = await browser.post(`${app.url}/settings/store`, {
+            ...formFields(page, "/settings/store"),
+            support_email: "not an address",
+            card_processor: "connected"
+          })
+          expect(refused.response.status).toBe(422)
+          expect(refused.text).toContain("the support email must be an address like help@example.com")
+          const done = await browser.post(`${app.url}/settings/store`, {
+            ...formFields(refused.text, "/settings/store"),
+            support_email: "help@example.com",
+            card_processor: "connected"
+          })
+          expect(done.response.status).toBe(303)
+          const shown = await browser.get(done.response.headers.get("location") ?? "")
+          expect(shown.text).toContain("The store settings were saved.")
+          expect(shown.text).toContain('value="help@example.com"')
+          return shown.text
+        })
+        expect(saved).toContain('<option value="connected" selected>')
+        const settings = yield* app.setUp(Effect.flatMap(StoreSetup, (setup) => setup.get(user.workspace.id)))
+        expect(settings).toMatchObject({ supportEmail: "help@example.com", cardProcessor: "connected" })
       })
     )
 

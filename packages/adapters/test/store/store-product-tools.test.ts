@@ -194,9 +194,16 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           })
           expect(refused).toMatchObject({ ok: false, status: "conflict" })
           expect(refused.message).toContain("support email")
-          expect(refused.message).toContain("svc store set")
+          // An agent cannot run the command line: the tools say who can do each item, and where.
+          expect(refused.message).not.toContain("svc store set")
+          expect(refused.message).toContain("Only the store's owner can do this")
+          expect(refused.message).toContain("(/settings)")
+          expect(refused.message).toContain("fields.checkout_mode external with fields.checkout_url")
           const stillDraft = yield* tool(s.token, "svc_get_custom_ai_product", { customAIId: s.customAiId })
           expect(stillDraft).toMatchObject({ product: { status: "draft" }, can_publish: false })
+          for (const entry of stillDraft.publish_checklist as ReadonlyArray<{ message: string }>) {
+            expect(entry.message).not.toContain("svc store set")
+          }
           expect((stillDraft.publish_checklist as ReadonlyArray<{ item: string }>).map((c) => c.item).sort()).toEqual([
             "payment",
             "support_email"

@@ -14,6 +14,7 @@ import {
 } from "../shared/errors.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
+import { CHECKLIST_MESSAGES } from "./catalog/product-rules.js"
 import { BadListRequest, StoreAccessDenied } from "./errors.js"
 
 /** The `storeHandle` field every store tool takes. */
@@ -144,3 +145,42 @@ export const underFields = <E>(error: E): E | InvalidInput =>
         )
       })
     : error
+
+/** One item of a product's publish checklist, as the store services answer it. */
+interface ChecklistEntry {
+  readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products"
+  readonly message: string
+}
+
+// What an agent can do about each item, and what only the store's owner can (on the settings page, signed in):
+// the store API's messages are for a developer at a command line, which an agent does not have.
+const OWNER_ONLY = "Only the store's owner can do this, signed in on this server's settings page (/settings)"
+const agentSteps: Record<ChecklistEntry["item"], (message: string) => string> = {
+  support_email: () => `${OWNER_ONLY}: set the store's support email there.`,
+  payment: () =>
+    `A paid product needs a card processor (${OWNER_ONLY.charAt(0).toLowerCase()}${OWNER_ONLY.slice(1)}), or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
+  checkout_url: () => "Set fields.checkout_url to your own checkout link (http or https), or fields.checkout_mode svc.",
+  bundle_products: (message) => `${message} (svc_publish_custom_ai_product, live: true).`
+}
+
+/** A publish checklist as the store tools answer it: each item says what to do, and who can do it. */
+export const checklistForAgents = (items: ReadonlyArray<ChecklistEntry>): Array<ChecklistEntry> =>
+  items.map((entry) => ({ item: entry.item, message: agentSteps[entry.item](entry.message) }))
+
+/**
+ * A refusal to publish (`the product cannot go live yet: …`, as the catalog words it with the store API's checklist
+ * messages) with each item said as the tools say it.
+ */
+export const agentPublishRefusal = <E>(error: E): E | Conflict => {
+  if (!(error instanceof Conflict)) return error
+  let message = error.message
+  for (const [item, text] of Object.entries(CHECKLIST_MESSAGES)) {
+    message = message.replace(text, agentSteps[item as keyof typeof CHECKLIST_MESSAGES](text))
+  }
+  return message === error.message ? error : new Conflict({ message })
+}
+
+/** The answer of a product or bundle with its checklist for agents. */
+export const withAgentChecklist = <A extends { readonly publish_checklist: ReadonlyArray<ChecklistEntry> }>(
+  answer: A
+): A => ({ ...answer, publish_checklist: checklistForAgents(answer.publish_checklist) })

@@ -1,5 +1,6 @@
 import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core/auth"
 import { type CreditBalance, formatCredits, refillsOn } from "@svc/core/credits"
+import type { StoreSettings } from "@svc/core/store"
 import { hidden, html, page, utcMinute } from "../browser/index.js"
 import { scopeDescriptions } from "../oauth/pages.js"
 
@@ -42,6 +43,8 @@ export const settingsPage = (options: {
   readonly keys: ReadonlyArray<ApiKey>
   readonly connections: ReadonlyArray<OAuthConnection>
   readonly credits: CreditBalance
+  /** The store of the account's default workspace and its settings, when it has one. */
+  readonly store?: { readonly handle: string; readonly settings: StoreSettings } | undefined
   readonly now: number
   readonly created?:
     | {
@@ -136,6 +139,25 @@ ${Part.literals.map(
 <div class="actions"><button class="primary" type="submit">Create key</button></div>
 </form>
 </section>
+${
+  options.store === undefined
+    ? ""
+    : html`<section class="card" aria-labelledby="store">
+<h2 id="store">Store ${options.store.handle}</h2>
+<p class="muted">Only you, the store's owner, can set these: a product goes live once the store has a support email, and a paid one once a card processor is connected (or it sells through your own checkout link).</p>
+<form method="post" action="${options.base}/settings/store">
+${csrf}
+<label for="support-email">Support email</label>
+<input id="support-email" name="support_email" type="email" maxlength="254" value="${options.store.settings.supportEmail ?? ""}" placeholder="help@example.com">
+<label for="card-processor">Card processor</label>
+<select id="card-processor" name="card_processor">
+<option value="none"${options.store.settings.cardProcessor === "none" ? " selected" : ""}>None</option>
+<option value="connected"${options.store.settings.cardProcessor === "connected" ? " selected" : ""}>Connected</option>
+</select>
+<div class="actions"><button class="primary" type="submit">Save store settings</button></div>
+</form>
+</section>`
+}
 <section class="card" aria-labelledby="apps">
 <h2 id="apps">Connected applications</h2>
 ${

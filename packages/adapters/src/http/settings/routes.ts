@@ -1,8 +1,10 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
+import { StoreSetup } from "@svc/core/store"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
 import {
@@ -23,7 +25,8 @@ const SETTINGS_FORM = "settings"
 
 const notices: Record<string, string> = {
   "key-revoked": "The API key was revoked. It stops working at once.",
-  "app-disconnected": "The application was disconnected. Its tokens stop working at once."
+  "app-disconnected": "The application was disconnected. Its tokens stop working at once.",
+  "store-saved": "The store settings were saved."
 }
 
 /** The access a create-key form asks for: full, or custom with a level per part (at least one on). */
@@ -45,7 +48,14 @@ const accessFromForm = (form: URLSearchParams): Access | string => {
 export const SettingsRoutes: Layer.Layer<
   never,
   never,
-  HttpLayerRouter.HttpRouter | PublicUrl | ApiKeys | OAuthTokens | BrowserSessions | Credits
+  | HttpLayerRouter.HttpRouter
+  | PublicUrl
+  | ApiKeys
+  | OAuthTokens
+  | BrowserSessions
+  | Credits
+  | WorkspacesRepo
+  | StoreSetup
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const auth = yield* currentAuthUrl
@@ -53,6 +63,16 @@ export const SettingsRoutes: Layer.Layer<
     const tokens = yield* OAuthTokens
     const sessions = yield* BrowserSessions
     const credits = yield* Credits
+    const workspaces = yield* WorkspacesRepo
+    const storeSetup = yield* StoreSetup
+
+    /** The store of the account's default workspace (the one `svc store set` and the store tools default to). */
+    const ownStore = (accountId: string) =>
+      Effect.gen(function* () {
+        const workspace = yield* workspaces.findDefault(accountId)
+        if (Option.isNone(workspace) || workspace.value.ownerId !== accountId) return Option.none()
+        return yield* workspaces.findStore(workspace.value.id)
+      })
     const errors = errorPages(auth.base)
     const withDefectsAnswered = errors.answerDefects
     const signInFirst = redirectTo(signInPath(auth.base), 303)
@@ -76,6 +96,11 @@ export const SettingsRoutes: Layer.Layer<
           keys: yield* keys.list(account.value.id),
           connections: yield* tokens.connections(account.value.id),
           credits: yield* credits.balance(account.value.id),
+          store: yield* Option.match(yield* ownStore(account.value.id), {
+            onNone: () => Effect.succeed(undefined),
+            onSome: (store) =>
+              Effect.map(storeSetup.get(store.workspaceId), (settings) => ({ handle: store.handle, settings }))
+          }),
           now: yield* Clock.currentTimeMillis,
           ...extra
         })
@@ -155,6 +180,25 @@ export const SettingsRoutes: Layer.Layer<
         return redirectTo(`${auth.base}/settings?notice=app-disconnected`, 303)
       })
 
+    const saveStore = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const store = yield* ownStore(accepted.accountId)
+        if (Option.isNone(store)) {
+          return yield* render(accepted.session, { error: "Your workspace has no store.", status: 404 })
+        }
+        const supportEmail = (accepted.form.get("support_email") ?? "").trim()
+        const saved = yield* storeSetup
+          .set(store.value.workspaceId, {
+            supportEmail: supportEmail === "" ? null : supportEmail,
+            cardProcessor: accepted.form.get("card_processor") ?? undefined
+          })
+          .pipe(Effect.either)
+        if (saved._tag === "Left") return yield* render(accepted.session, { error: saved.left.message, status: 422 })
+        return redirectTo(`${auth.base}/settings?notice=store-saved`, 303)
+      })
+
     const signOut = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const accepted = yield* acceptForm(request)
@@ -168,6 +212,7 @@ export const SettingsRoutes: Layer.Layer<
       HttpLayerRouter.route("POST", "/settings/keys", (request) => withDefectsAnswered(createKey(request))),
       HttpLayerRouter.route("POST", "/settings/keys/revoke", (request) => withDefectsAnswered(revokeKey(request))),
       HttpLayerRouter.route("POST", "/settings/apps/revoke", (request) => withDefectsAnswered(disconnect(request))),
+      HttpLayerRouter.route("POST", "/settings/store", (request) => withDefectsAnswered(saveStore(request))),
       HttpLayerRouter.route("POST", "/settings/sign-out", (request) => withDefectsAnswered(signOut(request)))
     ])
   })

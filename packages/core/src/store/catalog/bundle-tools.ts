@@ -4,7 +4,13 @@ import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
 import { ProductStatus } from "./product.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
+import {
+  agentPublishRefusal,
+  asToolFailure,
+  makeStoreOfCall,
+  StoreHandleField,
+  withAgentChecklist
+} from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 
 const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
@@ -64,7 +70,7 @@ export const bundleTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const { ok: _, ...answer } = yield* asToolFailure(bundles.get(caller, input.bundleId))
-          return answer
+          return withAgentChecklist(answer)
         })
     }),
     defineTool({
@@ -100,8 +106,8 @@ export const bundleTools = Effect.gen(function* () {
               changes,
               status: input.status
             })
-          )
-          return answer
+          ).pipe(Effect.mapError(agentPublishRefusal))
+          return withAgentChecklist(answer)
         })
     })
   ]

@@ -89,22 +89,26 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
     : new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
 }
 
+/** The store API's message of each checklist item (the store tools say their own: tool-support.ts). */
+export const CHECKLIST_MESSAGES = {
+  support_email: "set the store's support email (svc store set --support-email)",
+  checkout_url: "checkout_mode external needs checkout_url, your own checkout link",
+  payment: "a paid product needs a connected card processor, or checkout_mode external with checkout_url"
+} as const
+
 /** What remains before the product can go live; empty when it can. */
 export const publishChecklist = (fields: ProductFields, settings: StoreSettings): ReadonlyArray<ChecklistItem> => {
   const items: Array<ChecklistItem> = []
   if (settings.supportEmail === null) {
-    items.push({ item: "support_email", message: "set the store's support email (svc store set --support-email)" })
+    items.push({ item: "support_email", message: CHECKLIST_MESSAGES.support_email })
   }
   if (fields.checkout_mode === "external" && fields.checkout_url === null) {
-    items.push({ item: "checkout_url", message: "checkout_mode external needs checkout_url, your own checkout link" })
+    items.push({ item: "checkout_url", message: CHECKLIST_MESSAGES.checkout_url })
   }
   const paid = fields.price_cents > 0
   const ownCheckout = fields.checkout_mode === "external" && fields.checkout_url !== null
   if (paid && !fields.waitlist_mode && !ownCheckout && settings.cardProcessor !== "connected") {
-    items.push({
-      item: "payment",
-      message: "a paid product needs a connected card processor, or checkout_mode external with checkout_url"
-    })
+    items.push({ item: "payment", message: CHECKLIST_MESSAGES.payment })
   }
   return items
 }

@@ -3,7 +3,14 @@ import { NotFound } from "../../shared/errors.js"
 import { defineTool, type Tool } from "../../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField, underFields } from "../tool-support.js"
+import {
+  agentPublishRefusal,
+  asToolFailure,
+  makeStoreOfCall,
+  StoreHandleField,
+  underFields,
+  withAgentChecklist
+} from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
@@ -62,7 +69,7 @@ export const customAiProductTools = Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
           const { ok: _, ...answer } = yield* asToolFailure(catalog.get(caller, id))
-          return answer
+          return withAgentChecklist(answer)
         })
     }),
     defineTool({
@@ -91,7 +98,7 @@ export const customAiProductTools = Effect.gen(function* () {
             })
           ).pipe(Effect.mapError(underFields))
           const { ok: _, ...answer } = saved
-          return { ...answer, created: Option.isNone(existing) }
+          return { ...withAgentChecklist(answer), created: Option.isNone(existing) }
         })
     }),
     defineTool({
@@ -114,8 +121,8 @@ export const customAiProductTools = Effect.gen(function* () {
           const id = yield* productIdOf(caller, input.customAIId)
           const { ok: _, ...answer } = yield* asToolFailure(
             input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
-          )
-          return answer
+          ).pipe(Effect.mapError(agentPublishRefusal))
+          return withAgentChecklist(answer)
         })
     })
   ]

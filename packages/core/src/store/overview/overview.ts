@@ -146,7 +146,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
             message:
               supportEmail !== null
                 ? `support email is ${supportEmail}`
-                : "set the store's support email (svc store set --support-email)"
+                : "only the store's owner can set the support email, signed in on this server's settings page (/settings)"
           },
           {
             item: "payment",
@@ -155,7 +155,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
               ? processor === "connected"
                 ? "a card processor is connected"
                 : "a product sells through your own checkout"
-              : "connect a card processor, or give a product checkout_mode external with checkout_url (your own checkout)"
+              : "the store's owner connects a card processor on the settings page (/settings); or give a product fields.checkout_mode external with fields.checkout_url (your own checkout)"
           },
           {
             item: "product",
