@@ -22,9 +22,21 @@ export {
   bundledProductJson
 } from "./catalog/bundle.js"
 export type { BundleAccessLine } from "./sales/bundle-access.js"
-export { type BundleSave, StoreBundles } from "./catalog/bundles.js"
+export { type BundleSave, type BundleView, StoreBundles } from "./catalog/bundles.js"
 export { resolveStoreCaller, type StoreCaller } from "./caller.js"
 export { StoreCatalog } from "./catalog/catalog.js"
+export {
+  bundleAnswerJson,
+  identityJson,
+  productAnswerJson,
+  productApiAnswer,
+  productJson,
+  productPageJson,
+  productSummaryJson,
+  sellableCustomAiJson
+} from "./catalog/product-json.js"
+export type { ListedProduct, ProductView, SellableCustomAi, StoreIdentity } from "./catalog/product-view.js"
+export { readProductListQuery } from "./catalog/product-query.js"
 export type { Cohort, CohortMember, CohortWithMembers } from "./cohorts/cohort.js"
 export { type NewCohort, StoreCohorts } from "./cohorts/cohorts.js"
 export { type AddCustomerAnswer, StoreCustomers } from "./customers/customers.js"

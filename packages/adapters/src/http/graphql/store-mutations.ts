@@ -1,4 +1,11 @@
-import { type StoreCaller, StoreCatalog, StoreCohorts, StoreCustomers, StoreSales } from "@svc/core/store"
+import {
+  productApiAnswer,
+  type StoreCaller,
+  StoreCatalog,
+  StoreCohorts,
+  StoreCustomers,
+  StoreSales
+} from "@svc/core/store"
 import { HttpSender, Webhooks } from "@svc/core/webhooks"
 import { Effect, Either, SchemaAST as AST, type Schema } from "effect"
 import {
@@ -108,26 +115,27 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       description: "Creates a product selling a Custom AI, as a draft (POST /products).",
       payload: productPayload,
       body: bodies.createProduct,
-      change: (caller, { custom_ai_id, ...changes }) => catalog.create(caller, custom_ai_id, changes)
+      change: (caller, { custom_ai_id, ...changes }) =>
+        Effect.map(catalog.create(caller, custom_ai_id, changes), productApiAnswer)
     })
     offer<Parameters<typeof catalog.patch>[2]>("updateProduct", {
       description: "Changes fields of a product; null clears a field (PATCH /products/<id>).",
       payload: productPayload,
       body: bodies.updateProduct,
       byId: true,
-      change: (caller, changes, id) => catalog.patch(caller, id, changes)
+      change: (caller, changes, id) => Effect.map(catalog.patch(caller, id, changes), productApiAnswer)
     })
     offer("publishProduct", {
       description: "Puts a product on sale (POST /products/<id>/publish).",
       payload: productPayload,
       byId: true,
-      change: (caller, _input, id) => catalog.publish(caller, id)
+      change: (caller, _input, id) => Effect.map(catalog.publish(caller, id), productApiAnswer)
     })
     offer("unpublishProduct", {
       description: "Takes a product off sale (POST /products/<id>/unpublish).",
       payload: productPayload,
       byId: true,
-      change: (caller, _input, id) => catalog.unpublish(caller, id)
+      change: (caller, _input, id) => Effect.map(catalog.unpublish(caller, id), productApiAnswer)
     })
     offer<Parameters<typeof sales.recordSale>[1]>("recordSale", {
       description:

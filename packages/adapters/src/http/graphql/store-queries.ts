@@ -4,6 +4,9 @@ import {
   CustomerRow,
   ProductRow,
   ProductStatus,
+  productJson,
+  productPageJson,
+  readProductListQuery,
   SaleRow,
   type StoreCaller,
   StoreCatalog,
@@ -186,7 +189,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           new GraphQLNonNull(product),
           "Products, newest first (GET /products with paging).",
           { status: { type: productStatus } },
-          (caller, query, args) => catalog.listPage(caller, { ...query, status: text(args.status) })
+          (caller, query, args) =>
+            Effect.flatMap(readProductListQuery({ ...query, status: text(args.status) }), (typed) =>
+              Effect.map(catalog.listPage(caller, typed), (page) => productPageJson(page, typed.page))
+            )
         ),
         product: {
           type: product,
@@ -194,7 +200,8 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           args: { id: { type: new GraphQLNonNull(GraphQLString) } },
           resolve: async (_source, args: { readonly id: string }, context) => {
             const caller = await readCaller(context)
-            return (await context.run(catalog.get(caller, args.id))).product
+            const view = await context.run(catalog.get(caller, args.id))
+            return productJson(view.product, view.bundleProductIds)
           }
         },
         sales: salesField(false),

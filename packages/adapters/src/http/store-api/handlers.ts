@@ -1,5 +1,17 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreCatalog, StoreCohorts, StoreCustomers, StoreFeeds, StoreSales } from "@svc/core/store"
+import {
+  identityJson,
+  productApiAnswer,
+  productPageJson,
+  productSummaryJson,
+  readProductListQuery,
+  sellableCustomAiJson,
+  StoreCatalog,
+  StoreCohorts,
+  StoreCustomers,
+  StoreFeeds,
+  StoreSales
+} from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect, Layer } from "effect"
 import { withCaller } from "./caller.js"
@@ -13,8 +25,19 @@ import { WebhooksHandlersLive } from "./webhooks.js"
 const IdentityLive = HttpApiBuilder.group(StoreApi, "identity", (handlers) =>
   Effect.map(StoreCatalog, (catalog) =>
     handlers
-      .handle("me", () => withCaller("identity.me", catalog.me))
-      .handle("customAis", () => withCaller("identity.customAis", catalog.listCustomAis))
+      .handle("me", () =>
+        withCaller("identity.me", (caller) =>
+          Effect.map(catalog.me(caller), (identity) => ({ ok: true as const, ...identityJson(identity) }))
+        )
+      )
+      .handle("customAis", () =>
+        withCaller("identity.customAis", (caller) =>
+          Effect.map(catalog.listCustomAis(caller), (all) => ({
+            ok: true as const,
+            custom_ais: all.map(sellableCustomAiJson)
+          }))
+        )
+      )
   )
 )
 
@@ -29,26 +52,43 @@ const ProductsLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>
       .handle("list", ({ urlParams }) =>
         withCaller("products.list", (caller) =>
           Effect.if(hasPagingField(urlParams), {
-            onTrue: () => answer(catalog.listPage(caller, urlParams)),
-            onFalse: () => catalog.listSummaries(caller)
+            onTrue: () =>
+              answer(
+                Effect.flatMap(readProductListQuery(urlParams), (query) =>
+                  Effect.map(catalog.listPage(caller, query), (page) => productPageJson(page, query.page))
+                )
+              ),
+            onFalse: () =>
+              Effect.map(catalog.listSummaries(caller), (products) => ({
+                ok: true as const,
+                products: products.map(productSummaryJson)
+              }))
           })
         )
       )
       .handle("create", ({ payload }) =>
         withCaller("products.create", (caller) => {
           const { custom_ai_id, ...changes } = payload
-          return answer(catalog.create(caller, custom_ai_id, changes))
+          return answer(Effect.map(catalog.create(caller, custom_ai_id, changes), productApiAnswer))
         })
       )
-      .handle("get", ({ path }) => withCaller("products.get", (caller) => answer(catalog.get(caller, path.id))))
+      .handle("get", ({ path }) =>
+        withCaller("products.get", (caller) => answer(Effect.map(catalog.get(caller, path.id), productApiAnswer)))
+      )
       .handle("update", ({ path, payload }) =>
-        withCaller("products.update", (caller) => answer(catalog.patch(caller, path.id, payload)))
+        withCaller("products.update", (caller) =>
+          answer(Effect.map(catalog.patch(caller, path.id, payload), productApiAnswer))
+        )
       )
       .handle("publish", ({ path }) =>
-        withCaller("products.publish", (caller) => answer(catalog.publish(caller, path.id)))
+        withCaller("products.publish", (caller) =>
+          answer(Effect.map(catalog.publish(caller, path.id), productApiAnswer))
+        )
       )
       .handle("unpublish", ({ path }) =>
-        withCaller("products.unpublish", (caller) => answer(catalog.unpublish(caller, path.id)))
+        withCaller("products.unpublish", (caller) =>
+          answer(Effect.map(catalog.unpublish(caller, path.id), productApiAnswer))
+        )
       )
       .handle("cohorts", ({ path }) =>
         withCaller("products.cohorts", (caller) => answer(cohorts.list(caller, path.id)))

@@ -12,6 +12,7 @@ import {
   withAgentChecklist
 } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
+import { bundleAnswerJson } from "./product-json.js"
 
 const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 
@@ -69,8 +70,7 @@ export const bundleTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const { ok: _, ...answer } = yield* asToolFailure(bundles.get(caller, input.bundleId))
-          return withAgentChecklist(answer)
+          return withAgentChecklist(bundleAnswerJson(yield* asToolFailure(bundles.get(caller, input.bundleId))))
         })
     }),
     defineTool({
@@ -99,7 +99,7 @@ export const bundleTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const changes = input.fields ?? {}
           const caller = yield* storeOf(context, input.storeHandle)
-          const { ok: _, ...answer } = yield* asToolFailure(
+          const saved = yield* asToolFailure(
             bundles.save(caller, {
               bundleId: input.bundleId,
               productIds: input.productIds,
@@ -107,7 +107,7 @@ export const bundleTools = Effect.gen(function* () {
               status: input.status
             })
           ).pipe(Effect.mapError(agentPublishRefusal))
-          return withAgentChecklist(answer)
+          return withAgentChecklist(bundleAnswerJson(saved))
         })
     })
   ]

@@ -1,13 +1,20 @@
 import { Clock, Effect, Option } from "effect"
 import { invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
-import { bundledProductJson, bundleDefaultFields, resolveBundledProducts } from "./bundle.js"
+import { bundleDefaultFields, resolveBundledProducts } from "./bundle.js"
 import { makeBundleItems } from "./bundle-items.js"
 import { requireProductEditor, type StoreCaller } from "../caller.js"
 import { StoreCatalog } from "./catalog.js"
 import { BundlesRepo, ProductsRepo } from "./ports.js"
 import { underFields } from "../tool-support.js"
 import type { Product, ProductChanges } from "./product.js"
+import type { ProductView } from "./product-view.js"
+
+/** A bundle as the seller sees it: the bundle as a product, and the products it sells, in order. */
+export interface BundleView {
+  readonly view: ProductView
+  readonly products: ReadonlyArray<Product>
+}
 
 /** What `svc_save_bundle` asks: a new bundle (no `bundleId`) or changes to one. */
 export interface BundleSave {
@@ -49,12 +56,12 @@ export class StoreBundles extends Effect.Service<StoreBundles>()("svc/store/Stor
     const resolve = (caller: StoreCaller, productIds: ReadonlyArray<string>) =>
       resolveBundledProducts(productIds, (ids) => products.findMany(caller.workspaceId, ids))
 
-    /** The bundle as the catalog answers a product, with the products it sells. */
+    /** The bundle as the catalog sees a product, with the products it sells. */
     const answer = (caller: StoreCaller, bundle: Product) =>
       Effect.gen(function* () {
-        const { product, ...rest } = yield* catalog.get(caller, bundle.id)
+        const view = yield* catalog.get(caller, bundle.id)
         const bundled = yield* bundleItems.productsOf(bundle)
-        return { ...rest, bundle: product, products: bundled.map(bundledProductJson) }
+        return { view, products: bundled } satisfies BundleView
       })
 
     /** One bundle with its products and publish checklist; a product that is not a bundle is `not-found`. */

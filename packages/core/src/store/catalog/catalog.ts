@@ -4,16 +4,10 @@ import { CustomAisRepo } from "../../custom-ai/ports.js"
 import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { requireProductEditor, type StoreCaller } from "../caller.js"
-import { BadListRequest } from "../errors.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
 import { ProductsRepo, StoreSettingsRepo } from "./ports.js"
-import {
-  defaultProductFields,
-  defaultWhatsIncluded,
-  type Product,
-  type ProductChanges,
-  type ProductStatus
-} from "./product.js"
+import type { CreatedRange, PageRequest } from "../../shared/paging.js"
+import { defaultProductFields, type Product, type ProductChanges, type ProductStatus } from "./product.js"
+import type { ListedProduct, ProductView, SellableCustomAi, StoreIdentity } from "./product-view.js"
 import {
   applyChanges,
   type ChecklistItem,
@@ -24,33 +18,6 @@ import {
 import { type BundleChecklistItem, bundleChecklist, bundleDefaultFields } from "./bundle.js"
 import { makeBundleItems } from "./bundle-items.js"
 import { makeStock } from "./stock.js"
-
-/** A product with every field, as the store API answers it (a bundle with the ids of the products it sells). */
-export const productJson = (product: Product, bundleProductIds?: ReadonlyArray<string>) => ({
-  id: product.id,
-  kind: product.kind,
-  custom_ai_id: product.customAiId,
-  ...(product.kind === "bundle" ? { bundle_product_ids: bundleProductIds ?? [] } : {}),
-  status: product.status,
-  live: product.status === "live",
-  ...product.fields,
-  whats_included: product.fields.whats_included ?? defaultWhatsIncluded(product.fields),
-  created_at: product.createdAt.toISOString(),
-  updated_at: product.updatedAt.toISOString(),
-  published_at: product.publishedAt?.toISOString() ?? null
-})
-
-const billingLabel = { "one-time": "one-time", monthly: "monthly", yearly: "yearly" } as const
-
-/** A product as the plain products list shows it. */
-export const productSummaryJson = (product: Product) => ({
-  id: product.id,
-  name: `${product.fields.title} (${billingLabel[product.fields.billing]})`,
-  title: product.fields.title,
-  billing: product.fields.billing,
-  live: product.status === "live",
-  ownCheckout: product.fields.checkout_mode === "external"
-})
 
 const noSettings = (workspaceId: string): StoreSettings => ({
   workspaceId,
@@ -89,21 +56,18 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         return { items, bundled }
       })
 
-    // `quantity_left` and `waitlist_waiting` only where they apply (a quantity limit, a waitlist).
     const answer = (product: Product) =>
       Effect.gen(function* () {
         const { items: checklist, bundled } = yield* checklistOf(product)
         const standing = yield* stock.standing(product, new Date(yield* Clock.currentTimeMillis))
-        return {
-          ok: true as const,
-          product: productJson(
-            product,
-            bundled.map((p) => p.id)
-          ),
-          can_publish: checklist.length === 0,
-          publish_checklist: checklist,
-          ...standing
+        const view: ProductView = {
+          product,
+          bundleProductIds: bundled.map((p) => p.id),
+          checklist,
+          quantityLeft: Option.fromNullable(standing.quantity_left),
+          waitlistWaiting: Option.fromNullable(standing.waitlist_waiting)
         }
+        return view
       })
 
     const findProduct = (caller: StoreCaller, id: string) =>
@@ -115,15 +79,18 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         })
       )
 
-    /** The store identity of `GET /me`. */
+    /** The store identity of the credential. */
     const me = (caller: StoreCaller) =>
-      Effect.map(accounts.findById(caller.principal.accountId), (account) => ({
-        ok: true as const,
-        id: caller.principal.accountId,
-        email: Option.match(account, { onNone: () => "", onSome: (a) => a.email }),
-        handle: caller.store.handle,
-        store: { handle: caller.store.handle, name: caller.store.name, workspace_id: caller.workspaceId }
-      }))
+      Effect.map(
+        accounts.findById(caller.principal.accountId),
+        (account): StoreIdentity => ({
+          accountId: caller.principal.accountId,
+          email: Option.match(account, { onNone: () => "", onSome: (a) => a.email }),
+          handle: caller.store.handle,
+          name: caller.store.name,
+          workspaceId: caller.workspaceId
+        })
+      )
 
     /** The store's Custom AIs and courses, each with its product id once one exists. */
     const listCustomAis = (caller: StoreCaller) =>
@@ -134,16 +101,15 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
             p.customAiId === null ? [] : [[p.customAiId, p.id] as const]
           )
         )
-        return {
-          ok: true as const,
-          custom_ais: all.map((c) => ({
+        return all.map(
+          (c): SellableCustomAi => ({
             id: c.id,
             name: c.name,
             kind: c.kind,
-            product_id: byCustomAi.get(c.id) ?? null,
-            created_at: c.createdAt.toISOString()
-          }))
-        }
+            productId: Option.fromNullable(byCustomAi.get(c.id)),
+            createdAt: c.createdAt
+          })
+        )
       })
 
     /** Creates the draft product of a Custom AI (one per Custom AI). */
@@ -258,26 +224,33 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     /** Stops sales; buyers keep what they have. A draft stays a draft. */
     const unpublish = (caller: StoreCaller, id: string) => setStatus(caller, id, "off")
 
-    /** Plain list: summaries, newest first, own-checkout products on top, drafts left out. */
+    /** The products on show: newest first, own-checkout products on top, drafts left out. */
     const listSummaries = (caller: StoreCaller) =>
-      Effect.map(products.listAll(caller.workspaceId), (all) => {
+      Effect.map(products.listAll(caller.workspaceId), (all): ReadonlyArray<Product> => {
         const shown = all.filter((p) => p.status !== "draft")
         const own = shown.filter((p) => p.fields.checkout_mode === "external")
         const rest = shown.filter((p) => p.fields.checkout_mode !== "external")
-        return { ok: true as const, products: [...own, ...rest].map(productSummaryJson) }
+        return [...own, ...rest]
       })
 
-    /** Paged list of full product rows, drafts included, optionally of one status. */
-    const listPage = (caller: StoreCaller, query: StoreListQuery & { readonly status?: string | undefined }) =>
+    /** One page of products, drafts included, newest first, optionally of one status and creation window. */
+    const listPage = (
+      caller: StoreCaller,
+      query: { readonly status?: ProductStatus | undefined; readonly page: PageRequest; readonly created: CreatedRange }
+    ) =>
       Effect.gen(function* () {
-        const status = query.status
-        if (status !== undefined && status !== "draft" && status !== "live" && status !== "off") {
-          return yield* new BadListRequest({ message: "status must be draft, live or off" })
-        }
-        const { page, range } = yield* readListQuery(query)
-        const rows = yield* products.listPage(caller.workspaceId, { status, ...range }, page)
+        const rows = yield* products.listPage(
+          caller.workspaceId,
+          { status: query.status, ...query.created },
+          query.page
+        )
         const bundled = yield* bundleItems.idsOf(caller.workspaceId, rows.rows)
-        return pageAnswer(rows, (p) => productJson(p, bundled.get(p.id)), page, creationKey)
+        return {
+          rows: rows.rows.map(
+            (product): ListedProduct => ({ product, bundleProductIds: bundled.get(product.id) ?? [] })
+          ),
+          next: rows.next
+        }
       })
 
     return {

@@ -12,6 +12,7 @@ import {
   withAgentChecklist
 } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
+import { productAnswerJson } from "./product-json.js"
 
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
   description: "Custom AI id (cai_…) the product sells."
@@ -68,8 +69,7 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          const { ok: _, ...answer } = yield* asToolFailure(catalog.get(caller, id))
-          return withAgentChecklist(answer)
+          return withAgentChecklist(productAnswerJson(yield* asToolFailure(catalog.get(caller, id))))
         })
     }),
     defineTool({
@@ -97,8 +97,7 @@ export const customAiProductTools = Effect.gen(function* () {
                 : yield* catalog.patch(caller, existing.value, changes)
             })
           ).pipe(Effect.mapError(underFields))
-          const { ok: _, ...answer } = saved
-          return { ...withAgentChecklist(answer), created: Option.isNone(existing) }
+          return { ...withAgentChecklist(productAnswerJson(saved)), created: Option.isNone(existing) }
         })
     }),
     defineTool({
@@ -119,10 +118,10 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          const { ok: _, ...answer } = yield* asToolFailure(
+          const view = yield* asToolFailure(
             input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
           ).pipe(Effect.mapError(agentPublishRefusal))
-          return withAgentChecklist(answer)
+          return withAgentChecklist(productAnswerJson(view))
         })
     })
   ]
