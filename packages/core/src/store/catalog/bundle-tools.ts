@@ -4,7 +4,7 @@ import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
 import { ProductStatus } from "./product.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
+import { makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 
 const ProductIdText = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
@@ -63,7 +63,7 @@ export const bundleTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const { ok: _, ...answer } = yield* asToolFailure(bundles.get(caller, input.bundleId))
+          const { ok: _, ...answer } = yield* bundles.get(caller, input.bundleId)
           return answer
         })
     }),
@@ -93,14 +93,12 @@ export const bundleTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const changes = input.fields ?? {}
           const caller = yield* storeOf(context, input.storeHandle)
-          const { ok: _, ...answer } = yield* asToolFailure(
-            bundles.save(caller, {
-              bundleId: input.bundleId,
-              productIds: input.productIds,
-              changes,
-              status: input.status
-            })
-          )
+          const { ok: _, ...answer } = yield* bundles.save(caller, {
+            bundleId: input.bundleId,
+            productIds: input.productIds,
+            changes,
+            status: input.status
+          })
           return answer
         })
     })

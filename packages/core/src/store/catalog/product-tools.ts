@@ -3,7 +3,7 @@ import { NotFound } from "../../shared/errors.js"
 import { defineTool, type Tool } from "../../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import { asToolFailure, makeStoreOfCall, StoreHandleField, underFields } from "../tool-support.js"
+import { makeStoreOfCall, StoreHandleField, underFields } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
@@ -61,7 +61,7 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          const { ok: _, ...answer } = yield* asToolFailure(catalog.get(caller, id))
+          const { ok: _, ...answer } = yield* catalog.get(caller, id)
           return answer
         })
     }),
@@ -83,13 +83,11 @@ export const customAiProductTools = Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const changes = input.fields ?? {}
           const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
-          const saved = yield* asToolFailure(
-            Effect.gen(function* () {
-              return Option.isNone(existing)
-                ? yield* catalog.create(caller, input.customAIId, changes)
-                : yield* catalog.patch(caller, existing.value, changes)
-            })
-          ).pipe(Effect.mapError(underFields))
+          const saved = yield* Effect.gen(function* () {
+            return Option.isNone(existing)
+              ? yield* catalog.create(caller, input.customAIId, changes)
+              : yield* catalog.patch(caller, existing.value, changes)
+          }).pipe(Effect.mapError(underFields))
           const { ok: _, ...answer } = saved
           return { ...answer, created: Option.isNone(existing) }
         })
@@ -112,9 +110,7 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          const { ok: _, ...answer } = yield* asToolFailure(
-            input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
-          )
+          const { ok: _, ...answer } = yield* input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
           return answer
         })
     })
