@@ -43,7 +43,22 @@ export class MissingWorkspace extends Schema.TaggedError<MissingWorkspace>()("Mi
   message: Schema.String
 }) {}
 
-/** Every declared domain error a use case may fail with. */
+/** The store refuses the credential: its access, its kind or its plan does not allow the call. */
+export class StoreAccessDenied extends Schema.TaggedError<StoreAccessDenied>()("StoreAccessDenied", {
+  message: Schema.String,
+  /**
+   * `plan`: the account is below the Starter plan; `api_key_access`: the key's store part is off, or
+   * read-only for a change; `automation_connection`: an OAuth connection may not change products.
+   */
+  code: Schema.Literal("plan", "api_key_access", "automation_connection")
+}) {}
+
+/** A query parameter of a list is wrong (the store API answers 400, the spec's "a list field is wrong"). */
+export class BadListRequest extends Schema.TaggedError<BadListRequest>()("BadListRequest", {
+  message: Schema.String
+}) {}
+
+/** The domain errors a tool handler and most use cases fail with (a subset of `DomainFailure`). */
 export type DomainError = InvalidInput | NotFound | Conflict | Forbidden | AuthExpired | Unreachable | MissingWorkspace
 
 /** Shorthand for a one-field `InvalidInput`. */

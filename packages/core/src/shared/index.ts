@@ -1,6 +1,7 @@
 /** What every area shares: domain errors, paging, the `Ids`/`Secrets`/`Transactor` ports, spans and text checks. */
 export {
   AuthExpired,
+  BadListRequest,
   Conflict,
   type DomainError,
   FieldProblem,
@@ -8,8 +9,17 @@ export {
   InvalidInput,
   MissingWorkspace,
   NotFound,
+  StoreAccessDenied,
   Unreachable
 } from "./errors.js"
+export {
+  type AnswerOf,
+  answerFailure,
+  type DomainFailure,
+  type FailureOf,
+  type FailureTable,
+  type FailureTag
+} from "./failures.js"
 export { EXCERPT_LENGTH, excerpt, PROBLEM_MESSAGE_LENGTH, shortProblemMessage } from "./excerpt.js"
 export {
   Cursor,

@@ -2,20 +2,10 @@ import { Effect, Either, Option, Schema } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
 import { Email } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
-import { RateLimited } from "../limits/schema.js"
-import {
-  Conflict,
-  type DomainError,
-  FieldProblem,
-  Forbidden,
-  InvalidInput,
-  invalid,
-  NotFound
-} from "../shared/errors.js"
+import { Conflict, type DomainError, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import { CHECKLIST_MESSAGES } from "./catalog/product-rules.js"
-import { BadListRequest, StoreAccessDenied } from "./errors.js"
 
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(
@@ -65,30 +55,6 @@ export const makeStoreOfCall = Effect.gen(function* () {
           return callerOf(context, store.value)
         })
 })
-
-type StoreRefusal = StoreAccessDenied | BadListRequest | RateLimited
-
-const asDomainError = (error: StoreRefusal): DomainError => {
-  if (error instanceof StoreAccessDenied) {
-    return new Forbidden({ message: error.message, reason: error.code === "plan" ? "plan" : "access" })
-  }
-  if (error instanceof BadListRequest) return invalid("", error.message)
-  return new Conflict({ message: `${error.message} (retry after ${error.retryAfterSeconds} s)` })
-}
-
-/**
- * The store services' own refusals as tool failures: a store access refusal is `forbidden`, a bad list field
- * `invalid`, and a store limit (one access email per person per minute, sales per minute) `conflict` with the
- * wait in its message.
- */
-export const asToolFailure = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, StoreRefusal> | DomainError, R> =>
-  Effect.mapError(effect, (error) =>
-    error instanceof StoreAccessDenied || error instanceof BadListRequest || error instanceof RateLimited
-      ? asDomainError(error)
-      : (error as Exclude<E, StoreRefusal>)
-  )
 
 /**
  * A store answer that turned the request away (`ok: false` with a `reason`, as `POST /sales` and

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { DomainError, FieldProblem } from "../shared/errors.js"
+import { answerFailure, type DomainFailure, type FailureTable } from "../shared/failures.js"
 import { toolJsonSchema } from "./json-schema.js"
 
 /** The seven tool failure statuses of the service description. */
@@ -48,23 +48,31 @@ export const toolFailureJsonSchema = toolJsonSchema(ToolFailure)
  */
 export const toolFailureOutline = { required: ["ok", "status", "message"] } as const
 
-const statusOf: Record<DomainError["_tag"], FailureStatus> = {
-  InvalidInput: "invalid",
-  NotFound: "not-found",
-  Conflict: "conflict",
-  Forbidden: "forbidden",
-  AuthExpired: "auth-expired",
-  Unreachable: "unreachable",
-  MissingWorkspace: "missing-workspace"
-}
+const failure = (status: FailureStatus, message: string): ToolFailure => ({ ok: false, status, message })
 
-/** The failure body for a domain error. */
-export const toolFailure = (error: DomainError): ToolFailure => {
-  const base = { ok: false as const, status: statusOf[error._tag], message: error.message }
-  return error._tag === "InvalidInput"
-    ? { ...base, errors: error.errors.map((e: FieldProblem) => ({ path: e.path, message: e.message })) }
-    : base
-}
+/**
+ * The tools face's failure table (MCP and REST answer the same body; REST adds `httpStatusOf[status]`). A store
+ * limit inside a tool (sales or access emails per minute) is a `conflict` with the wait in its message: the
+ * per-minute limit of tool calls itself is refused by the protocol (429) before a tool runs, not here.
+ */
+export const toolFailures = {
+  InvalidInput: (error) => ({
+    ...failure("invalid", error.message),
+    errors: error.errors.map((e) => ({ path: e.path, message: e.message }))
+  }),
+  BadListRequest: (error) => ({ ...failure("invalid", error.message), errors: [{ path: "", message: error.message }] }),
+  NotFound: (error) => failure("not-found", error.message),
+  Conflict: (error) => failure("conflict", error.message),
+  Forbidden: (error) => failure("forbidden", error.message),
+  StoreAccessDenied: (error) => failure("forbidden", error.message),
+  AuthExpired: (error) => failure("auth-expired", error.message),
+  Unreachable: (error) => failure("unreachable", error.message),
+  MissingWorkspace: (error) => failure("missing-workspace", error.message),
+  RateLimited: (error) => failure("conflict", `${error.message} (retry after ${error.retryAfterSeconds} s)`)
+} satisfies FailureTable<ToolFailure>
+
+/** The failure body for a domain failure. */
+export const toolFailure: (failure: DomainFailure) => ToolFailure = answerFailure(toolFailures)
 
 /** REST status codes per failure status (documented in the README). */
 export const httpStatusOf: Record<FailureStatus, number> = {

@@ -4,7 +4,15 @@
  * that their sameness with Effect Schema is checked over every real tool's schemas (adapters' compiled-schemas test).
  */
 export { encodesFast, makeAnswerEncoder } from "./answer-encoder.js"
-export { FailureStatus, httpStatusOf, ToolFailure, toolFailureJsonSchema, toolFailureOutline } from "./failure.js"
+export {
+  FailureStatus,
+  httpStatusOf,
+  ToolFailure,
+  toolFailure,
+  toolFailureJsonSchema,
+  toolFailureOutline,
+  toolFailures
+} from "./failure.js"
 export { type ToolGroup, toolGroups } from "./groups.js"
 export { decodesFast, makeInputDecoder } from "./input-decoder.js"
 export type { Json, JsonObject } from "./json-schema.js"

@@ -2,6 +2,7 @@ import { Effect, Either, Schema } from "effect"
 import type { Workspace } from "../accounts/workspace.js"
 import type { Principal } from "../auth/schema.js"
 import type { DomainError } from "../shared/errors.js"
+import type { DomainFailure } from "../shared/failures.js"
 import { unstorableInput } from "../shared/storable-text.js"
 import { makeAnswerEncoder } from "./answer-encoder.js"
 import type { ToolGroup } from "./groups.js"
@@ -58,7 +59,7 @@ export interface ToolSpec<In extends Schema.Struct.Fields, Out extends Schema.St
   readonly handler: (
     input: Schema.Struct.Type<In>,
     context: ToolContext
-  ) => Effect.Effect<Schema.Struct.Type<Out>, DomainError>
+  ) => Effect.Effect<Schema.Struct.Type<Out>, DomainFailure>
 }
 
 /** A tool with its types erased, ready for the registry. */
@@ -79,7 +80,7 @@ export interface Tool {
     args: unknown,
     principal: Principal,
     resolve: ResolveWorkspace
-  ) => Effect.Effect<Readonly<Record<string, unknown>>, DomainError>
+  ) => Effect.Effect<Readonly<Record<string, unknown>>, DomainFailure>
 }
 
 /** The `workspaceId` field every tool takes. */

@@ -1,8 +1,7 @@
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Workspace } from "@svc/core/accounts"
 import { allows, type Principal } from "@svc/core/auth"
-import type { RateLimited } from "@svc/core/limits"
-import { type DomainError, excerpt } from "@svc/core/shared"
+import { answerFailure, type DomainFailure, excerpt, type FailureTable } from "@svc/core/shared"
 import { ToolServer, toolGroups } from "@svc/core/tools"
 import { Data, Effect } from "effect"
 import { insufficientScopeChallenge, makeToolGate, resourceMetadataUrl } from "../auth.js"
@@ -38,38 +37,59 @@ export const refusalResponse = (refusal: StepRefusal): HttpServerResponse.HttpSe
 // Core messages may name what the caller sent; a long value is cut to an excerpt, as the store API does.
 const MESSAGE_LENGTH = 500
 
-/** A core failure as an automation-step refusal: the store API's codes, and 502 `unreachable` as the tools map it. */
-export const domainRefusal = (error: DomainError | RateLimited): StepRefusal => {
-  const message = excerpt(error.message, MESSAGE_LENGTH)
-  switch (error._tag) {
-    case "InvalidInput":
-      return new StepRefusal({
-        status: 422,
-        error: "invalid_field",
-        message,
-        extra: { errors: error.errors.map((problem) => ({ path: problem.path, message: problem.message })) }
-      })
-    case "NotFound":
-    case "MissingWorkspace":
-      return new StepRefusal({ status: 404, error: "not_found", message })
-    case "Forbidden":
-      return new StepRefusal({ status: 403, error: "forbidden", message })
-    case "Conflict":
-      return new StepRefusal({ status: 409, error: "conflict", message })
-    case "AuthExpired":
-      return new StepRefusal({ status: 401, error: "unauthorized", message })
-    case "Unreachable":
-      return new StepRefusal({ status: 502, error: "unreachable", message })
-    case "RateLimited":
-      return new StepRefusal({
-        status: 429,
-        error: "rate_limited",
-        message,
-        extra: { retry_after_seconds: error.retryAfterSeconds },
-        headers: { "retry-after": String(error.retryAfterSeconds) }
-      })
-  }
-}
+const refusal = (status: number, error: string, message: string) =>
+  new StepRefusal({ status, error, message: excerpt(message, MESSAGE_LENGTH) })
+
+/**
+ * The automation steps' failure table: the store API's codes (a store refusal as the store API answers it), and
+ * 502 `unreachable` as the tools map it.
+ */
+export const stepRefusals = {
+  InvalidInput: (error) =>
+    new StepRefusal({
+      status: 422,
+      error: "invalid_field",
+      message: excerpt(error.message, MESSAGE_LENGTH),
+      extra: { errors: error.errors.map((problem) => ({ path: problem.path, message: problem.message })) }
+    }),
+  BadListRequest: (error) => refusal(400, "bad_request", error.message),
+  NotFound: (error) => refusal(404, "not_found", error.message),
+  MissingWorkspace: (error) => refusal(404, "not_found", error.message),
+  Forbidden: (error) => refusal(403, "forbidden", error.message),
+  StoreAccessDenied: (error) =>
+    error.code === "plan"
+      ? refusal(402, "plan_required", error.message)
+      : new StepRefusal({
+          status: 403,
+          error: "forbidden",
+          message: excerpt(error.message, MESSAGE_LENGTH),
+          extra: { code: error.code }
+        }),
+  Conflict: (error) => refusal(409, "conflict", error.message),
+  AuthExpired: (error) => refusal(401, "unauthorized", error.message),
+  Unreachable: (error) => refusal(502, "unreachable", error.message),
+  RateLimited: (error) =>
+    new StepRefusal({
+      status: 429,
+      error: "rate_limited",
+      message: excerpt(error.message, MESSAGE_LENGTH),
+      extra: { retry_after_seconds: error.retryAfterSeconds },
+      headers: { "retry-after": String(error.retryAfterSeconds) }
+    })
+} satisfies FailureTable<StepRefusal>
+
+/** A refusal with response headers added (a challenge, say). */
+const withHeaders = (refusal: StepRefusal, headers: Readonly<Record<string, string>>): StepRefusal =>
+  new StepRefusal({
+    status: refusal.status,
+    error: refusal.error,
+    message: refusal.message,
+    extra: refusal.extra,
+    headers: { ...refusal.headers, ...headers }
+  })
+
+/** A core failure as an automation-step refusal. */
+export const domainRefusal: (error: DomainFailure) => StepRefusal = answerFailure(stepRefusals)
 
 /** The tool groups whose access part an automation step checks, and how its refusal names them. */
 const STEP_GROUPS = {
@@ -95,14 +115,7 @@ export const makeStepGate = Effect.gen(function* () {
     gate.authenticate(request).pipe(
       Effect.catchTags({
         AuthExpired: (error) =>
-          Effect.fail(
-            new StepRefusal({
-              status: 401,
-              error: "unauthorized",
-              message: error.message,
-              headers: { "www-authenticate": gate.challengeFor(request) }
-            })
-          ),
+          Effect.fail(withHeaders(domainRefusal(error), { "www-authenticate": gate.challengeFor(request) })),
         ScopeNotGranted: (refused) =>
           Effect.fail(
             new StepRefusal({

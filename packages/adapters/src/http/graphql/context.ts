@@ -1,36 +1,22 @@
 import { WorkspacesRepo } from "@svc/core/accounts"
-import { type Audience, Authenticator, type Principal } from "@svc/core/auth"
-import type { RateLimited } from "@svc/core/limits"
+import { type Audience, Authenticator, type Principal, type ScopeNotGranted } from "@svc/core/auth"
+import type { DomainFailure } from "@svc/core/shared"
 import { resolveStoreCaller, type StoreCaller } from "@svc/core/store"
-import { type ToolAnswer, type FailureStatus, ToolServer } from "@svc/core/tools"
+import { type InsufficientScope, type ToolAnswer, ToolServer, type UnknownTool } from "@svc/core/tools"
 import { Cause, Effect, Exit, Option, Runtime } from "effect"
 import { GraphQLError } from "graphql"
 import { bearerTokenOf, makeToolGate } from "../auth.js"
 import type { PublicUrl } from "../config.js"
-import { failureError, rateLimitedError, unauthenticatedError } from "./errors.js"
+import { failureError, graphqlError } from "./errors.js"
 
 /** The services the GraphQL resolvers run their effects with. */
 export type GraphqlServices = ToolServer | Authenticator | WorkspacesRepo
 
-/** A failure any resolver's effect may end with; each becomes a GraphQL error with a code and a status. */
-interface TaggedFailure {
-  readonly _tag: string
-  readonly message: string
-}
-
-const statusOfTag: Record<string, FailureStatus> = {
-  InvalidInput: "invalid",
-  BadListRequest: "invalid",
-  NotFound: "not-found",
-  Conflict: "conflict",
-  Forbidden: "forbidden",
-  StoreAccessDenied: "forbidden",
-  ScopeNotGranted: "forbidden",
-  InsufficientScope: "forbidden",
-  AuthExpired: "auth-expired",
-  Unreachable: "unreachable",
-  MissingWorkspace: "missing-workspace"
-}
+/**
+ * A failure any resolver's effect may end with: a domain failure (answered through the face's failure table), or a
+ * refusal of the credential's scopes or of a tool name, which the tool faces answer at the protocol level.
+ */
+export type GraphqlRefusal = DomainFailure | ScopeNotGranted | InsufficientScope | UnknownTool
 
 /**
  * What a resolver knows of its request: the caller (authenticated lazily, once per audience), the rate limit, a
@@ -48,7 +34,7 @@ export interface GraphqlContext {
   /** Runs a tool for the caller without taking from the limit (its root field did); refusals become failures. */
   readonly callTool: (name: string, args: Readonly<Record<string, unknown>>) => Promise<ToolAnswer>
   /** Runs a core effect; its declared failures become GraphQL errors (`extensions.code` and `status`). */
-  readonly run: <A, E extends TaggedFailure>(effect: Effect.Effect<A, E, GraphqlServices>) => Promise<A>
+  readonly run: <A, E extends GraphqlRefusal>(effect: Effect.Effect<A, E, GraphqlServices>) => Promise<A>
   /** A value made once per request under `key` (a DataLoader, say). */
   readonly memo: <A>(key: string, make: () => A) => A
   /** Aborted when the client goes away. */
@@ -58,18 +44,16 @@ export interface GraphqlContext {
 }
 
 /** A refusal as a thrown GraphQL error. */
-export const toGraphqlError = (failure: TaggedFailure, challenge: string): GraphQLError => {
-  if (failure._tag === "RateLimited") return rateLimitedError(failure as RateLimited)
-  if (failure._tag === "AuthExpired") return unauthenticatedError(failure.message, challenge)
-  const status = statusOfTag[failure._tag] ?? "invalid"
-  const errors = (failure as { readonly errors?: ReadonlyArray<{ path: string; message: string }> }).errors
-  return failureError({
-    status,
-    message: failure.message,
-    ...(status === "invalid" && errors !== undefined
-      ? { errors: errors.map(({ path, message }) => ({ path, message })) }
-      : {})
-  })
+export const toGraphqlError = (failure: GraphqlRefusal, challenge: string): GraphQLError => {
+  switch (failure._tag) {
+    case "ScopeNotGranted":
+    case "InsufficientScope":
+      return failureError({ status: "forbidden", message: failure.message })
+    case "UnknownTool":
+      return failureError({ status: "invalid", message: failure.message })
+    default:
+      return graphqlError(failure, challenge)
+  }
 }
 
 /** Makes the context of each GraphQL request from the services of the face. */
@@ -86,7 +70,7 @@ export const makeContextFactory = Effect.gen(function* () {
     const challenge = gate.challengeFor(headers)
     const signal = request.signal
 
-    const run = <A, E extends TaggedFailure>(effect: Effect.Effect<A, E, GraphqlServices>): Promise<A> =>
+    const run = <A, E extends GraphqlRefusal>(effect: Effect.Effect<A, E, GraphqlServices>): Promise<A> =>
       Runtime.runPromiseExit(runtime)(effect, { signal }).then((exit) => {
         if (Exit.isSuccess(exit)) return exit.value
         const failure = Cause.failureOption(exit.cause)

@@ -1,14 +1,14 @@
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import type { RateLimited } from "@svc/core/limits"
-import type { Conflict, InvalidInput, NotFound } from "@svc/core/shared"
-import type { BadListRequest, StoreAccessDenied, StoreCaller } from "@svc/core/store"
+import type { DomainFailure } from "@svc/core/shared"
+import type { StoreCaller } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { FailureStatus, type ToolFailure } from "@svc/core/tools"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { GraphQLError } from "graphql"
 import { problemsMessage, tidyProblems } from "../store-api/responses.js"
 import type { GraphqlContext } from "./context.js"
+import { graphqlFailure } from "./errors.js"
 
 /** One endpoint of the store API's contract, whose schemas the GraphQL store fields take their types from. */
 export const storeEndpoint = (group: string, name: string): HttpApiEndpoint.HttpApiEndpoint.AnyWithProps => {
@@ -29,31 +29,7 @@ export const payloadOf = (group: string, name: string): Schema.Schema.Any => {
 export const successOf = (group: string, name: string): Schema.Schema.Any => storeEndpoint(group, name).successSchema
 
 /** A failure a store use case declares. */
-export type StoreFailure = InvalidInput | BadListRequest | NotFound | Conflict | StoreAccessDenied | RateLimited
-
-/** Everything but the per-store sales limit, which stays a GraphQL error (`RATE_LIMITED`, HTTP 429) as on queries. */
-type AnsweredFailure = Exclude<StoreFailure, RateLimited>
-
-/** A store failure as the mutation's `ToolFailure`, with the statuses the tool faces give the same refusals. */
-export const storeToolFailure = (failure: AnsweredFailure): ToolFailure => {
-  switch (failure._tag) {
-    case "InvalidInput":
-      return {
-        ok: false,
-        status: "invalid",
-        message: failure.message,
-        errors: tidyProblems(failure.errors).map(({ path, message }) => ({ path, message }))
-      }
-    case "BadListRequest":
-      return { ok: false, status: "invalid", message: failure.message }
-    case "StoreAccessDenied":
-      return { ok: false, status: "forbidden", message: failure.message }
-    case "NotFound":
-      return { ok: false, status: "not-found", message: failure.message }
-    case "Conflict":
-      return { ok: false, status: "conflict", message: failure.message }
-  }
-}
+export type StoreFailure = DomainFailure
 
 /**
  * Decodes a mutation's input with the store API's own body schema, so that it checks what the API checks (emails,
@@ -101,12 +77,11 @@ export const runChange = async <A>(
     if (!isFailureStatus(status) || status === "auth-expired") throw error
     return { ok: false, status, message: (error as GraphQLError).message }
   }
+  // The face's table says which failures are the mutation's `ToolFailure` result; the rest stay GraphQL errors.
   return context.run(
-    change(caller).pipe(
-      Effect.catchIf(
-        (failure): failure is AnsweredFailure => failure._tag !== "RateLimited",
-        (failure) => Effect.succeed(storeToolFailure(failure))
-      )
-    )
+    Effect.catchAll(change(caller), (failure) => {
+      const answer = graphqlFailure(failure)
+      return answer._tag === "Failure" ? Effect.succeed(answer.failure) : Effect.fail(failure)
+    })
   )
 }

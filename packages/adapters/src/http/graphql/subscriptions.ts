@@ -4,7 +4,7 @@ import { ToolServer } from "@svc/core/tools"
 import { resumePoint, visibleEvents } from "@svc/core/webhooks"
 import { Cause, Effect, Exit, Option, Runtime, Schema, Stream } from "effect"
 import { GraphQLList, GraphQLNonNull, GraphQLString } from "graphql"
-import { type GraphqlContext, toGraphqlError } from "./context.js"
+import { type GraphqlContext, type GraphqlRefusal, toGraphqlError } from "./context.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { DEFAULT_GRAPHQL_SETTINGS, GraphqlSettings } from "./settings.js"
 
@@ -40,7 +40,7 @@ export const subscriptionsPart = (kit: GraphqlKit) =>
     const encode = Schema.encodeSync(LoggedEvent)
 
     /** Runs a core effect on the app's runtime; its declared failures become GraphQL errors. */
-    const run = <A, E extends { readonly _tag: string; readonly message: string }>(
+    const run = <A, E extends GraphqlRefusal>(
       effect: Effect.Effect<A, E, EventLog | WorkspacesRepo>,
       signal: AbortSignal
     ): Promise<A> =>

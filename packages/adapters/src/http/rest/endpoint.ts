@@ -1,6 +1,13 @@
 import type { Authenticator } from "@svc/core/auth"
-import { excerpt } from "@svc/core/shared"
-import { type FailureStatus, httpStatusOf, type ToolAnswer, type ToolFailure, ToolServer } from "@svc/core/tools"
+import { type AuthExpired, excerpt } from "@svc/core/shared"
+import {
+  type FailureStatus,
+  httpStatusOf,
+  type ToolAnswer,
+  type ToolFailure,
+  ToolServer,
+  toolFailure
+} from "@svc/core/tools"
 import { Effect, Either } from "effect"
 import { makeToolGate } from "../auth.js"
 import { declaresTooLarge, isJsonObject, parseJson } from "../body.js"
@@ -19,9 +26,9 @@ const json = (status: number, body: object, headers?: Readonly<Record<string, st
 const failure = (httpStatus: number, status: FailureStatus, message: string) =>
   json(httpStatus, { ok: false, status, message })
 
-/** The 401 of the REST face, with the same `WWW-Authenticate` challenge as `/mcp`. */
-export const unauthorizedReply = (message: string, challenge: string): Reply =>
-  json(401, { ok: false, status: "auth-expired", message }, { "www-authenticate": challenge })
+/** The 401 of the REST face (the tools' failure table's body), with the same `WWW-Authenticate` challenge as `/mcp`. */
+export const unauthorizedReply = (error: AuthExpired, challenge: string): Reply =>
+  json(httpStatusOf["auth-expired"], toolFailure(error), { "www-authenticate": challenge })
 
 const isFailure = (answer: ToolAnswer): answer is ToolFailure => answer.ok === false
 
@@ -89,7 +96,7 @@ export const makeRestToolEndpoint: Effect.Effect<
         })
       ),
       Effect.catchTags({
-        AuthExpired: (error) => Effect.succeed(unauthorizedReply(error.message, gate.challengeFor(request))),
+        AuthExpired: (error) => Effect.succeed(unauthorizedReply(error, gate.challengeFor(request))),
         BodyTooLarge: (error) => Effect.succeed(failure(413, "invalid", error.message)),
         BodyUnreadable: (error) => Effect.succeed(failure(400, "invalid", error.reason)),
         UnknownTool: (unknown) =>

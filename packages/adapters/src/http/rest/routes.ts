@@ -43,8 +43,7 @@ export const RestToolRoutes: Layer.Layer<
             : jsonText(200, encodeListing(tools.list(principal, selection.right)))
         }),
         Effect.catchTags({
-          AuthExpired: (error) =>
-            Effect.succeed(replyResponse(unauthorizedReply(error.message, gate.challengeFor(request)))),
+          AuthExpired: (error) => Effect.succeed(replyResponse(unauthorizedReply(error, gate.challengeFor(request)))),
           ScopeNotGranted: (refused) =>
             Effect.succeed(
               jsonText(403, JSON.stringify({ ok: false, status: "forbidden", message: refused.message }), {

@@ -1,43 +1,60 @@
-import type { RateLimited } from "@svc/core/limits"
-import { type Conflict, excerpt, type InvalidInput, type NotFound } from "@svc/core/shared"
-import type { BadListRequest, StoreAccessDenied } from "@svc/core/store"
+import { answerFailure, type DomainFailure, excerpt, type FailureTable } from "@svc/core/shared"
 import {
   StoreBadRequest,
   StoreConflict,
   StoreForbidden,
+  StoreInternal,
   StoreInvalid,
   StoreNotFound,
   StorePlanRequired,
-  StoreRateLimited
+  StoreRateLimited,
+  StoreUnauthorized
 } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { tidyProblems } from "./responses.js"
 
-type DomainFailure = InvalidInput | BadListRequest | NotFound | Conflict | StoreAccessDenied | RateLimited
+/** An error body of the store API (`{ ok: false, error, message }` with its HTTP code), as its contract declares. */
+export type StoreError =
+  | StoreBadRequest
+  | StoreUnauthorized
+  | StorePlanRequired
+  | StoreForbidden
+  | StoreNotFound
+  | StoreConflict
+  | StoreInvalid
+  | StoreRateLimited
+  | StoreInternal
 
 // Core messages may name what the caller sent (`no product <id> in this store`); a long value is cut to an excerpt.
 const MESSAGE_LENGTH = 500
+const short = (message: string) => excerpt(message, MESSAGE_LENGTH)
 
-/** A core failure as the store API's error body (`{ ok: false, error, message }` with its HTTP code). */
-export const toStoreError = (error: DomainFailure) => {
-  const message = excerpt(error.message, MESSAGE_LENGTH)
-  switch (error._tag) {
-    case "InvalidInput":
-      return new StoreInvalid({ message, errors: tidyProblems(error.errors) })
-    case "BadListRequest":
-      return new StoreBadRequest({ message })
-    case "NotFound":
-      return new StoreNotFound({ message })
-    case "Conflict":
-      return new StoreConflict({ message })
-    case "RateLimited":
-      return new StoreRateLimited({ message, retry_after_seconds: error.retryAfterSeconds })
-    case "StoreAccessDenied":
-      return error.code === "plan"
-        ? new StorePlanRequired({ message })
-        : new StoreForbidden({ code: error.code, message })
-  }
-}
+/**
+ * The store API's failure table: each domain failure as the spec's error body. The contract declares no 502, so an
+ * outside system that did not answer is a 500 whose message names it; a workspace the caller lacks is a 404.
+ */
+export const storeErrors = {
+  InvalidInput: (error) => new StoreInvalid({ message: short(error.message), errors: tidyProblems(error.errors) }),
+  BadListRequest: (error) => new StoreBadRequest({ message: short(error.message) }),
+  NotFound: (error) => new StoreNotFound({ message: short(error.message) }),
+  MissingWorkspace: (error) => new StoreNotFound({ message: short(error.message) }),
+  Conflict: (error) => new StoreConflict({ message: short(error.message) }),
+  RateLimited: (error) =>
+    new StoreRateLimited({ message: short(error.message), retry_after_seconds: error.retryAfterSeconds }),
+  StoreAccessDenied: (error) =>
+    error.code === "plan"
+      ? new StorePlanRequired({ message: short(error.message) })
+      : new StoreForbidden({ code: error.code, message: short(error.message) }),
+  Forbidden: (error) =>
+    error.reason === "plan"
+      ? new StorePlanRequired({ message: short(error.message) })
+      : new StoreForbidden({ code: "api_key_access", message: short(error.message) }),
+  AuthExpired: (error) => new StoreUnauthorized({ message: short(error.message) }),
+  Unreachable: (error) => new StoreInternal({ message: short(error.message) })
+} satisfies FailureTable<StoreError>
+
+/** A core failure as the store API's error body. */
+export const toStoreError = answerFailure(storeErrors)
 
 /** Runs a core use case, turning its declared failures into store API error bodies. */
 export const answer = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>

@@ -10,13 +10,14 @@ import {
   StoreBadRequest,
   StoreForbidden,
   StoreInvalid,
-  StorePlanRequired,
+  type StorePlanRequired,
   StoreUnauthorized
 } from "@svc/core/store-api"
 import { Effect, Layer, Redacted } from "effect"
 import { insufficientScopeChallenge } from "../auth.js"
 import { PublicUrl, type PublicUrlShape } from "../config.js"
 import { storeResource } from "../oauth/config.js"
+import { toStoreError } from "./errors.js"
 import { problemsMessage, tidyProblems } from "./responses.js"
 
 /** Where the store API's protected-resource metadata (RFC 9728) lives. */
@@ -81,14 +82,13 @@ export const StoreAuthLive = Layer.effect(
           const caller = yield* resolveStoreCaller(principal, isChange).pipe(
             Effect.provideService(WorkspacesRepo, workspaces),
             Effect.catchAll((error) => {
+              // The failure table gives the body; a 401 and an OAuth token's read-scope refusal add a challenge.
               const refusal: Effect.Effect<StoreUnauthorized | StorePlanRequired | StoreForbidden> =
                 error._tag === "AuthExpired"
                   ? unauthorized(error.message, true)
-                  : error.code === "plan"
-                    ? Effect.succeed(new StorePlanRequired({ message: error.message }))
-                    : isOAuth(principal) && error.code === "api_key_access"
-                      ? readScopeRefusal
-                      : Effect.succeed(new StoreForbidden({ code: error.code, message: error.message }))
+                  : isOAuth(principal) && error.code === "api_key_access"
+                    ? readScopeRefusal
+                    : Effect.succeed(toStoreError(error))
               return Effect.flip(refusal)
             })
           )

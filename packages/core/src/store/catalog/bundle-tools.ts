@@ -4,13 +4,7 @@ import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
 import { ProductStatus } from "./product.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import {
-  agentPublishRefusal,
-  asToolFailure,
-  makeStoreOfCall,
-  StoreHandleField,
-  withAgentChecklist
-} from "../tool-support.js"
+import { agentPublishRefusal, makeStoreOfCall, StoreHandleField, withAgentChecklist } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 import { bundleAnswerJson } from "./product-json.js"
 
@@ -70,7 +64,7 @@ export const bundleTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          return withAgentChecklist(bundleAnswerJson(yield* asToolFailure(bundles.get(caller, input.bundleId))))
+          return withAgentChecklist(bundleAnswerJson(yield* bundles.get(caller, input.bundleId)))
         })
     }),
     defineTool({
@@ -99,14 +93,9 @@ export const bundleTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const changes = input.fields ?? {}
           const caller = yield* storeOf(context, input.storeHandle)
-          const saved = yield* asToolFailure(
-            bundles.save(caller, {
-              bundleId: input.bundleId,
-              productIds: input.productIds,
-              changes,
-              status: input.status
-            })
-          ).pipe(Effect.mapError(agentPublishRefusal))
+          const saved = yield* bundles
+            .save(caller, { bundleId: input.bundleId, productIds: input.productIds, changes, status: input.status })
+            .pipe(Effect.mapError(agentPublishRefusal))
           return withAgentChecklist(bundleAnswerJson(saved))
         })
     })

@@ -5,7 +5,6 @@ import { StoreCatalog } from "./catalog.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
 import {
   agentPublishRefusal,
-  asToolFailure,
   makeStoreOfCall,
   StoreHandleField,
   underFields,
@@ -69,7 +68,7 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          return withAgentChecklist(productAnswerJson(yield* asToolFailure(catalog.get(caller, id))))
+          return withAgentChecklist(productAnswerJson(yield* catalog.get(caller, id)))
         })
     }),
     defineTool({
@@ -90,13 +89,11 @@ export const customAiProductTools = Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const changes = input.fields ?? {}
           const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
-          const saved = yield* asToolFailure(
-            Effect.gen(function* () {
-              return Option.isNone(existing)
-                ? yield* catalog.create(caller, input.customAIId, changes)
-                : yield* catalog.patch(caller, existing.value, changes)
-            })
-          ).pipe(Effect.mapError(underFields))
+          const saved = yield* Effect.gen(function* () {
+            return Option.isNone(existing)
+              ? yield* catalog.create(caller, input.customAIId, changes)
+              : yield* catalog.patch(caller, existing.value, changes)
+          }).pipe(Effect.mapError(underFields))
           return { ...withAgentChecklist(productAnswerJson(saved)), created: Option.isNone(existing) }
         })
     }),
@@ -118,9 +115,9 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const id = yield* productIdOf(caller, input.customAIId)
-          const view = yield* asToolFailure(
-            input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)
-          ).pipe(Effect.mapError(agentPublishRefusal))
+          const view = yield* (input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)).pipe(
+            Effect.mapError(agentPublishRefusal)
+          )
           return withAgentChecklist(productAnswerJson(view))
         })
     })

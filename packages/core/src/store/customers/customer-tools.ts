@@ -7,7 +7,7 @@ import { defineTool } from "../../tools/tool.js"
 import { IMPORT_ROWS_MAX } from "./customer-import.js"
 import { StoreCustomers } from "./customers.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "../email-list/tags.js"
-import { asToolFailure, emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
+import { emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
 const NextCursor = Schema.optional(
   Schema.String.annotations({ description: "Pass as cursor to read the next page; absent on the last page." })
@@ -50,7 +50,7 @@ export const customerTools = Effect.gen(function* () {
   const storeOf = yield* makeStoreOfCall
 
   const recordOf = (caller: Parameters<typeof customers.get>[0], email: string) =>
-    Effect.map(asToolFailure(customers.get(caller, email)), (answer) => answer.customer)
+    Effect.map(customers.get(caller, email), (answer) => answer.customer)
 
   return [
     defineTool({
@@ -78,17 +78,15 @@ export const customerTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const page = yield* asToolFailure(
-            customers.listPage(caller, {
-              product: input.productId,
-              has_access: input.hasAccess === undefined ? undefined : String(input.hasAccess),
-              tag: input.tag,
-              created_after: input.createdAfter?.toISOString(),
-              created_before: input.createdBefore?.toISOString(),
-              limit: String(input.limit ?? 25),
-              starting_after: input.cursor
-            })
-          )
+          const page = yield* customers.listPage(caller, {
+            product: input.productId,
+            has_access: input.hasAccess === undefined ? undefined : String(input.hasAccess),
+            tag: input.tag,
+            created_after: input.createdAfter?.toISOString(),
+            created_before: input.createdBefore?.toISOString(),
+            limit: String(input.limit ?? 25),
+            starting_after: input.cursor
+          })
           return { customers: page.data, ...(page.has_more ? { nextCursor: page.next_cursor } : {}) }
         })
     }),
@@ -154,7 +152,7 @@ export const customerTools = Effect.gen(function* () {
                 )
               : input.action === "remove"
                 ? (yield* customers.removeAccess(caller, target)).status
-                : yield* Effect.as(asToolFailure(customers.resendAccessEmail(caller, target)), "sent" as const)
+                : yield* Effect.as(customers.resendAccessEmail(caller, target), "sent" as const)
           return { status, customer: yield* recordOf(caller, email) }
         })
     }),

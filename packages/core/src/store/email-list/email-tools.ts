@@ -14,7 +14,7 @@ import {
 } from "../sequences/schema.js"
 import { type SequenceFields, StoreEmailSequences } from "../sequences/service.js"
 import { StoreSetup } from "../catalog/settings.js"
-import { asToolFailure, emailOf, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
+import { emailOf, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 
 const Action = Schema.Literal(
   "list_contacts",
@@ -167,7 +167,7 @@ export const emailTools = Effect.gen(function* () {
           const email = () => Effect.flatMap(need(input.email, "email", input.action), (text) => emailOf(text))
           switch (input.action) {
             case "list_contacts": {
-              const page = yield* asToolFailure(list.listPage(caller, { ...paging(input), status: input.status }))
+              const page = yield* list.listPage(caller, { ...paging(input), status: input.status })
               return { contacts: page.data, counts: yield* list.counts(caller), ...nextOf(page) }
             }
             case "get_contact":
@@ -192,11 +192,11 @@ export const emailTools = Effect.gen(function* () {
               return { deleted: removed.deleted }
             }
             case "list_tags": {
-              const page = yield* asToolFailure(list.listTags(caller, paging(input)))
+              const page = yield* list.listTags(caller, paging(input))
               return { tags: page.data, ...nextOf(page) }
             }
             case "list_sequences": {
-              const page = yield* asToolFailure(sequences.listPage(caller, paging(input)))
+              const page = yield* sequences.listPage(caller, paging(input))
               return { sequences: page.data, ...nextOf(page) }
             }
             case "get_sequence":

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { Cursor } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { describeActions, need, nextOf, onlyFieldsOf } from "../action-tools.js"
-import { asToolFailure, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
+import { inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import {
   ApplicationRow,
   CHOICES_PER_QUESTION_MAX,
@@ -132,7 +132,7 @@ export const formTools = Effect.gen(function* () {
             case "list":
               // A store keeps at most FORMS_PER_WORKSPACE_MAX forms: one page holds them all.
               return {
-                forms: (yield* asToolFailure(forms.listPage(caller, { limit: String(FORMS_PER_WORKSPACE_MAX) }))).data
+                forms: (yield* forms.listPage(caller, { limit: String(FORMS_PER_WORKSPACE_MAX) })).data
               }
             case "get":
               return { form: yield* forms.get(caller, yield* formId()) }
@@ -145,13 +145,11 @@ export const formTools = Effect.gen(function* () {
             case "delete":
               return yield* forms.remove(caller, yield* formId())
             case "applications": {
-              const page = yield* asToolFailure(
-                forms.applications(caller, yield* formId(), {
-                  limit: String(APPLICATIONS_PAGE),
-                  starting_after: input.cursor,
-                  status: input.status
-                })
-              )
+              const page = yield* forms.applications(caller, yield* formId(), {
+                limit: String(APPLICATIONS_PAGE),
+                starting_after: input.cursor,
+                status: input.status
+              })
               return { applications: page.data, ...nextOf(page) }
             }
             case "accept":

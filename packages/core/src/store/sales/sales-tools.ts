@@ -7,14 +7,7 @@ import { defineTool } from "../../tools/tool.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
 import { SaleEvent } from "./sale.js"
 import { StoreSales } from "./sales.js"
-import {
-  asToolFailure,
-  emailOf,
-  inToolNames,
-  makeStoreOfCall,
-  rejectionFailure,
-  StoreHandleField
-} from "../tool-support.js"
+import { emailOf, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
 const text = (max: number, description: string) =>
   Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)).annotations({ description }))
@@ -100,17 +93,15 @@ export const salesTools = Effect.gen(function* () {
           const email = yield* optionalEmail(input.email)
           switch (input.action) {
             case "list": {
-              const page = yield* asToolFailure(
-                sales.listPage(caller, {
-                  limit: input.limit === undefined ? undefined : String(input.limit),
-                  starting_after: input.cursor,
-                  created_after: input.createdAfter,
-                  created_before: input.createdBefore,
-                  product: input.productId,
-                  email,
-                  status: input.status
-                })
-              )
+              const page = yield* sales.listPage(caller, {
+                limit: input.limit === undefined ? undefined : String(input.limit),
+                starting_after: input.cursor,
+                created_after: input.createdAfter,
+                created_before: input.createdBefore,
+                product: input.productId,
+                email,
+                status: input.status
+              })
               return { sales: page.data, ...(page.has_more ? { nextCursor: page.next_cursor } : {}) }
             }
             case "get": {
@@ -118,24 +109,22 @@ export const salesTools = Effect.gen(function* () {
               return { sale: (yield* sales.get(caller, saleId)).sale }
             }
             case "record": {
-              const answer = yield* asToolFailure(
-                sales.recordSale(caller, {
-                  event: yield* need(input.event, "event", "record"),
-                  product: yield* need(input.productId, "productId", "record"),
-                  email: yield* need(email, "email", "record"),
-                  name: input.name,
-                  order_id: input.orderId,
-                  subscription_id: input.subscriptionId,
-                  paid_until: input.paidUntil,
-                  ends_at: input.endsAt
-                })
-              )
+              const answer = yield* sales.recordSale(caller, {
+                event: yield* need(input.event, "event", "record"),
+                product: yield* need(input.productId, "productId", "record"),
+                email: yield* need(email, "email", "record"),
+                name: input.name,
+                order_id: input.orderId,
+                subscription_id: input.subscriptionId,
+                paid_until: input.paidUntil,
+                ends_at: input.endsAt
+              })
               if (!answer.ok) return yield* rejectionFailure(answer.reason, answer.message)
               return { status: answer.status }
             }
             case "refund": {
               const saleId = yield* need(input.saleId, "saleId", "refund")
-              const answer = yield* asToolFailure(sales.refundSale(caller, saleId))
+              const answer = yield* sales.refundSale(caller, saleId)
               if (!answer.ok) return yield* rejectionFailure(answer.reason, answer.message)
               return { status: answer.status, sale: (yield* sales.get(caller, saleId)).sale }
             }
@@ -186,24 +175,20 @@ export const salesTools = Effect.gen(function* () {
               return { cohorts: (yield* cohorts.list(caller, productId)).cohorts }
             }
             case "create": {
-              const created = yield* asToolFailure(
-                cohorts.createFor(caller, {
-                  productId: yield* need(input.productId, "productId", "create"),
-                  name: yield* need(input.name, "name", "create"),
-                  capacity: input.capacity,
-                  startsOn: input.startsOn
-                })
-              )
+              const created = yield* cohorts.createFor(caller, {
+                productId: yield* need(input.productId, "productId", "create"),
+                name: yield* need(input.name, "name", "create"),
+                capacity: input.capacity,
+                startsOn: input.startsOn
+              })
               return { status: "created" as const, cohort: created.cohort }
             }
             case "update": {
-              const updated = yield* asToolFailure(
-                cohorts.update(caller, yield* need(input.cohortId, "cohortId", "update"), {
-                  name: input.name,
-                  capacity: input.capacity,
-                  startsOn: input.startsOn
-                })
-              )
+              const updated = yield* cohorts.update(caller, yield* need(input.cohortId, "cohortId", "update"), {
+                name: input.name,
+                capacity: input.capacity,
+                startsOn: input.startsOn
+              })
               return { status: "updated" as const, cohort: updated.cohort }
             }
             case "move": {
