@@ -38,14 +38,20 @@ import { searchTools } from "./workspace/search-tools.js"
 import { Workspaces } from "./workspace/service.js"
 import { workspaceTools } from "./workspace/tools.js"
 
-// Asking charges credits. One value, so every area built on it shares one build of the Custom AI services.
-const customAi = Layer.provide(CustomAiLive, Credits.Default)
-
-const areas = Layer.mergeAll(
+/**
+ * Every core service but the tool server. Each service brings the services it builds on (its `dependencies`), and
+ * a service several others build on is one layer value, so one build of `CoreLive` makes it once and every
+ * dependant shares it. Needs the ports (repositories, `EventLog`, `RateLimiter`, `Ids`, `Secrets`, `Transactor`,
+ * `ChatModel`, `PageFetcher`, `DocumentText`) and the settings (`AuthSettings`, …) from adapters or test layers.
+ */
+export const CoreLive = Layer.mergeAll(
   Accounts.Default,
   ApiKeys.Default,
-  Notes.Default,
+  Authenticator.Default,
+  OAuthLive,
   Workspaces.Default,
+  WorkspaceSearch.Default,
+  Notes.Default,
   Boards.Default,
   Connections.Default,
   Tables.Default,
@@ -53,23 +59,15 @@ const areas = Layer.mergeAll(
   Trash.Default,
   LibrarySaves.Default,
   Highlights.Default,
-  WorkspaceSearch.Default,
+  Credits.Default,
+  CustomAiLive,
+  RoutinesLive,
+  Skills.Default,
   StoreLive,
   Webhooks.Default,
   InstantHooks.Default,
-  Credits.Default,
-  // The automation tool's ask step asks.
-  AskCallbacks.Default.pipe(Layer.provideMerge(customAi)),
-  Skills.Default,
-  // Routines ask Custom AIs and deliver their answers to notes and boards.
-  Layer.provide(RoutinesLive, Layer.mergeAll(customAi, Notes.Default, Boards.Default))
+  AskCallbacks.Default
 )
-
-/**
- * Every core service but the tool server, wired together. Needs the ports (repositories, `EventLog`,
- * `RateLimiter`, `Ids`, `Secrets`, `Transactor`) and `AuthSettings` from adapters or test layers.
- */
-export const CoreLive = Authenticator.Default.pipe(Layer.provideMerge(OAuthLive), Layer.provideMerge(areas))
 
 /**
  * The tool server (and its registry) serving the tools of `toolsets`, e.g. `[workspaceTools, noteTools]`:

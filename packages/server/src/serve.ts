@@ -1,6 +1,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { SmtpTransportLive } from "@svc/adapters/mail"
 import {
@@ -55,7 +56,7 @@ const StartupLive = Layer.effectDiscard(
 
 /**
  * The core plus the SSRF-safe sender that webhook deliveries and test sends go out through (with the app's
- * `OutboundSettings`). One layer value, so the faces and the workers share one build of it (and one database).
+ * `OutboundSettings`). Given once to everything that runs on it (`ServedLive`): one core, one database.
  */
 const ServedAppLive = HttpSenderLive.pipe(Layer.provideMerge(AppLive))
 
@@ -94,29 +95,44 @@ const WorkersLive = Layer.unwrapEffect(
 )
 
 /**
+ * Everything that runs on the app, given it once: the faces (their routes on one router), the tool lanes, the start-up
+ * work, the workers and the admin socket. Out of it come only the router and the lanes, so what is built on it (the
+ * HTTP server) holds neither the core nor the face settings.
+ */
+const ServedLive = Layer.mergeAll(
+  ToolFacesLive.pipe(Layer.provideMerge(HttpLayerRouter.layer)),
+  ToolLanesLive,
+  StartupLive,
+  WorkersLive,
+  AdminSocketLive
+).pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
+
+/**
+ * Serves the router on the HTTP server, with no log line per request: at thousands of calls a second it costs more
+ * than the call (defects still log).
+ */
+const ServeRouterLive = Layer.scopedDiscard(
+  Effect.flatMap(HttpLayerRouter.HttpRouter, (router) => HttpServer.serveEffect(router.asHttpEffect()))
+).pipe(HttpServer.withLogAddress)
+
+/**
  * The whole server: every face on one router, the core, storage, and the start-up work.
  *
- * The core and the face settings are provided to the faces and to the start-up work, not to the HTTP server
- * itself: each request's fiber starts from the server's context, and Effect copies that context whenever a
- * request adds to it (the request, its scope, its route, ...). With the whole core in it, those copies were a
- * large part of every tool call's CPU and memory (bench CPU and allocation profiles). The faces take their
- * services when they are built; their type says no handler reads one from a request's context.
+ * The core and the face settings are given to the faces, the lanes and the start-up work (`ServedLive`), not to the
+ * HTTP server itself: each request's fiber starts from the server's context, and Effect copies that context whenever
+ * a request adds to it (the request, its scope, its route, ...). With the whole core in it, those copies were a large
+ * part of every tool call's CPU and memory (bench CPU and allocation profiles). The faces take their services when
+ * they are built; their type says no handler reads one from a request's context. `ServedLive` is provided, not
+ * merged, and built before the port opens, so the first request finds the start-up work done (and, on an embedded
+ * directory, the admin socket open).
  */
 export const ServerLive = Layer.unwrapEffect(
   Effect.map(Effect.zip(ServerConfig, TracingConfig), ([config, tracing]) => {
-    const faces = ToolFacesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
-    const lanes = ToolLanesLive.pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
     const http = Layer.merge(
-      lanedServerLayer({ host: config.host, port: config.port }, config.httpTimeouts).pipe(Layer.provide(lanes)),
+      lanedServerLayer({ host: config.host, port: config.port }, config.httpTimeouts),
       NodeHttpServer.layerContext
     )
-    // No log line per request: at thousands of calls a second it costs more than the call (defects still log).
-    const server = HttpLayerRouter.serve(faces, { disableLogger: true }).pipe(
-      Layer.provide(http),
-      // Provided, not merged: start-up work finishes before the port opens, so the first request sees it done
-      // (and, on an embedded directory, the admin socket is open by then).
-      Layer.provide(Layer.mergeAll(StartupLive, WorkersLive, AdminSocketLive).pipe(Layer.provide(ServedAppLive)))
-    )
+    const server = ServeRouterLive.pipe(Layer.provide(http), Layer.provide(ServedLive))
     // The one place tracing is decided: OTLP export when an endpoint is configured, else the tracer off.
     return withTracing(server, tracing)
   })

@@ -202,7 +202,9 @@ layer(testLayer, { timeout: "120 seconds" })(`Custom AI knowledge by meaning (${
       // The same knowledge served with the second model, which does not know an automobile is a car.
       const before = embeddingCalls().length
       const changed = yield* Effect.flatMap(CustomAiKnowledge, (knowledge) => knowledge.search(a.ws, a.id, "car")).pipe(
-        Effect.provide(CustomAiKnowledge.Default.pipe(Layer.provide(chatModel(baseUrl, "concepts-2"))))
+        Effect.provide(
+          CustomAiKnowledge.DefaultWithoutDependencies.pipe(Layer.provide(chatModel(baseUrl, "concepts-2")))
+        )
       )
       expect(changed.map((p) => p.sourceTitle)).toEqual(["Parking"])
       const calls = embeddingCalls(before)

@@ -24,6 +24,7 @@ export type Audience = "tools" | "store"
 
 /** Turns the bearer token of a request into a `Principal`, whatever kind of token it is. */
 export class Authenticator extends Effect.Service<Authenticator>()("svc/auth/Authenticator", {
+  dependencies: [ApiKeys.Default, OAuthTokens.Default],
   effect: Effect.gen(function* () {
     const keys = yield* ApiKeys
     const oauth = yield* OAuthTokens

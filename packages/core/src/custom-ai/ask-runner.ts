@@ -41,6 +41,7 @@ const unreachableText = (error: ModelUnreachable, attempts: number) => {
  * unless a caller is waiting to hear about it.
  */
 export class AskJobRunner extends Effect.Service<AskJobRunner>()("svc/custom-ai/AskJobRunner", {
+  dependencies: [CustomAiKnowledge.Default, Credits.Default],
   effect: Effect.gen(function* () {
     const jobs = yield* AskJobs
     const chats = yield* CustomAiChatsRepo

@@ -67,6 +67,13 @@ export interface AskAnswer {
  * over by another instance's worker after its lease).
  */
 export class CustomAiAsking extends Effect.Service<CustomAiAsking>()("svc/custom-ai/CustomAiAsking", {
+  dependencies: [
+    CustomAis.Default,
+    CustomAiKnowledge.Default,
+    CustomAiChats.Default,
+    AskJobRunner.Default,
+    Credits.Default
+  ],
   scoped: Effect.gen(function* () {
     const customAis = yield* CustomAis
     const chats = yield* CustomAiChats

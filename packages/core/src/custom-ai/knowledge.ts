@@ -62,6 +62,7 @@ export const PASSAGES_MAX = 20
 
 /** A Custom AI's knowledge: its sources (text, notes, web pages, files), kept indexed, searched and read. */
 export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/custom-ai/CustomAiKnowledge", {
+  dependencies: [CustomAis.Default],
   effect: Effect.gen(function* () {
     const repo = yield* KnowledgeRepo
     const customAis = yield* CustomAis

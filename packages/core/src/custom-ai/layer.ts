@@ -6,11 +6,13 @@ import { CustomAiKnowledge } from "./knowledge.js"
 import { CustomAis } from "./service.js"
 
 /**
- * The Custom AI services, each given the ones it builds on: the records, then their knowledge and chats, then the
- * job runner and asking. Needs `Credits` and the ports (`ChatModel`, `PageFetcher`, `DocumentText`, repositories).
+ * The Custom AI services, each bringing the services it builds on (`Credits`, the records, their knowledge …).
+ * Needs the ports (`ChatModel`, `PageFetcher`, `DocumentText`, repositories, `AskSettings`).
  */
-export const CustomAiLive = CustomAiAsking.Default.pipe(
-  Layer.provideMerge(AskJobRunner.Default),
-  Layer.provideMerge(Layer.mergeAll(CustomAiKnowledge.Default, CustomAiChats.Default)),
-  Layer.provideMerge(CustomAis.Default)
+export const CustomAiLive = Layer.mergeAll(
+  CustomAis.Default,
+  CustomAiKnowledge.Default,
+  CustomAiChats.Default,
+  AskJobRunner.Default,
+  CustomAiAsking.Default
 )

@@ -42,6 +42,7 @@ const checkedText = (field: string, text: string | undefined, max: number) =>
 
 /** Creating, reading, changing and deleting a workspace's Custom AIs. */
 export class CustomAis extends Effect.Service<CustomAis>()("svc/custom-ai/CustomAis", {
+  dependencies: [Credits.Default],
   effect: Effect.gen(function* () {
     const repo = yield* CustomAisRepo
     const ids = yield* Ids

@@ -49,6 +49,7 @@ const withSources = (answer: string, sources: ReadonlyArray<AnswerSource>): stri
  * destination in the same transaction that records it.
  */
 export class RoutineRunner extends Effect.Service<RoutineRunner>()("svc/routines/RoutineRunner", {
+  dependencies: [CustomAis.Default, CustomAiChats.Default, CustomAiAsking.Default, Notes.Default, Boards.Default],
   effect: Effect.gen(function* () {
     const repo = yield* RoutinesRepo
     const asking = yield* CustomAiAsking

@@ -43,6 +43,7 @@ const checkedMessage = (message: string) =>
 
 /** Routines: a prompt a Custom AI answers on a schedule. Create, read, list and change them; runs are the worker's. */
 export class Routines extends Effect.Service<Routines>()("svc/routines/Routines", {
+  dependencies: [CustomAis.Default, Notes.Default, Boards.Default],
   effect: Effect.gen(function* () {
     const repo = yield* RoutinesRepo
     const customAis = yield* CustomAis

@@ -68,6 +68,7 @@ const SINGLE_VALUED = [
 
 /** The authorization endpoint's rules (RFC 6749 §4.1.1, RFC 7636, RFC 8707) and the codes it issues. */
 export class OAuthAuthorization extends Effect.Service<OAuthAuthorization>()("svc/auth/oauth/OAuthAuthorization", {
+  dependencies: [OAuthClients.Default],
   effect: Effect.gen(function* () {
     const clients = yield* OAuthClients
     const sessions = yield* BrowserSessionsRepo

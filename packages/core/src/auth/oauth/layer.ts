@@ -4,7 +4,10 @@ import { OAuthClients } from "./registration.js"
 import { BrowserSessions } from "./sessions.js"
 import { OAuthTokens } from "./tokens.js"
 
-/** The authorization server's services; needs its repositories, the core ports and `Accounts`. */
-export const OAuthLive = Layer.mergeAll(OAuthTokens.Default, OAuthAuthorization.Default, BrowserSessions.Default).pipe(
-  Layer.provideMerge(OAuthClients.Default)
+/** The authorization server's services, each bringing the services it builds on; needs its repositories and the core ports. */
+export const OAuthLive = Layer.mergeAll(
+  OAuthClients.Default,
+  OAuthTokens.Default,
+  OAuthAuthorization.Default,
+  BrowserSessions.Default
 )

@@ -21,6 +21,7 @@ export type SignInRefusal = "wrong-credentials" | "too-many-attempts"
 
 /** Browser sessions of the sign-in, consent and settings pages, and their single-use form tokens. */
 export class BrowserSessions extends Effect.Service<BrowserSessions>()("svc/auth/oauth/BrowserSessions", {
+  dependencies: [Accounts.Default],
   effect: Effect.gen(function* () {
     const repo = yield* BrowserSessionsRepo
     const accounts = yield* Accounts

@@ -31,6 +31,7 @@ export interface BundleSave {
  * (the same fields, rules and publish flow of `StoreCatalog`) with no Custom AI and 2 to 20 products in it.
  */
 export class StoreBundles extends Effect.Service<StoreBundles>()("svc/store/StoreBundles", {
+  dependencies: [StoreCatalog.Default],
   effect: Effect.gen(function* () {
     const catalog = yield* StoreCatalog
     const products = yield* ProductsRepo

@@ -33,6 +33,7 @@ export interface SignupInput {
  * bounced or complained is never emailed: the visitor sees the same page as anyone, so the page reveals no one's state.
  */
 export class StoreSignups extends Effect.Service<StoreSignups>()("svc/store/StoreSignups", {
+  dependencies: [StoreSetup.Default],
   effect: Effect.gen(function* () {
     const contacts = yield* EmailContactsRepo
     const setup = yield* StoreSetup

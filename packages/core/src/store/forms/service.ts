@@ -78,6 +78,7 @@ const readText = (field: string, text: string | null | undefined, max: number) =
  * optional product and a decision email.
  */
 export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreForms", {
+  dependencies: [StoreCustomers.Default, StoreSetup.Default],
   effect: Effect.gen(function* () {
     const repo = yield* FormsRepo
     const tags = yield* StoreTagsRepo

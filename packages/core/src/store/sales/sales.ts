@@ -68,6 +68,7 @@ const instantOf = (field: string, value: string | number | undefined) => {
 
 /** Recording sales from any checkout, and the access each one gives or takes. */
 export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSales", {
+  dependencies: [Credits.Default],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const sales = yield* SalesRepo

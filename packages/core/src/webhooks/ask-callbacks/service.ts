@@ -30,6 +30,7 @@ export interface AskWithCallbackAnswer extends AskAnswer {
  * ready (`runAskCallbackWorker`).
  */
 export class AskCallbacks extends Effect.Service<AskCallbacks>()("svc/webhooks/AskCallbacks", {
+  dependencies: [CustomAiAsking.Default],
   effect: Effect.gen(function* () {
     const asking = yield* CustomAiAsking
     const queue = yield* AskCallbackQueue
