@@ -120,11 +120,11 @@ interface ChecklistEntry {
 
 // What an agent can do about each item, and what only the store's owner can (on the settings page, signed in):
 // the store API's messages are for a developer at a command line, which an agent does not have.
-const OWNER_ONLY = "Only the store's owner can do this, signed in on this server's settings page (/settings)"
+const SETTINGS_PAGE = "signed in on this server's settings page (/settings)"
 const agentSteps: Record<ChecklistEntry["item"], (message: string) => string> = {
-  support_email: () => `${OWNER_ONLY}: set the store's support email there.`,
+  support_email: () => `Only the store's owner can do this, ${SETTINGS_PAGE}: set the store's support email there.`,
   payment: () =>
-    `A paid product needs a card processor (${OWNER_ONLY.charAt(0).toLowerCase()}${OWNER_ONLY.slice(1)}), or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
+    `A paid product needs a card processor, which only the store's owner can connect, ${SETTINGS_PAGE}; or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
   checkout_url: () => "Set fields.checkout_url to your own checkout link (http or https), or fields.checkout_mode svc.",
   bundle_products: (message) => `${message} (svc_publish_custom_ai_product, live: true).`
 }
