@@ -5,6 +5,7 @@ import { levelOf } from "../auth/access.js"
 import { Conflict, type DomainError, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
+import type { ChecklistItemRow } from "./api-rows.js"
 import { CHECKLIST_MESSAGES } from "./catalog/product-rules.js"
 
 /** The `storeHandle` field every store tool takes. */
@@ -113,10 +114,7 @@ export const underFields = <E>(error: E): E | InvalidInput =>
     : error
 
 /** One item of a product's publish checklist, as the store services answer it. */
-interface ChecklistEntry {
-  readonly item: "support_email" | "payment" | "checkout_url" | "bundle_products"
-  readonly message: string
-}
+type ChecklistEntry = typeof ChecklistItemRow.Type
 
 // What an agent can do about each item, and what only the store's owner can (on the settings page, signed in):
 // the store API's messages are for a developer at a command line, which an agent does not have.
