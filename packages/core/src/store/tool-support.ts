@@ -139,7 +139,8 @@ export const agentPublishRefusal = <E>(error: E): E | Conflict => {
   if (!(error instanceof Conflict)) return error
   let message = error.message
   for (const [item, text] of Object.entries(CHECKLIST_MESSAGES)) {
-    message = message.replace(text, agentSteps[item as keyof typeof CHECKLIST_MESSAGES](text))
+    // Inside the refusal the steps are joined with "; ", so each loses its closing full stop.
+    message = message.replace(text, agentSteps[item as keyof typeof CHECKLIST_MESSAGES](text).replace(/\.$/, ""))
   }
   return message === error.message ? error : new Conflict({ message })
 }

@@ -57,10 +57,16 @@ const refinementMessage = (ast: AST.Refinement, issue: ParseResult.ParseIssue): 
   return "is not an allowed value"
 }
 
-const unionMessage = (members: ReadonlyArray<AST.AST>): string | undefined =>
-  members.every(AST.isLiteral)
-    ? `must be one of ${members.map((m) => JSON.stringify((m as AST.Literal).literal)).join(", ")}`
+// A nullable choice (`NullOr(Literal(…))`) nests the choice's union inside the nullable one: its members count.
+const flatMembers = (members: ReadonlyArray<AST.AST>): ReadonlyArray<AST.AST> =>
+  members.flatMap((m) => (AST.isUnion(m) ? flatMembers(m.types) : [m]))
+
+const unionMessage = (members: ReadonlyArray<AST.AST>): string | undefined => {
+  const flat = flatMembers(members)
+  return flat.every(AST.isLiteral)
+    ? `must be one of ${flat.map((m) => JSON.stringify((m as AST.Literal).literal)).join(", ")}`
     : undefined
+}
 
 const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<FieldProblem>): void => {
   const add = (message: string, withActual = false): void => {
