@@ -12,8 +12,10 @@ import {
   type FailureTag,
   Forbidden,
   InvalidInput,
+  invalid,
   MissingWorkspace,
   NotFound,
+  renamePaths,
   StoreAccessDenied,
   Unreachable
 } from "@svc/core/shared"
@@ -150,6 +152,43 @@ describe("the failure table of each face", () => {
       ["StoreAccessDenied", 403, "forbidden"],
       ["BadListRequest", 400, "bad_request"],
       ["RateLimited", 429, "rate_limited"]
+    ])
+  })
+
+  it("says a failure's next step in each face's own words, in its message and its field problem", () => {
+    const missing = new NotFound({ message: "no product prod_1 in this store", next: { _tag: "ListProducts" } })
+    expect(toStoreError(missing).message).toBe("no product prod_1 in this store; GET /products lists them")
+    expect(toolFailure(missing).message).toBe(
+      "no product prod_1 in this store; svc_get_custom_ai_product and svc_get_bundle answer product ids"
+    )
+    expect(domainRefusal(missing).message).toBe(toolFailure(missing).message)
+
+    const cohort = new NotFound({ message: "no cohort coh_1", next: { _tag: "ListCohorts", productId: "prod_1" } })
+    expect(toStoreError(cohort).message).toBe("no cohort coh_1; GET /products/prod_1/cohorts lists them")
+    expect(toolFailure(cohort).message).toBe(
+      "no cohort coh_1; svc_manage_cohorts with action list and productId prod_1 lists them"
+    )
+
+    const unknown = invalid("custom_ai_id", "no Custom AI cai_1 in this store", { _tag: "ListCustomAis" })
+    const said = "no Custom AI cai_1 in this store; GET /custom-ais lists them"
+    const answer = toStoreError(unknown)
+    expect([answer.message, answer.errors]).toEqual([said, [{ path: "custom_ai_id", message: said }]])
+    expect(toolFailure(unknown).errors).toEqual([
+      { path: "custom_ai_id", message: "no Custom AI cai_1 in this store; svc_list_custom_ai lists them" }
+    ])
+    // GraphQL reads the store as the store API does, so it names the API's routes.
+    expect(graphqlError(missing, "Bearer").message).toBe(toStoreError(missing).message)
+    // A failure without a next step keeps its message as it is.
+    expect(toStoreError(samples.NotFound).message).toBe("no product prod_1 in this store")
+  })
+
+  it("keeps the next step when a face renames the fields", () => {
+    const renamed = renamePaths(
+      invalid("type", "unknown event type", { _tag: "ListEventTypes" }),
+      (path) => `x.${path}`
+    )
+    expect(toolFailure(renamed).errors).toEqual([
+      { path: "x.type", message: "unknown event type; GET /store-app/v1/webhook-events lists them" }
     ])
   })
 })

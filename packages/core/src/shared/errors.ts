@@ -1,25 +1,33 @@
 import { Schema } from "effect"
+import { NextStep } from "./next-step.js"
+
+// `next`: where the caller finds what it needs, said by each face in its own terms (see `next-step.ts`).
+const next = Schema.optional(NextStep)
 
 /** One problem with one input field: `path` is dotted (`media.0.url`), empty for the whole input. */
 export class FieldProblem extends Schema.Class<FieldProblem>("FieldProblem")({
   path: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  next
 }) {}
 
 /** The input breaks a rule; the caller must change it before trying again. */
 export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
   message: Schema.String,
-  errors: Schema.Array(FieldProblem)
+  errors: Schema.Array(FieldProblem),
+  next
 }) {}
 
 /** The thing named does not exist, or exists where the caller cannot see it. */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
-  message: Schema.String
+  message: Schema.String,
+  next
 }) {}
 
 /** The change clashes with the current state (a duplicate, a stale edit). */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
-  message: Schema.String
+  message: Schema.String,
+  next
 }) {}
 
 /** The caller is known but not allowed to do this (access level, scope, plan). */
@@ -55,12 +63,26 @@ export class StoreAccessDenied extends Schema.TaggedError<StoreAccessDenied>()("
 
 /** A query parameter of a list is wrong (the store API answers 400, the spec's "a list field is wrong"). */
 export class BadListRequest extends Schema.TaggedError<BadListRequest>()("BadListRequest", {
-  message: Schema.String
+  message: Schema.String,
+  next
 }) {}
 
 /** The domain errors a tool handler and most use cases fail with (a subset of `DomainFailure`). */
 export type DomainError = InvalidInput | NotFound | Conflict | Forbidden | AuthExpired | Unreachable | MissingWorkspace
 
 /** Shorthand for a one-field `InvalidInput`. */
-export const invalid = (path: string, message: string): InvalidInput =>
-  new InvalidInput({ message, errors: [new FieldProblem({ path, message })] })
+export const invalid = (path: string, message: string, next?: NextStep): InvalidInput =>
+  next === undefined
+    ? new InvalidInput({ message, errors: [new FieldProblem({ path, message })] })
+    : new InvalidInput({ message, errors: [new FieldProblem({ path, message, next })], next })
+
+/**
+ * `error` with each problem's path renamed, for a face whose fields are named apart from the use case's
+ * (`custom_ai_id` beside `customAIId`); messages and next steps are kept.
+ */
+export const renamePaths = (error: InvalidInput, rename: (path: string) => string): InvalidInput =>
+  new InvalidInput({
+    message: error.message,
+    errors: error.errors.map((problem) => new FieldProblem({ ...problem, path: rename(problem.path) })),
+    next: error.next
+  })

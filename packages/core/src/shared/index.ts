@@ -7,8 +7,10 @@ export {
   FieldProblem,
   Forbidden,
   InvalidInput,
+  invalid,
   MissingWorkspace,
   NotFound,
+  renamePaths,
   StoreAccessDenied,
   Unreachable
 } from "./errors.js"
@@ -20,6 +22,7 @@ export {
   type FailureTable,
   type FailureTag
 } from "./failures.js"
+export { NextStep, type NextStepOf, type NextStepWords, sayNextStep, withNextStep } from "./next-step.js"
 export { EXCERPT_LENGTH, excerpt, PROBLEM_MESSAGE_LENGTH, shortProblemMessage } from "./excerpt.js"
 export {
   Cursor,

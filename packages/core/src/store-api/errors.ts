@@ -1,6 +1,5 @@
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
-import { FieldProblem } from "../shared/errors.js"
 
 const ok = Schema.Literal(false).pipe(
   Schema.propertySignature,
@@ -57,9 +56,18 @@ export class StoreConflict extends Schema.Class<StoreConflict>("StoreConflict")(
   HttpApiSchema.annotations({ status: 409 })
 ) {}
 
+/**
+ * One bad field of a 422, as the API answers it: the domain's `FieldProblem` without its next step, which the
+ * message already says in the API's words. (Its name is the contract's component name.)
+ */
+export class StoreFieldProblem extends Schema.Class<StoreFieldProblem>("FieldProblem")({
+  path: Schema.String,
+  message: Schema.String
+}) {}
+
 /** 422: a body field is missing, of the wrong type, unknown or not allowed. */
 export class StoreInvalid extends Schema.Class<StoreInvalid>("StoreInvalid")(
-  { ok, error: code("invalid_field"), message, errors: Schema.Array(FieldProblem) },
+  { ok, error: code("invalid_field"), message, errors: Schema.Array(StoreFieldProblem) },
   HttpApiSchema.annotations({ status: 422 })
 ) {}
 

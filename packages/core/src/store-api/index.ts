@@ -3,6 +3,7 @@ export { StoreApi } from "./api.js"
 export {
   StoreBadRequest,
   StoreConflict,
+  StoreFieldProblem,
   StoreForbidden,
   StoreInternal,
   StoreInvalid,
@@ -12,4 +13,5 @@ export {
   StoreRateLimited,
   StoreUnauthorized
 } from "./errors.js"
+export { storeApiNextSteps } from "./next-steps.js"
 export { CurrentStoreCaller, StoreAuth } from "./security.js"

@@ -2,7 +2,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
 import { Email } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
-import { Conflict, type DomainError, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
+import { Conflict, type DomainError, InvalidInput, invalid, NotFound, renamePaths } from "../shared/errors.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import type { ChecklistItemRow } from "./api-rows.js"
@@ -75,15 +75,10 @@ export const inToolNames =
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.mapError(effect, (error) =>
       error instanceof InvalidInput
-        ? (new InvalidInput({
-            message: error.message,
-            errors: error.errors.map((problem) => {
-              const [head = "", ...rest] = problem.path.split(".")
-              const renamed = names[head]
-              return renamed === undefined
-                ? problem
-                : new FieldProblem({ path: [renamed, ...rest].join("."), message: problem.message })
-            })
+        ? (renamePaths(error, (path) => {
+            const [head = "", ...rest] = path.split(".")
+            const renamed = names[head]
+            return renamed === undefined ? path : [renamed, ...rest].join(".")
           }) as E)
         : error
     )
@@ -100,18 +95,7 @@ export const emailOf = (text: string) =>
 
 /** A product rule's refusal with its paths put under `fields`, where the store tools take product fields. */
 export const underFields = <E>(error: E): E | InvalidInput =>
-  error instanceof InvalidInput
-    ? new InvalidInput({
-        message: error.message,
-        errors: error.errors.map(
-          (problem) =>
-            new FieldProblem({
-              path: problem.path === "" ? "fields" : `fields.${problem.path}`,
-              message: problem.message
-            })
-        )
-      })
-    : error
+  error instanceof InvalidInput ? renamePaths(error, (path) => (path === "" ? "fields" : `fields.${path}`)) : error
 
 /** One item of a product's publish checklist, as the store services answer it. */
 type ChecklistEntry = typeof ChecklistItemRow.Type

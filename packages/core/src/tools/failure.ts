@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { answerFailure, type DomainFailure, type FailureTable } from "../shared/failures.js"
 import { toolJsonSchema } from "./json-schema.js"
+import { toolNextSteps } from "./next-steps.js"
 
 /** The seven tool failure statuses of the service description. */
 export const FailureStatus = Schema.Literal(
@@ -72,7 +73,7 @@ export const toolFailures = {
 } satisfies FailureTable<ToolFailure>
 
 /** The failure body for a domain failure. */
-export const toolFailure: (failure: DomainFailure) => ToolFailure = answerFailure(toolFailures)
+export const toolFailure: (failure: DomainFailure) => ToolFailure = answerFailure(toolFailures, toolNextSteps)
 
 /** REST status codes per failure status (documented in the README). */
 export const httpStatusOf: Record<FailureStatus, number> = {

@@ -57,3 +57,4 @@ export {
   type ToolSpec,
   WorkspaceIdField
 } from "./tool.js"
+export { toolNextSteps } from "./next-steps.js"

@@ -1,7 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Authenticator } from "@svc/core/auth"
 import { ASK_MESSAGE_MAX } from "@svc/core/custom-ai"
-import { FieldProblem, InvalidInput, unstorableInput } from "@svc/core/shared"
+import { InvalidInput, renamePaths, unstorableInput } from "@svc/core/shared"
 import { toInvalidInput, type ToolServer } from "@svc/core/tools"
 import { AskCallbacks } from "@svc/core/webhooks"
 import { Effect, type Layer, Schema } from "effect"
@@ -36,14 +36,7 @@ const decodeBody = Schema.decodeUnknown(AskStepBody)
 const STEP_FIELDS: Readonly<Record<string, string>> = { customAIId: "custom_ai_id", chatId: "chat_id" }
 
 const inStepFields = <E extends { readonly _tag: string }>(error: E): E | InvalidInput =>
-  error instanceof InvalidInput
-    ? new InvalidInput({
-        message: error.message,
-        errors: error.errors.map(
-          (problem) => new FieldProblem({ path: STEP_FIELDS[problem.path] ?? problem.path, message: problem.message })
-        )
-      })
-    : error
+  error instanceof InvalidInput ? renamePaths(error, (path) => STEP_FIELDS[path] ?? path) : error
 
 const bodyRefusal = (error: BodyError) =>
   error._tag === "BodyTooLarge"

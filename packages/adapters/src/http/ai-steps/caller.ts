@@ -2,7 +2,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Workspace } from "@svc/core/accounts"
 import { allows, type Principal } from "@svc/core/auth"
 import { answerFailure, type DomainFailure, excerpt, type FailureTable } from "@svc/core/shared"
-import { ToolServer, toolGroups } from "@svc/core/tools"
+import { ToolServer, toolGroups, toolNextSteps } from "@svc/core/tools"
 import { Data, Effect } from "effect"
 import { insufficientScopeChallenge, makeToolGate, resourceMetadataUrl } from "../auth.js"
 import { jsonText } from "../body.js"
@@ -89,7 +89,7 @@ const withHeaders = (refusal: StepRefusal, headers: Readonly<Record<string, stri
   })
 
 /** A core failure as an automation-step refusal. */
-export const domainRefusal: (error: DomainFailure) => StepRefusal = answerFailure(stepRefusals)
+export const domainRefusal: (error: DomainFailure) => StepRefusal = answerFailure(stepRefusals, toolNextSteps)
 
 /** The tool groups whose access part an automation step checks, and how its refusal names them. */
 const STEP_GROUPS = {

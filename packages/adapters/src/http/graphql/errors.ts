@@ -1,5 +1,6 @@
 import type { RateLimited } from "@svc/core/limits"
 import { answerFailure, type DomainFailure, excerpt, type FailureTable } from "@svc/core/shared"
+import { storeApiNextSteps } from "@svc/core/store-api"
 import type { FailureStatus, ToolFailure } from "@svc/core/tools"
 import { GraphQLError } from "graphql"
 import { tidyProblems } from "../store-api/responses.js"
@@ -89,7 +90,10 @@ export const graphqlFailures = {
 } satisfies FailureTable<GraphqlFailure>
 
 /** How GraphQL answers a domain failure. */
-export const graphqlFailure: (error: DomainFailure) => GraphqlFailure = answerFailure(graphqlFailures)
+export const graphqlFailure: (error: DomainFailure) => GraphqlFailure = answerFailure(
+  graphqlFailures,
+  storeApiNextSteps
+)
 
 /** A domain failure as the error a field throws; `challenge` is the `WWW-Authenticate` of a 401. */
 export const graphqlError = (error: DomainFailure, challenge: string): GraphQLError => {

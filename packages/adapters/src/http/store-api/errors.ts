@@ -8,7 +8,8 @@ import {
   StoreNotFound,
   StorePlanRequired,
   StoreRateLimited,
-  StoreUnauthorized
+  StoreUnauthorized,
+  storeApiNextSteps
 } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { tidyProblems } from "./responses.js"
@@ -54,7 +55,7 @@ export const storeErrors = {
 } satisfies FailureTable<StoreError>
 
 /** A core failure as the store API's error body. */
-export const toStoreError = answerFailure(storeErrors)
+export const toStoreError = answerFailure(storeErrors, storeApiNextSteps)
 
 /** Runs a core use case, turning its declared failures into store API error bodies. */
 export const answer = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>

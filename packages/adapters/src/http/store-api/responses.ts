@@ -1,7 +1,8 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { excerpt, FieldProblem, shortProblemMessage } from "@svc/core/shared"
+import { excerpt, shortProblemMessage } from "@svc/core/shared"
+import { StoreFieldProblem } from "@svc/core/store-api"
 import { Cause, Effect, Option } from "effect"
 import { internalErrorMessage } from "../defects.js"
 
@@ -106,12 +107,15 @@ const PATH_LENGTH = 120
  */
 export const tidyProblems = (
   errors: ReadonlyArray<{ readonly path: string; readonly message: string }>
-): Array<FieldProblem> =>
+): Array<StoreFieldProblem> =>
   errors
     .slice(0, MAX_PROBLEMS)
     .map(
       (problem) =>
-        new FieldProblem({ path: excerpt(problem.path, PATH_LENGTH), message: shortProblemMessage(problem.message) })
+        new StoreFieldProblem({
+          path: excerpt(problem.path, PATH_LENGTH),
+          message: shortProblemMessage(problem.message)
+        })
     )
 
 /** The `message` of an `invalid_field` answer: its first problems, each after its path, and how many more. */

@@ -67,7 +67,7 @@ export const resolveBundledProducts = <E, R>(
     for (const id of productIds) {
       const product = byId.get(id)
       if (product === undefined) {
-        return yield* new NotFound({ message: `no product ${id} in this store; GET /products lists them` })
+        return yield* new NotFound({ message: `no product ${id} in this store`, next: { _tag: "ListProducts" } })
       }
       if (product.kind === "bundle") {
         return yield* invalid("productIds", `${id} is a bundle itself; a bundle holds products that are not bundles`)

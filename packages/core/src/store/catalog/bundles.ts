@@ -44,7 +44,7 @@ export class StoreBundles extends Effect.Service<StoreBundles>()("svc/store/Stor
       Effect.gen(function* () {
         const found = yield* products.find(caller.workspaceId, id)
         if (Option.isNone(found)) {
-          return yield* new NotFound({ message: `no bundle ${id} in this store; GET /products lists the products` })
+          return yield* new NotFound({ message: `no bundle ${id} in this store`, next: { _tag: "ListProducts" } })
         }
         if (found.value.kind !== "bundle") {
           return yield* new NotFound({

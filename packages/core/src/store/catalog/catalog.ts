@@ -74,7 +74,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
       Effect.flatMap(products.find(caller.workspaceId, id), (found) =>
         Option.match(found, {
           onNone: () =>
-            Effect.fail(new NotFound({ message: `no product ${id} in this store; GET /products lists them` })),
+            Effect.fail(new NotFound({ message: `no product ${id} in this store`, next: { _tag: "ListProducts" } })),
           onSome: Effect.succeed
         })
       )
@@ -118,7 +118,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         yield* requireProductEditor(caller)
         const customAi = yield* customAis.find(caller.workspaceId, customAiId)
         if (Option.isNone(customAi)) {
-          return yield* invalid("custom_ai_id", `no Custom AI ${customAiId} in this store; GET /custom-ais lists them`)
+          return yield* invalid("custom_ai_id", `no Custom AI ${customAiId} in this store`, { _tag: "ListCustomAis" })
         }
         const defaults = defaultProductFields(customAi.value.name, customAi.value.kind === "assistant")
         const fields = applyChanges(defaults, changes, defaults)
@@ -138,7 +138,8 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         }
         if (!(yield* products.insert(product))) {
           return yield* new Conflict({
-            message: `Custom AI ${customAiId} already has a product; change it with PATCH /products/<id>`
+            message: `Custom AI ${customAiId} already has a product`,
+            next: { _tag: "ChangeProduct" }
           })
         }
         return yield* answer(product)
@@ -152,7 +153,8 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
       Effect.gen(function* () {
         if (Option.isNone(yield* customAis.find(caller.workspaceId, customAiId))) {
           return yield* new NotFound({
-            message: `no Custom AI ${customAiId} in this store; GET /custom-ais lists them`
+            message: `no Custom AI ${customAiId} in this store`,
+            next: { _tag: "ListCustomAis" }
           })
         }
         return Option.map(yield* products.findByCustomAi(caller.workspaceId, customAiId), (product) => product.id)
