@@ -179,7 +179,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })(
           Effect.gen(function* () {
             const forms = yield* StoreForms
             const caller = yield* resolveStoreCaller(s.user.principal, true)
-            return yield* forms.create(caller, {
+            const created = yield* forms.create(caller, {
               title: "Apply",
               review: true,
               questions: [
@@ -187,6 +187,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })(
                 { label: "Level", kind: "choice", choices: ["new", "expert"] }
               ]
             })
+            return created.form
           })
         )
         const browser = new Browser(s.app.url)

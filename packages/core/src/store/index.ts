@@ -88,7 +88,17 @@ export {
   QuizRow,
   TEXT_ANSWER_MAX
 } from "./forms/schema.js"
-export { type DecisionTarget, type FormFields, type FormSubmission, StoreForms } from "./forms/service.js"
+export { type ApplicationsQuery, type FormFields, type FormSubmission, StoreForms } from "./forms/service.js"
+export type { Decision, DecisionAccess, DecisionTarget, FormView } from "./forms/form-view.js"
+export {
+  applicationJson,
+  applicationPageJson,
+  decisionApiAnswer,
+  decisionJson,
+  formJson,
+  formPageJson
+} from "./forms/form-json.js"
+export { readApplicationsQuery, readFormListQuery } from "./forms/form-query.js"
 export { BadListRequest, StoreAccessDenied } from "./errors.js"
 export {
   AccessHowLiteral,

@@ -55,7 +55,32 @@ export {
   WebhookWithSecret
 } from "./schema.js"
 export { type SealedSecrets, WebhookSecrets } from "./secrets.js"
-export { type NewWebhook, type ReceiverPolicy, type WebhookPatch, Webhooks } from "./service.js"
+export { type EventsQuery, type NewWebhook, type ReceiverPolicy, type WebhookPatch, Webhooks } from "./service.js"
+export type {
+  EventTypeGroup,
+  LoggedEvent,
+  RequeuedDelivery,
+  RolledSecret,
+  TestSend,
+  WebhookWithSecretValue
+} from "./webhook-view.js"
+export {
+  attemptJson,
+  createdWebhookApiAnswer,
+  deliveryPageJson,
+  eventApiAnswer,
+  eventPageJson,
+  eventTypesApiAnswer,
+  removedWebhookApiAnswer,
+  resentDeliveryApiAnswer,
+  rolledSecretApiAnswer,
+  testSendApiAnswer,
+  webhookApiAnswer,
+  webhookJson,
+  webhookListApiAnswer,
+  webhookWithSecretJson
+} from "./webhook-json.js"
+export { readDeliveriesQuery, readEventsQuery } from "./webhook-query.js"
 export {
   claimDue,
   DEFAULT_DELIVERY_WORKER,

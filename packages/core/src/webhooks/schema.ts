@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import type { EventRecord } from "../events/schema.js"
-import { normalizedReceiverUrl } from "./address.js"
 import type { AttemptOutcome, LoggedAttempt } from "./attempt.js"
 import { WEBHOOK_EVENT_GROUPS, type WebhookEventType } from "./event-types.js"
 
@@ -125,19 +124,6 @@ export const WebhookWithSecret = Schema.Struct({
   secret: Schema.String.annotations({ description: "The signing secret (whsec_…); shown only now." })
 })
 
-/** The webhook's API fields. */
-export const webhookJson = (webhook: Webhook) => ({
-  id: webhook.id,
-  url: normalizedReceiverUrl(webhook.url),
-  events: [...webhook.events],
-  description: webhook.description,
-  enabled: webhook.enabled,
-  disabled_reason: webhook.disabledReason,
-  failing_since: webhook.failingSince?.toISOString() ?? null,
-  created_at: webhook.createdAt.toISOString(),
-  updated_at: webhook.updatedAt.toISOString()
-})
-
 /** One row of `GET /webhooks/<id>/deliveries`. */
 export const AttemptRow = Schema.Struct({
   id: Schema.String.annotations({
@@ -161,25 +147,6 @@ export const AttemptRow = Schema.Struct({
     description: "The delivery's current status."
   }),
   next_attempt_at: Schema.NullOr(iso).annotations({ description: "When a pending delivery is tried next." })
-})
-
-/** An attempt's API fields. */
-export const attemptJson = (a: AttemptView) => ({
-  id: a.id,
-  delivery_id: a.deliveryId,
-  event_id: a.eventId,
-  event_type: a.eventType,
-  attempt: a.attempt,
-  trigger: a.trigger,
-  outcome: a.outcome,
-  response_code: a.responseCode,
-  latency_ms: a.latencyMs,
-  response: a.response,
-  location: a.location,
-  error: a.error,
-  attempted_at: a.attemptedAt.toISOString(),
-  status: a.deliveryStatus,
-  next_attempt_at: a.deliveryStatus === "pending" ? (a.nextAttemptAt?.toISOString() ?? null) : null
 })
 
 const envelopeDescription = "The event envelope as it is sent: id, type, created_at, store { handle }, data."

@@ -1,31 +1,44 @@
 import { Clock, Effect, Option } from "effect"
 import type { StoreCaller } from "../store/caller.js"
-import { BadListRequest } from "../store/errors.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../store/paging.js"
 import { Conflict, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
+import type { CreatedRange, Page, PageRequest } from "../shared/paging.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { checkReceiverUrl, normalizedReceiverUrl, refusalMessage } from "./address.js"
 import { attemptDelivery } from "./attempt.js"
 import { envelopeBody, type WebhookEnvelope } from "./envelope.js"
-import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js"
+import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
 import { MAX_WEBHOOKS_PER_WORKSPACE, RETENTION_MS } from "./policy.js"
 import { WebhooksRepo } from "./repo.js"
 import { sampleEventData } from "./sample-events.js"
 import {
-  attemptJson,
+  type AttemptView,
   eventTypeGroups,
   ROLL_GRACE_MAX_SECONDS,
   type StoredEvent,
   type Webhook,
   type WebhookChanges,
-  WEBHOOK_URL_MAX,
-  webhookJson
+  WEBHOOK_URL_MAX
 } from "./schema.js"
 import { signingSecrets, WebhookSecrets } from "./secrets.js"
+import type {
+  EventTypeGroup,
+  LoggedEvent,
+  RequeuedDelivery,
+  RolledSecret,
+  TestSend,
+  WebhookWithSecretValue
+} from "./webhook-view.js"
 
 /** Which receivers the server admits; loopback only with the test switch, read by the adapters, never from a request. */
 export interface ReceiverPolicy {
   readonly allowLoopback: boolean
+}
+
+/** The event log to list: of one type or every published type, newest first. */
+export interface EventsQuery {
+  readonly type?: WebhookEventType | undefined
+  readonly page: PageRequest
+  readonly created: CreatedRange
 }
 
 /** `POST /webhooks` as decoded. */
@@ -93,16 +106,18 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
         Option.match(found, { onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
       )
 
-    const answer = (webhook: Webhook) => ({ ok: true as const, webhook: webhookJson(webhook) })
-
     /** Every event type, grouped as the spec lists them. */
-    const eventTypes = () => Effect.succeed({ ok: true as const, groups: eventTypeGroups() })
+    const eventTypes = (): Effect.Effect<ReadonlyArray<EventTypeGroup>> => Effect.sync(eventTypeGroups)
 
-    const list = (caller: StoreCaller) =>
-      Effect.map(repo.list(caller.workspaceId), (all) => ({ ok: true as const, webhooks: all.map(webhookJson) }))
+    /** The workspace's webhooks, newest first. */
+    const list = (caller: StoreCaller): Effect.Effect<ReadonlyArray<Webhook>> => repo.list(caller.workspaceId)
 
     /** A new webhook; its secret is in this answer and never again. */
-    const create = (caller: StoreCaller, input: NewWebhook, policy: ReceiverPolicy) =>
+    const create = (
+      caller: StoreCaller,
+      input: NewWebhook,
+      policy: ReceiverPolicy
+    ): Effect.Effect<WebhookWithSecretValue, InvalidInput> =>
       Effect.gen(function* () {
         const url = yield* checkUrl(input.url, policy)
         const events = yield* checkEvents(input.events)
@@ -129,12 +144,18 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
             `a workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before adding another`
           )
         }
-        return { ok: true as const, webhook: { ...webhookJson(webhook), secret } }
+        return { webhook, secret }
       })
 
-    const get = (caller: StoreCaller, id: string) => Effect.map(find(caller, id), answer)
+    const get = (caller: StoreCaller, id: string): Effect.Effect<Webhook, NotFound> => find(caller, id)
 
-    const update = (caller: StoreCaller, id: string, patch: WebhookPatch, policy: ReceiverPolicy) =>
+    /** Changes the fields given; the webhook as it now is. */
+    const update = (
+      caller: StoreCaller,
+      id: string,
+      patch: WebhookPatch,
+      policy: ReceiverPolicy
+    ): Effect.Effect<Webhook, InvalidInput | NotFound> =>
       Effect.gen(function* () {
         const changes: {
           -readonly [K in keyof WebhookChanges]: WebhookChanges[K]
@@ -148,17 +169,22 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
         const updated = yield* repo.update(caller.workspaceId, id, changes, now)
         return yield* Option.match(updated, {
           onNone: () => Effect.fail(notFound(id)),
-          onSome: (w) => Effect.succeed(answer(w))
+          onSome: Effect.succeed
         })
       })
 
-    const remove = (caller: StoreCaller, id: string) =>
+    /** Deletes the webhook with its deliveries and attempts. */
+    const remove = (caller: StoreCaller, id: string): Effect.Effect<void, NotFound> =>
       Effect.flatMap(repo.remove(caller.workspaceId, id), (removed) =>
-        removed ? Effect.succeed({ ok: true as const, id, deleted: true as const }) : Effect.fail(notFound(id))
+        removed ? Effect.void : Effect.fail(notFound(id))
       )
 
     /** A new secret; the old one stops now, or keeps signing too for `graceSeconds`. */
-    const rollSecret = (caller: StoreCaller, id: string, graceSeconds = 0) =>
+    const rollSecret = (
+      caller: StoreCaller,
+      id: string,
+      graceSeconds = 0
+    ): Effect.Effect<RolledSecret, InvalidInput | NotFound> =>
       Effect.gen(function* () {
         if (!(Number.isInteger(graceSeconds) && graceSeconds >= 0 && graceSeconds <= ROLL_GRACE_MAX_SECONDS)) {
           return yield* invalid(
@@ -172,11 +198,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
         const until = graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null
         const rolled = yield* repo.rollSecret(caller.workspaceId, id, sealed, until, new Date(now))
         if (Option.isNone(rolled)) return yield* notFound(id)
-        return {
-          ok: true as const,
-          webhook: { ...webhookJson(rolled.value), secret },
-          previous_secret_expires_at: until?.toISOString() ?? null
-        }
+        return { webhook: rolled.value, secret, previousSecretExpiresAt: Option.fromNullable(until) }
       })
 
     /**
@@ -208,35 +230,26 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
           body,
           secrets: yield* signingSecrets(webhook, now)
         })
-        return {
-          ok: true as const,
-          event_id: eventId,
-          delivered: result.outcome === "delivered",
-          outcome: result.outcome,
-          response_code: result.responseCode,
-          response: result.response,
-          latency_ms: Math.round(result.latencyMs),
-          ...(result.error === null ? {} : { error: result.error })
-        }
+        return { eventId, result } satisfies TestSend
       }).pipe(Effect.provideService(WebhookSecrets, secrets))
 
     /** The attempts of the webhook's deliveries, newest first. */
-    const deliveries = (caller: StoreCaller, id: string, query: StoreListQuery) =>
+    const deliveries = (
+      caller: StoreCaller,
+      id: string,
+      query: { readonly page: PageRequest; readonly created: CreatedRange }
+    ): Effect.Effect<Page<AttemptView>, NotFound> =>
       Effect.gen(function* () {
-        const { page, range } = yield* readListQuery(query)
         yield* find(caller, id)
         // The delivery log is keyed by attempt time, as the repository pages it.
-        return pageAnswer(yield* repo.listAttempts(caller.workspaceId, id, range, page), attemptJson, page, (a) => ({
-          createdAt: a.attemptedAt,
-          id: a.id
-        }))
+        return yield* repo.listAttempts(caller.workspaceId, id, query.created, query.page)
       })
 
     /**
      * Sends a delivery again: back in the queue now, with the retry schedule from the start. `deliveryId` is
      * the delivery's id or the id of any of its attempts, so every id the delivery log shows can be resent.
      */
-    const resend = (caller: StoreCaller, deliveryId: string) =>
+    const resend = (caller: StoreCaller, deliveryId: string): Effect.Effect<RequeuedDelivery, NotFound | Conflict> =>
       transactor.withTransaction(
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
@@ -257,50 +270,45 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
           }
           yield* repo.requeue(delivery.id, new Date(now))
           return {
-            ok: true as const,
-            delivery: {
-              id: delivery.id,
-              webhook_id: delivery.webhookId,
-              event_id: delivery.eventId,
-              status: "pending" as const,
-              next_attempt_at: new Date(now).toISOString()
-            }
+            id: delivery.id,
+            webhookId: delivery.webhookId,
+            eventId: delivery.eventId,
+            nextAttemptAt: new Date(now)
           }
         })
       )
 
-    const envelopeOf = (event: StoredEvent, handle: string): WebhookEnvelope =>
-      JSON.parse(event.body ?? envelopeBody(event, handle)) as WebhookEnvelope
+    const loggedOf = (event: StoredEvent, handle: string): LoggedEvent => ({
+      id: event.id,
+      createdAt: event.createdAt,
+      envelope: JSON.parse(event.body ?? envelopeBody(event, handle)) as WebhookEnvelope
+    })
 
     /** Events of the last 30 days, newest first, optionally of one type. */
-    const events = (caller: StoreCaller, query: StoreListQuery & { readonly type?: string | undefined }) =>
+    const events = (caller: StoreCaller, query: EventsQuery): Effect.Effect<Page<LoggedEvent>> =>
       Effect.gen(function* () {
-        const { page, range } = yield* readListQuery(query)
-        if (query.type !== undefined && !isWebhookEventType(query.type)) {
-          return yield* new BadListRequest({ message: "type must be an event type; GET /webhook-events lists them" })
-        }
         const now = yield* Clock.currentTimeMillis
         const listed = yield* repo.listEvents(
           caller.workspaceId,
           {
             types: query.type === undefined ? WEBHOOK_EVENT_TYPES : [query.type],
             since: new Date(now - RETENTION_MS),
-            ...range
+            ...query.created
           },
-          page
+          query.page
         )
-        return pageAnswer(listed, (e) => envelopeOf(e, caller.store.handle), page, creationKey)
+        return { rows: listed.rows.map((e) => loggedOf(e, caller.store.handle)), next: listed.next }
       })
 
     /** One event of the last 30 days. */
-    const event = (caller: StoreCaller, id: string) =>
+    const event = (caller: StoreCaller, id: string): Effect.Effect<LoggedEvent, NotFound> =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const found = yield* repo.findEvent(caller.workspaceId, id, new Date(now - RETENTION_MS))
         if (Option.isNone(found) || !isWebhookEventType(found.value.type)) {
           return yield* new NotFound({ message: `no event ${id} in this workspace in the last 30 days` })
         }
-        return { ok: true as const, event: envelopeOf(found.value, caller.store.handle) }
+        return loggedOf(found.value, caller.store.handle)
       })
 
     return {

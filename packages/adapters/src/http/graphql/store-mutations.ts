@@ -6,7 +6,16 @@ import {
   StoreCustomers,
   StoreSales
 } from "@svc/core/store"
-import { HttpSender, Webhooks } from "@svc/core/webhooks"
+import {
+  createdWebhookApiAnswer,
+  HttpSender,
+  removedWebhookApiAnswer,
+  resentDeliveryApiAnswer,
+  rolledSecretApiAnswer,
+  testSendApiAnswer,
+  webhookApiAnswer,
+  Webhooks
+} from "@svc/core/webhooks"
 import { Effect, Either, SchemaAST as AST, type Schema } from "effect"
 import {
   type GraphQLFieldConfigArgumentMap,
@@ -173,20 +182,20 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",
       payload: derived("webhooks", "create", "CreateWebhookPayload"),
       body: bodies.createWebhook,
-      change: (caller, input) => webhooks.create(caller, input, policy)
+      change: (caller, input) => Effect.map(webhooks.create(caller, input, policy), createdWebhookApiAnswer)
     })
     offer<Parameters<typeof webhooks.update>[2]>("updateWebhook", {
       description: "Changes a webhook's address, events, description or whether it is on (PATCH /webhooks/<id>).",
       payload: derived("webhooks", "update", "UpdateWebhookPayload"),
       body: bodies.updateWebhook,
       byId: true,
-      change: (caller, patch, id) => webhooks.update(caller, id, patch, policy)
+      change: (caller, patch, id) => Effect.map(webhooks.update(caller, id, patch, policy), webhookApiAnswer)
     })
     offer("deleteWebhook", {
       description: "Deletes a webhook (DELETE /webhooks/<id>).",
       payload: derived("webhooks", "remove", "DeleteWebhookPayload"),
       byId: true,
-      change: (caller, _input, id) => webhooks.remove(caller, id)
+      change: (caller, _input, id) => Effect.as(webhooks.remove(caller, id), removedWebhookApiAnswer(id))
     })
     offer<{ readonly grace_seconds?: number }>("rollWebhookSecret", {
       description:
@@ -194,7 +203,8 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       payload: derived("webhooks", "rollSecret", "RollWebhookSecretPayload"),
       body: bodies.rollSecret,
       byId: true,
-      change: (caller, input, id) => webhooks.rollSecret(caller, id, input.grace_seconds)
+      change: (caller, input, id) =>
+        Effect.map(webhooks.rollSecret(caller, id, input.grace_seconds), rolledSecretApiAnswer)
     })
     offer<{ readonly type?: string }>("testWebhook", {
       description: "Sends a signed sample event to the webhook now and answers how it went (POST /webhooks/<id>/test).",
@@ -202,13 +212,15 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       body: bodies.testWebhook,
       byId: true,
       change: (caller, input, id) =>
-        webhooks.test(caller, id, input.type).pipe(Effect.provideService(HttpSender, sender))
+        Effect.map(webhooks.test(caller, id, input.type), testSendApiAnswer).pipe(
+          Effect.provideService(HttpSender, sender)
+        )
     })
     offer("resendWebhookDelivery", {
       description: "Queues a delivery of an event to its webhook again (POST /deliveries/<id>/resend).",
       payload: derived("webhooks", "resend", "ResendWebhookDeliveryPayload"),
       byId: true,
-      change: (caller, _input, id) => webhooks.resend(caller, id)
+      change: (caller, _input, id) => Effect.map(webhooks.resend(caller, id), resentDeliveryApiAnswer)
     })
     return mutation
   })

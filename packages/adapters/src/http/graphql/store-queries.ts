@@ -15,7 +15,17 @@ import {
   type StoreListQuery,
   StoreSales
 } from "@svc/core/store"
-import { AttemptRow, EventEnvelope, WebhookRow, Webhooks } from "@svc/core/webhooks"
+import {
+  AttemptRow,
+  deliveryPageJson,
+  EventEnvelope,
+  eventPageJson,
+  readDeliveriesQuery,
+  readEventsQuery,
+  WebhookRow,
+  Webhooks,
+  webhookJson
+} from "@svc/core/webhooks"
 import { Effect } from "effect"
 import {
   GraphQLBoolean,
@@ -175,7 +185,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           deliveryNode,
           "Delivery attempts of this webhook, newest first (GET /webhooks/<id>/deliveries).",
           {},
-          (caller, query, _args, source) => webhooks.deliveries(caller, source.id, query)
+          (caller, query, _args, source) =>
+            Effect.flatMap(readDeliveriesQuery(query), (typed) =>
+              Effect.map(webhooks.deliveries(caller, source.id, typed), (page) => deliveryPageJson(page, typed.page))
+            )
         ) as GraphQLFieldConfig<unknown, GraphqlContext>
       })
     })
@@ -219,14 +232,17 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           eventNode,
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",
           { type: { type: GraphQLString, description: "Only events of this type (GET /webhook-events lists them)." } },
-          (caller, query, args) => webhooks.events(caller, { ...query, type: text(args.type) })
+          (caller, query, args) =>
+            Effect.flatMap(readEventsQuery({ ...query, type: text(args.type) }), (typed) =>
+              Effect.map(webhooks.events(caller, typed), (page) => eventPageJson(page, typed.page))
+            )
         ),
         webhooks: {
           type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(webhook))),
           description: "The store's webhooks (GET /webhooks).",
           resolve: async (_source, _args, context) => {
             const caller = await readCaller(context)
-            return (await context.run(webhooks.list(caller))).webhooks
+            return (await context.run(webhooks.list(caller))).map(webhookJson)
           }
         }
       })

@@ -1,27 +1,65 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreFeeds, StoreForms } from "@svc/core/store"
+import {
+  applicationPageJson,
+  decisionApiAnswer,
+  formPageJson,
+  readApplicationsQuery,
+  readFormListQuery,
+  StoreFeeds,
+  type StoreCaller,
+  StoreForms
+} from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
+
+/** The body of accept and decline. */
+interface DecisionBody {
+  readonly response_id?: string | undefined
+  readonly email?: string | undefined
+  readonly send_email?: boolean | undefined
+}
 
 /** The forms routes of the store API: the forms (quizzes), their applications, and the Form Completed feed. */
 export const FormsHandlersLive = HttpApiBuilder.group(StoreApi, "forms", (handlers) =>
   Effect.gen(function* () {
     const forms = yield* StoreForms
     const feeds = yield* StoreFeeds
+    const decide = (caller: StoreCaller, formId: string, body: DecisionBody, decision: "accepted" | "declined") =>
+      Effect.map(
+        forms.decide(
+          caller,
+          formId,
+          { responseId: body.response_id, email: body.email, sendEmail: body.send_email },
+          decision
+        ),
+        decisionApiAnswer
+      )
     return handlers
       .handle("list", ({ urlParams }) =>
-        withCaller("forms.list", (caller) => answer(forms.listPage(caller, urlParams)))
+        withCaller("forms.list", (caller) =>
+          answer(
+            Effect.flatMap(readFormListQuery(urlParams), (query) =>
+              Effect.map(forms.listPage(caller, query), (page) => formPageJson(page, query.page))
+            )
+          )
+        )
       )
       .handle("applications", ({ path, urlParams }) =>
-        withCaller("forms.applications", (caller) => answer(forms.applications(caller, path.id, urlParams)))
+        withCaller("forms.applications", (caller) =>
+          answer(
+            Effect.flatMap(readApplicationsQuery(urlParams), (query) =>
+              Effect.map(forms.applications(caller, path.id, query), (page) => applicationPageJson(page, query.page))
+            )
+          )
+        )
       )
       .handle("accept", ({ path, payload }) =>
-        withCaller("forms.accept", (caller) => answer(forms.decide(caller, path.id, payload, "accepted")))
+        withCaller("forms.accept", (caller) => answer(decide(caller, path.id, payload, "accepted")))
       )
       .handle("decline", ({ path, payload }) =>
-        withCaller("forms.decline", (caller) => answer(forms.decide(caller, path.id, payload, "declined")))
+        withCaller("forms.decline", (caller) => answer(decide(caller, path.id, payload, "declined")))
       )
       .handle("completed", ({ urlParams }) =>
         withCaller("forms.completed", (caller) => feeds.formCompleted(caller, urlParams.quiz))

@@ -1,7 +1,25 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { StoreApi, StoreBadRequest, StoreInvalid } from "@svc/core/store-api"
-import { HttpSender, RollSecretBody, TestWebhookBody, Webhooks } from "@svc/core/webhooks"
+import {
+  createdWebhookApiAnswer,
+  deliveryPageJson,
+  eventApiAnswer,
+  eventPageJson,
+  eventTypesApiAnswer,
+  HttpSender,
+  readDeliveriesQuery,
+  readEventsQuery,
+  removedWebhookApiAnswer,
+  resentDeliveryApiAnswer,
+  RollSecretBody,
+  rolledSecretApiAnswer,
+  TestWebhookBody,
+  testSendApiAnswer,
+  webhookApiAnswer,
+  webhookListApiAnswer,
+  Webhooks
+} from "@svc/core/webhooks"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { OutboundSettings } from "../../http-sender/config.js"
 import { withCaller } from "./caller.js"
@@ -50,41 +68,71 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
     // Test-only loopback receivers: the same switch the sender reads, never from a request.
     const policy = { allowLoopback: (yield* OutboundSettings).allowLoopback }
     return handlers
-      .handle("eventTypes", () => webhooks.eventTypes().pipe(withSpan("StoreApi.webhooks.eventTypes")))
-      .handle("list", () => withCaller("webhooks.list", webhooks.list))
-      .handle("create", ({ payload }) =>
-        withCaller("webhooks.create", (caller) => answer(webhooks.create(caller, payload, policy)))
+      .handle("eventTypes", () =>
+        Effect.map(webhooks.eventTypes(), eventTypesApiAnswer).pipe(withSpan("StoreApi.webhooks.eventTypes"))
       )
-      .handle("get", ({ path }) => withCaller("webhooks.get", (caller) => answer(webhooks.get(caller, path.id))))
+      .handle("list", () =>
+        withCaller("webhooks.list", (caller) => Effect.map(webhooks.list(caller), webhookListApiAnswer))
+      )
+      .handle("create", ({ payload }) =>
+        withCaller("webhooks.create", (caller) =>
+          answer(Effect.map(webhooks.create(caller, payload, policy), createdWebhookApiAnswer))
+        )
+      )
+      .handle("get", ({ path }) =>
+        withCaller("webhooks.get", (caller) => answer(Effect.map(webhooks.get(caller, path.id), webhookApiAnswer)))
+      )
       .handle("update", ({ path, payload }) =>
-        withCaller("webhooks.update", (caller) => answer(webhooks.update(caller, path.id, payload, policy)))
+        withCaller("webhooks.update", (caller) =>
+          answer(Effect.map(webhooks.update(caller, path.id, payload, policy), webhookApiAnswer))
+        )
       )
       .handle("remove", ({ path }) =>
-        withCaller("webhooks.remove", (caller) => answer(webhooks.remove(caller, path.id)))
+        withCaller("webhooks.remove", (caller) =>
+          answer(Effect.as(webhooks.remove(caller, path.id), removedWebhookApiAnswer(path.id)))
+        )
       )
       .handleRaw("rollSecret", ({ path, request }) =>
         withCaller("webhooks.rollSecret", (caller) =>
           Effect.flatMap(optionalBody(request, RollSecretBody), (body) =>
-            answer(webhooks.rollSecret(caller, path.id, body.grace_seconds))
+            answer(Effect.map(webhooks.rollSecret(caller, path.id, body.grace_seconds), rolledSecretApiAnswer))
           )
         )
       )
       .handleRaw("test", ({ path, request }) =>
         withCaller("webhooks.test", (caller) =>
           Effect.flatMap(optionalBody(request, TestWebhookBody), (body) =>
-            answer(webhooks.test(caller, path.id, body.type)).pipe(Effect.provideService(HttpSender, sender))
+            answer(Effect.map(webhooks.test(caller, path.id, body.type), testSendApiAnswer)).pipe(
+              Effect.provideService(HttpSender, sender)
+            )
           )
         )
       )
       .handle("deliveries", ({ path, urlParams }) =>
-        withCaller("webhooks.deliveries", (caller) => answer(webhooks.deliveries(caller, path.id, urlParams)))
+        withCaller("webhooks.deliveries", (caller) =>
+          answer(
+            Effect.flatMap(readDeliveriesQuery(urlParams), (query) =>
+              Effect.map(webhooks.deliveries(caller, path.id, query), (page) => deliveryPageJson(page, query.page))
+            )
+          )
+        )
       )
       .handle("resend", ({ path }) =>
-        withCaller("webhooks.resend", (caller) => answer(webhooks.resend(caller, path.id)))
+        withCaller("webhooks.resend", (caller) =>
+          answer(Effect.map(webhooks.resend(caller, path.id), resentDeliveryApiAnswer))
+        )
       )
       .handle("events", ({ urlParams }) =>
-        withCaller("webhooks.events", (caller) => answer(webhooks.events(caller, urlParams)))
+        withCaller("webhooks.events", (caller) =>
+          answer(
+            Effect.flatMap(readEventsQuery(urlParams), (query) =>
+              Effect.map(webhooks.events(caller, query), (page) => eventPageJson(page, query.page))
+            )
+          )
+        )
       )
-      .handle("event", ({ path }) => withCaller("webhooks.event", (caller) => answer(webhooks.event(caller, path.id))))
+      .handle("event", ({ path }) =>
+        withCaller("webhooks.event", (caller) => answer(Effect.map(webhooks.event(caller, path.id), eventApiAnswer)))
+      )
   })
 )

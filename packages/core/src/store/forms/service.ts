@@ -1,4 +1,4 @@
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { makeEventRecorder } from "../../events/service.js"
 import { applicationAcceptedEmail, applicationDeclinedEmail } from "../../mail/templates.js"
 import { Mailer } from "../../mail/ports.js"
@@ -9,15 +9,15 @@ import { makeContactTagger, makeTagResolver, readTagRefs } from "../email-list/c
 import { StoreCustomers } from "../customers/customers.js"
 import { readEmailAddress } from "../email-list/email-address.js"
 import { CONTACT_NAME_MAX } from "../email-list/email-contacts.js"
-import { BadListRequest } from "../errors.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
-import { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "../email-list/ports.js"
+import type { CreatedRange, Page, PageRequest } from "../../shared/paging.js"
+import { EmailContactsRepo, StoreTagsRepo } from "../email-list/ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import { StoreSetup } from "../catalog/settings.js"
+import type { Decision, DecisionTarget, FormView } from "./form-view.js"
 import { FormsRepo } from "./ports.js"
 import { type QuestionInput, readAnswers, readQuestions } from "./questions.js"
 import {
-  ApplicationStatus,
+  type ApplicationStatus,
   type DecisionEmailStatus,
   DECISION_NOTE_MAX,
   type Form,
@@ -52,17 +52,14 @@ export interface FormSubmission {
   readonly answers: Readonly<Record<string, string>>
 }
 
-/** Which application a decision is about: its response id, or the newest application from an email. */
-export interface DecisionTarget {
-  readonly response_id?: string | undefined
-  readonly email?: string | undefined
-  /** false: no decision email (`email: "skipped"`). */
-  readonly send_email?: boolean | undefined
+/** The applications of a form to list: one status or `all`, newest first. */
+export interface ApplicationsQuery {
+  readonly status: ApplicationStatus | "all"
+  readonly page: PageRequest
+  readonly created: CreatedRange
 }
 
 const iso = (at: Date) => at.toISOString()
-const tagLine = (t: StoreTag) => ({ id: t.id, name: t.name })
-const isApplicationStatus = Schema.is(ApplicationStatus)
 
 /** Trims an optional text; `""` is none; past `max` it is refused naming `field`. */
 const readText = (field: string, text: string | null | undefined, max: number) => {
@@ -104,43 +101,19 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
         })
       )
 
-    /** The tags a form names, as rows, in its order (one read for both lists). */
-    const tagRows = (form: Form) =>
-      Effect.map(tags.resolve(form.workspaceId, [...form.acceptTagIds, ...form.declineTagIds]), (found) => {
-        const byId = new Map(found.map((t) => [t.id, tagLine(t)]))
-        const rows = (list: ReadonlyArray<string>) => list.flatMap((id) => byId.get(id) ?? [])
-        return { accept: rows(form.acceptTagIds), decline: rows(form.declineTagIds) }
+    /** The form with the tags it names, in its order (one read for both lists), and its counts. */
+    const viewOf = (form: Form, counts: { readonly responses: number; readonly pending: number }) =>
+      Effect.map(tags.resolve(form.workspaceId, [...form.acceptTagIds, ...form.declineTagIds]), (found): FormView => {
+        const byId = new Map(found.map((t) => [t.id, t]))
+        const inOrder = (list: ReadonlyArray<string>) => list.flatMap((id) => byId.get(id) ?? [])
+        return {
+          form,
+          acceptTags: inOrder(form.acceptTagIds),
+          declineTags: inOrder(form.declineTagIds),
+          responses: counts.responses,
+          pending: counts.pending
+        }
       })
-
-    const formRow = (form: Form, counts: { readonly responses: number; readonly pending: number }) =>
-      Effect.map(tagRows(form), (t) => ({
-        id: form.id,
-        title: form.title,
-        description: form.description,
-        review: form.review,
-        questions: form.questions.map((q) => ({ ...q, choices: [...q.choices] })),
-        accept_tags: t.accept,
-        decline_tags: t.decline,
-        accept_product_id: form.acceptProductId,
-        decision_emails: form.decisionEmails,
-        accept_note: form.acceptNote,
-        decline_note: form.declineNote,
-        responses: counts.responses,
-        pending: counts.pending,
-        created_at: iso(form.createdAt),
-        updated_at: iso(form.updatedAt)
-      }))
-
-    const applicationRow = (response: FormResponse) => ({
-      id: response.id,
-      form_id: response.formId,
-      email: response.email,
-      name: response.name,
-      status: response.status ?? ("pending" as const),
-      answers: response.answers.map((a) => ({ question_id: a.questionId, question: a.question, answer: a.answer })),
-      decided_at: response.decidedAt === null ? null : iso(response.decidedAt),
-      created_at: iso(response.createdAt)
-    })
 
     /** The fields given, checked, applied over `base`; tags by name become tags. */
     const applyFields = (workspaceId: string, base: Form, fields: FormFields, at: Date) =>
@@ -215,7 +188,7 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
           }
           const form = yield* applyFields(caller.workspaceId, blank, fields, at)
           yield* repo.insert(form)
-          return yield* formRow(form, { responses: 0, pending: 0 })
+          return yield* viewOf(form, { responses: 0, pending: 0 })
         })
       )
 
@@ -231,27 +204,27 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
       )
 
     /** Deletes a form and its responses. */
-    const remove = (caller: StoreCaller, formId: string) =>
+    const remove = (caller: StoreCaller, formId: string): Effect.Effect<void, NotFound> =>
       Effect.flatMap(repo.remove(caller.workspaceId, formId), (deleted) =>
-        deleted
-          ? Effect.succeed({ deleted: formId })
-          : Effect.fail(new NotFound({ message: `no form ${formId} in this store` }))
+        deleted ? Effect.void : Effect.fail(new NotFound({ message: `no form ${formId} in this store` }))
       )
 
     /** One form with its counts. */
     const get = (caller: StoreCaller, formId: string) =>
       Effect.gen(function* () {
         const form = yield* formOf(caller.workspaceId, formId)
-        return yield* formRow(form, yield* repo.counts(form.id))
+        return yield* viewOf(form, yield* repo.counts(form.id))
       })
 
-    /** `GET /quizzes`: the store's forms, newest first. */
-    const listPage = (caller: StoreCaller, query: StoreListQuery) =>
+    /** The store's forms, newest first. */
+    const listPage = (
+      caller: StoreCaller,
+      query: { readonly page: PageRequest; readonly created: CreatedRange }
+    ): Effect.Effect<Page<FormView>> =>
       Effect.gen(function* () {
-        const { page, range } = yield* readListQuery(query)
-        const found = yield* repo.listPage(caller.workspaceId, range, page)
-        const data = yield* Effect.forEach(found.rows, (form) => formRow(form, form))
-        return { ...pageAnswer(found, (form) => form.id, page, creationKey), data }
+        const found = yield* repo.listPage(caller.workspaceId, query.created, query.page)
+        const rows = yield* Effect.forEach(found.rows, (form) => viewOf(form, form))
+        return { rows, next: found.next }
       })
 
     /**
@@ -294,21 +267,16 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
         return response
       })
 
-    /** `GET /forms/<id>/applications`: `pending` by default, or `accepted`, `declined`, `all`; newest first. */
+    /** A form's applications of one status (or all), newest first. */
     const applications = (
       caller: StoreCaller,
       formId: string,
-      query: StoreListQuery & { readonly status?: string | undefined }
-    ) =>
+      query: ApplicationsQuery
+    ): Effect.Effect<Page<FormResponse>, NotFound> =>
       Effect.gen(function* () {
-        const wanted = query.status ?? "pending"
-        if (wanted !== "all" && !isApplicationStatus(wanted)) {
-          return yield* new BadListRequest({ message: "status must be pending, accepted, declined or all" })
-        }
         const form = yield* formOf(caller.workspaceId, formId)
-        const { page, range } = yield* readListQuery(query)
-        const found = yield* repo.applications(form.id, wanted === "all" ? undefined : wanted, range, page)
-        return pageAnswer(found, applicationRow, page, creationKey)
+        const status = query.status === "all" ? undefined : query.status
+        return yield* repo.applications(form.id, status, query.created, query.page)
       })
 
     /** Whether and how the decision email goes: see `DecisionEmailStatus`. */
@@ -343,13 +311,14 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
       })
 
     /**
-     * Accepts or declines an application (by `response_id`, or the newest one from `email`). A change adds the
+     * Accepts or declines an application (by `responseId`, or the newest one from `email`). A change adds the
      * decision's tags and, on an accept, gives the form's product for free; the decision email follows unless
-     * `send_email` is false. The same decision again changes nothing and sends nothing (`changed: false`).
+     * `sendEmail` is false. The same decision again changes nothing and sends nothing (`changed: false`). Refusals
+     * name the store API's fields (`response_id`), as its accept and decline take them.
      */
     const decide = (caller: StoreCaller, formId: string, target: DecisionTarget, decision: "accepted" | "declined") =>
       Effect.gen(function* () {
-        if ((target.response_id === undefined) === (target.email === undefined)) {
+        if ((target.responseId === undefined) === (target.email === undefined)) {
           return yield* invalid("response_id", "give response_id or email (one of them)")
         }
         const email = target.email === undefined ? undefined : yield* readEmailAddress("email", target.email)
@@ -363,25 +332,25 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
             }
             const found =
               email === undefined
-                ? yield* repo.lockResponse(form.id, target.response_id ?? "")
+                ? yield* repo.lockResponse(form.id, target.responseId ?? "")
                 : yield* repo.lockNewestByEmail(form.id, email)
             if (Option.isNone(found)) {
               return yield* new NotFound({
                 message:
                   email === undefined
-                    ? `no application ${target.response_id} on form ${form.id}`
+                    ? `no application ${target.responseId} on form ${form.id}`
                     : `no application from ${email} on form ${form.id}`
               })
             }
             const response = found.value
             if (response.status === decision) {
               return {
-                ok: true as const,
                 changed: false,
-                email: "skipped" as const,
-                application: applicationRow(response),
-                tags_added: []
-              }
+                email: "skipped",
+                application: response,
+                tagsAdded: [],
+                access: Option.none()
+              } satisfies Decision
             }
             const at = yield* now
             yield* repo.decide(response.id, decision, at)
@@ -395,18 +364,17 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
                     product: form.acceptProductId,
                     email: response.email,
                     name: response.name ?? undefined,
-                    send_email: target.send_email !== false
+                    send_email: target.sendEmail !== false
                   })).status
                 : undefined
-            const emailed = yield* decisionEmail(caller, form, decided, decision, target.send_email !== false)
+            const emailed = yield* decisionEmail(caller, form, decided, decision, target.sendEmail !== false)
             return {
-              ok: true as const,
               changed: true,
               email: emailed,
-              application: applicationRow(decided),
-              tags_added: added.map(tagLine),
-              ...(access === undefined ? {} : { access })
-            }
+              application: decided,
+              tagsAdded: added,
+              access: Option.fromNullable(access)
+            } satisfies Decision
           })
         )
       })

@@ -14,6 +14,8 @@ import {
   QUESTIONS_PER_FORM_MAX,
   QuizRow
 } from "./schema.js"
+import { applicationPageJson, decisionJson, formJson } from "./form-json.js"
+import { toolPage } from "./form-query.js"
 import { StoreForms } from "./service.js"
 
 const Action = Schema.Literal("list", "get", "create", "update", "delete", "applications", "accept", "decline")
@@ -132,37 +134,47 @@ export const formTools = Effect.gen(function* () {
             case "list":
               // A store keeps at most FORMS_PER_WORKSPACE_MAX forms: one page holds them all.
               return {
-                forms: (yield* forms.listPage(caller, { limit: String(FORMS_PER_WORKSPACE_MAX) })).data
+                forms: (yield* forms.listPage(caller, {
+                  page: { limit: FORMS_PER_WORKSPACE_MAX, after: undefined },
+                  created: {}
+                })).rows.map(formJson)
               }
             case "get":
-              return { form: yield* forms.get(caller, yield* formId()) }
+              return { form: formJson(yield* forms.get(caller, yield* formId())) }
             case "create":
               return {
-                form: yield* forms.create(caller, { ...fields, title: yield* need(input.title, "title", "create") })
+                form: formJson(
+                  yield* forms.create(caller, { ...fields, title: yield* need(input.title, "title", "create") })
+                )
               }
             case "update":
-              return { form: yield* forms.update(caller, yield* formId(), fields) }
-            case "delete":
-              return yield* forms.remove(caller, yield* formId())
+              return { form: formJson(yield* forms.update(caller, yield* formId(), fields)) }
+            case "delete": {
+              const id = yield* formId()
+              yield* forms.remove(caller, id)
+              return { deleted: id }
+            }
             case "applications": {
-              const page = yield* forms.applications(caller, yield* formId(), {
-                limit: String(APPLICATIONS_PAGE),
-                starting_after: input.cursor,
-                status: input.status
+              const id = yield* formId()
+              const page = yield* toolPage(APPLICATIONS_PAGE, input.cursor)
+              const found = yield* forms.applications(caller, id, {
+                status: input.status ?? "pending",
+                page,
+                created: {}
               })
-              return { applications: page.data, ...nextOf(page) }
+              const json = applicationPageJson(found, page)
+              return { applications: json.data, ...nextOf(json) }
             }
             case "accept":
             case "decline": {
               const application = yield* need(input.application, "application", input.action)
               const target = application.includes("@")
-                ? { email: application, send_email: input.sendEmail }
-                : { response_id: application, send_email: input.sendEmail }
+                ? { email: application, sendEmail: input.sendEmail }
+                : { responseId: application, sendEmail: input.sendEmail }
               const decided = yield* toolFieldNames(
                 forms.decide(caller, yield* formId(), target, input.action === "accept" ? "accepted" : "declined")
               )
-              const { ok: _ok, ...decision } = decided
-              return { decision }
+              return { decision: decisionJson(decided) }
             }
           }
         })
