@@ -80,10 +80,17 @@ const checkEvents = (events: ReadonlyArray<string>) => {
       ({ type, i }) =>
         new FieldProblem({
           path: `events.${i}`,
-          message: `unknown event type "${type}"; GET /webhook-events lists them`
+          message: `unknown event type "${type}"`,
+          next: { _tag: "ListEventTypes" }
         })
     )
-    return Effect.fail(new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems }))
+    return Effect.fail(
+      new InvalidInput({
+        message: problems.map((p) => p.message).join("; "),
+        errors: problems,
+        next: { _tag: "ListEventTypes" }
+      })
+    )
   }
   return Effect.succeed(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)])
 }
@@ -208,7 +215,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
     const test = (caller: StoreCaller, id: string, type = "purchase.created") =>
       Effect.gen(function* () {
         if (!isWebhookEventType(type)) {
-          return yield* invalid("type", `unknown event type "${type}"; GET /webhook-events lists them`)
+          return yield* invalid("type", `unknown event type "${type}"`, { _tag: "ListEventTypes" })
         }
         const webhook = yield* find(caller, id)
         const now = yield* Clock.currentTimeMillis

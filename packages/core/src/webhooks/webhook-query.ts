@@ -13,7 +13,7 @@ export const readEventsQuery = (query: StoreListQuery & { readonly type?: string
     const { page, range } = yield* readListQuery(query)
     const type = query.type
     if (type !== undefined && !isWebhookEventType(type)) {
-      return yield* new BadListRequest({ message: "type must be an event type; GET /webhook-events lists them" })
+      return yield* new BadListRequest({ message: "type must be an event type", next: { _tag: "ListEventTypes" } })
     }
     return { type, page, created: range }
   })

@@ -96,7 +96,7 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
       Effect.flatMap(repo.find(workspaceId, formId), (found) =>
         Option.match(found, {
           onNone: () =>
-            Effect.fail(new NotFound({ message: `no form ${formId} in this store; GET /quizzes lists them` })),
+            Effect.fail(new NotFound({ message: `no form ${formId} in this store`, next: { _tag: "ListForms" } })),
           onSome: Effect.succeed
         })
       )
