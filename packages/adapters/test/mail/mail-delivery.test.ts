@@ -51,7 +51,7 @@ const sellerWith = (...emails: ReadonlyArray<string>) =>
 const statusOf = (caller: Effect.Effect.Success<ReturnType<typeof sellerWith>>["caller"], email: string) =>
   Effect.map(
     Effect.flatMap(StoreEmailList, (list) => list.get(caller, email)),
-    (found) => found.contact.status
+    (found) => found.status
   )
 
 /** The outbox row of the one message queued to `to`. */

@@ -25,7 +25,7 @@ const listed = (email: string) =>
         const list = yield* StoreEmailList
         yield* list.add(caller, { email })
         const token = yield* unsubscribeToken({ workspaceId: user.workspace.id, email })
-        const status = app.setUp(Effect.map(list.get(caller, email), (found) => found.contact.status))
+        const status = app.setUp(Effect.map(list.get(caller, email), (found) => found.status))
         return { app, user, token, status }
       })
     )

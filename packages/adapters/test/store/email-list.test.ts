@@ -451,7 +451,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             return yield* list.update(automation, "zap@example.com", { subscribed: false })
           })
         )
-        expect(answer.contact).toMatchObject({ email: "zap@example.com", status: "unsubscribed" })
+        expect(answer).toMatchObject({ email: "zap@example.com", status: "unsubscribed" })
       })
     )
   }

@@ -59,6 +59,31 @@ export {
   StoreMailingList
 } from "./email-list/email-contacts.js"
 export { EmailListApiGroup } from "./email-list/email-list-api.js"
+export type {
+  ContactAddition,
+  ContactCounts,
+  ContactRemoval,
+  ContactView,
+  ListedTag,
+  TagRemoval
+} from "./email-list/contact-view.js"
+export {
+  contactAdditionApiAnswer,
+  contactApiAnswer,
+  contactJson,
+  contactPageJson,
+  contactRemovalApiAnswer,
+  tagJson,
+  tagPageJson,
+  tagRefJson,
+  tagRemovalApiAnswer
+} from "./email-list/email-list-json.js"
+export {
+  type ContactListQuery,
+  readContactListQuery,
+  readTagListQuery,
+  type TagListQuery
+} from "./email-list/email-list-query.js"
 export { EmailSequencesApiGroup } from "./sequences/api.js"
 export { FormCompletedRow, FormsApiGroup } from "./forms/api.js"
 export { STORE_CURRENCY } from "./sales/sale.js"
@@ -185,6 +210,8 @@ export {
   STEP_SUBJECT_MAX
 } from "./sequences/schema.js"
 export { type SequenceFields, StoreEmailSequences } from "./sequences/service.js"
+export { sequenceDetailJson, sequenceJson, sequencePageJson } from "./sequences/sequence-json.js"
+export { readSequenceListQuery, type SequenceListQuery } from "./sequences/sequence-query.js"
 export {
   claimDueEnrolments,
   DEFAULT_SEQUENCE_WORKER,

@@ -1,5 +1,16 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreEmailList, StoreFeeds } from "@svc/core/store"
+import {
+  contactAdditionApiAnswer,
+  contactApiAnswer,
+  contactPageJson,
+  contactRemovalApiAnswer,
+  readContactListQuery,
+  readTagListQuery,
+  StoreEmailList,
+  StoreFeeds,
+  tagPageJson,
+  tagRemovalApiAnswer
+} from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -12,25 +23,53 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
     const feeds = yield* StoreFeeds
     return handlers
       .handle("list", ({ urlParams }) =>
-        withCaller("emailList.list", (caller) => answer(list.listPage(caller, urlParams)))
+        withCaller("emailList.list", (caller) =>
+          answer(
+            Effect.flatMap(readContactListQuery(urlParams), (query) =>
+              Effect.map(list.listPage(caller, query), (page) => contactPageJson(page, query.page))
+            )
+          )
+        )
       )
-      .handle("add", ({ payload }) => withCaller("emailList.add", (caller) => answer(list.add(caller, payload))))
+      .handle("add", ({ payload }) =>
+        withCaller("emailList.add", (caller) => answer(Effect.map(list.add(caller, payload), contactAdditionApiAnswer)))
+      )
       .handle("removeTags", ({ payload }) =>
-        withCaller("emailList.removeTags", (caller) => answer(list.removeTags(caller, payload)))
+        withCaller("emailList.removeTags", (caller) =>
+          answer(Effect.map(list.removeTags(caller, payload), tagRemovalApiAnswer))
+        )
       )
       .handle("tagged", ({ urlParams }) =>
         withCaller("emailList.tagged", (caller) => feeds.contactTagged(caller, urlParams.tag))
       )
       .handle("signups", () => withCaller("emailList.signups", (caller) => feeds.emailSignups(caller)))
-      .handle("get", ({ path }) => withCaller("emailList.get", (caller) => answer(list.get(caller, path.email))))
+      .handle("get", ({ path }) =>
+        withCaller("emailList.get", (caller) => answer(Effect.map(list.get(caller, path.email), contactApiAnswer)))
+      )
       .handle("update", ({ path, payload }) =>
-        withCaller("emailList.update", (caller) => answer(list.update(caller, path.email, payload)))
+        withCaller("emailList.update", (caller) => {
+          const { add_tags, remove_tags, ...changes } = payload
+          return answer(
+            Effect.map(
+              list.update(caller, path.email, { ...changes, addTags: add_tags, removeTags: remove_tags }),
+              contactApiAnswer
+            )
+          )
+        })
       )
       .handle("remove", ({ path }) =>
-        withCaller("emailList.remove", (caller) => answer(list.remove(caller, path.email)))
+        withCaller("emailList.remove", (caller) =>
+          answer(Effect.map(list.remove(caller, path.email), contactRemovalApiAnswer))
+        )
       )
       .handle("tags", ({ urlParams }) =>
-        withCaller("emailList.tags", (caller) => answer(list.listTags(caller, urlParams)))
+        withCaller("emailList.tags", (caller) =>
+          answer(
+            Effect.flatMap(readTagListQuery(urlParams), (query) =>
+              Effect.map(list.listTags(caller, query), (page) => tagPageJson(page, query.page))
+            )
+          )
+        )
       )
   })
 )

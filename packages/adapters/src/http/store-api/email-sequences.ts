@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreEmailSequences } from "@svc/core/store"
+import { readSequenceListQuery, sequencePageJson, StoreEmailSequences } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -10,7 +10,13 @@ export const EmailSequencesHandlersLive = HttpApiBuilder.group(StoreApi, "emailS
   Effect.gen(function* () {
     const sequences = yield* StoreEmailSequences
     return handlers.handle("list", ({ urlParams }) =>
-      withCaller("emailSequences.list", (caller) => answer(sequences.listPage(caller, urlParams)))
+      withCaller("emailSequences.list", (caller) =>
+        answer(
+          Effect.flatMap(readSequenceListQuery(urlParams), (query) =>
+            Effect.map(sequences.listPage(caller, query), (page) => sequencePageJson(page, query.page))
+          )
+        )
+      )
     )
   })
 )

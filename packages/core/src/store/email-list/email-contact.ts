@@ -83,19 +83,3 @@ export const ContactTaggedRow = Schema.Struct({
   tag_name: Schema.String,
   created_at: iso
 }).annotations({ identifier: "ContactTaggedRow", description: "A tag put on a person on the email list." })
-
-/** A contact as the store API answers it, with the person's tags. */
-export const contactJson = (
-  contact: EmailContact,
-  tags: ReadonlyArray<{ readonly id: string; readonly name: string }>
-): typeof EmailContactRow.Type => ({
-  id: contact.id,
-  email: contact.email,
-  name: contact.name,
-  status: contact.status,
-  source: contact.source,
-  tags: tags.map((t) => ({ id: t.id, name: t.name })),
-  created_at: contact.createdAt.toISOString(),
-  updated_at: contact.updatedAt.toISOString(),
-  unsubscribed_at: contact.unsubscribedAt?.toISOString() ?? null
-})

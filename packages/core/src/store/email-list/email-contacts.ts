@@ -6,16 +6,24 @@ import { Ids, Transactor } from "../../shared/ports.js"
 import type { StoreCaller } from "../caller.js"
 import { makeContactTagger, makeTagResolver, readTagRefs } from "./contact-tagging.js"
 import { readEmailAddress } from "./email-address.js"
-import { ContactStatus, contactJson, type EmailContact, isOptedOut } from "./email-contact.js"
-import { BadListRequest } from "../errors.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
-import { EmailContactsRepo, type StoreTag, StoreTagsRepo } from "./ports.js"
+import type { Page } from "../../shared/paging.js"
+import type {
+  ContactAddition,
+  ContactCounts,
+  ContactRemoval,
+  ContactView,
+  ListedTag,
+  TagRemoval
+} from "./contact-view.js"
+import { type EmailContact, isOptedOut } from "./email-contact.js"
+import type { ContactListQuery, TagListQuery } from "./email-list-query.js"
+import { EmailContactsRepo, StoreTagsRepo } from "./ports.js"
 import { EmailSequencesRepo } from "../sequences/ports.js"
 
 /** The longest contact name. */
 export const CONTACT_NAME_MAX = 200
 
-/** `POST /email-contacts`: adds the person if new, and tags them. */
+/** A person to add to the list (`POST /email-contacts`), and the tags to put on them. */
 export interface AddContactInput {
   readonly email: string
   readonly name?: string | undefined
@@ -23,17 +31,20 @@ export interface AddContactInput {
   readonly tags?: ReadonlyArray<string> | undefined
 }
 
-/** `PATCH /email-contacts/<email>`: any of these. */
+/**
+ * Changes to a contact (`PATCH /email-contacts/<email>`): any of these. Refusals name the tag fields as the store
+ * API does (`add_tags`, `remove_tags`); the tools rename them to their own.
+ */
 export interface ContactChanges {
   /** `null` (or empty) clears it. */
   readonly name?: string | null | undefined
   readonly subscribed?: boolean | undefined
-  readonly add_tags?: ReadonlyArray<string> | undefined
-  readonly remove_tags?: ReadonlyArray<string> | undefined
+  /** Tag ids or names; unknown names become tags. */
+  readonly addTags?: ReadonlyArray<string> | undefined
+  readonly removeTags?: ReadonlyArray<string> | undefined
 }
 
-const tagLine = (t: StoreTag) => ({ id: t.id, name: t.name })
-const isStatus = Schema.is(ContactStatus)
+const NOT_ON_LIST: TagRemoval = { result: "not_found", removed: [] }
 
 /** The store's email list: its contacts, their states (spec: Email contact) and their tags, shared with customers. */
 export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/StoreEmailList", {
@@ -60,11 +71,12 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
       return Effect.succeed(trimmed === undefined ? name : trimmed === "" ? null : trimmed)
     }
 
-    /** The contact as answered, with the person's tags as they are now. */
-    const answerOf = (contact: EmailContact) =>
-      Effect.map(tags.tagsOf(contact.workspaceId, [contact.email]), (byEmail) =>
-        contactJson(contact, byEmail.get(contact.email) ?? [])
-      )
+    /** The contact with the person's tags as they are now. */
+    const viewOf = (contact: EmailContact): Effect.Effect<ContactView> =>
+      Effect.map(tags.tagsOf(contact.workspaceId, [contact.email]), (byEmail) => ({
+        ...contact,
+        tags: byEmail.get(contact.email) ?? []
+      }))
 
     const onList = (email: string, found: Option.Option<EmailContact>) =>
       Option.match(found, {
@@ -73,7 +85,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
       })
 
     /** How many people the list holds in each state, and in all. */
-    const counts = (caller: StoreCaller) =>
+    const counts = (caller: StoreCaller): Effect.Effect<ContactCounts> =>
       Effect.map(contacts.countByStatus(caller.workspaceId), (byStatus) => ({
         ...byStatus,
         total: byStatus.subscribed + byStatus.unsubscribed + byStatus.bounced + byStatus.complained
@@ -84,32 +96,26 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
       Effect.gen(function* () {
         const email = yield* readEmail(emailText)
         const contact = yield* onList(email, yield* contacts.find(caller.workspaceId, email))
-        return { ok: true as const, contact: yield* answerOf(contact) }
+        return yield* viewOf(contact)
       })
 
     /** Paged contacts, newest first; `status` and `tag` (an id, or a name in any case) narrow it. */
-    const listPage = (
-      caller: StoreCaller,
-      query: StoreListQuery & { readonly status?: string | undefined; readonly tag?: string | undefined }
-    ) =>
+    const listPage = (caller: StoreCaller, query: ContactListQuery) =>
       Effect.gen(function* () {
-        const status = query.status
-        if (status !== undefined && !isStatus(status)) {
-          return yield* new BadListRequest({
-            message: "status must be subscribed, unsubscribed, bounced or complained"
-          })
-        }
-        const { page, range } = yield* readListQuery(query)
         const found = yield* contacts.listPage(
           caller.workspaceId,
-          { status, tag: query.tag?.trim() || undefined, ...range },
-          page
+          { status: query.status, tag: query.tag, ...query.created },
+          query.page
         )
         const byEmail = yield* tags.tagsOf(
           caller.workspaceId,
           found.rows.map((c) => c.email)
         )
-        return pageAnswer(found, (c) => contactJson(c, byEmail.get(c.email) ?? []), page, creationKey)
+        const page: Page<ContactView> = {
+          rows: found.rows.map((c) => ({ ...c, tags: byEmail.get(c.email) ?? [] })),
+          next: found.next
+        }
+        return page
       })
 
     /**
@@ -145,12 +151,8 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
             }
             const wanted = yield* resolveTags(caller.workspaceId, "tags", refs, true, at)
             const tagged = yield* tagContact(caller.workspaceId, email, wanted, at, Option.some(contact))
-            return {
-              ok: true as const,
-              added,
-              tags_added: tagged.map(tagLine),
-              contact: yield* answerOf(contact)
-            }
+            const addition: ContactAddition = { added, tagsAdded: tagged, contact: yield* viewOf(contact) }
+            return addition
           })
         )
       })
@@ -163,8 +165,8 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
       Effect.gen(function* () {
         const email = yield* readEmail(emailText)
         const name = yield* readName(changes.name)
-        const adding = yield* readTagRefs("add_tags", changes.add_tags ?? [])
-        const removing = yield* readTagRefs("remove_tags", changes.remove_tags ?? [])
+        const adding = yield* readTagRefs("add_tags", changes.addTags ?? [])
+        const removing = yield* readTagRefs("remove_tags", changes.removeTags ?? [])
         const both = adding.find((ref) => removing.some((r) => r.toLowerCase() === ref.toLowerCase()))
         if (both !== undefined) {
           return yield* invalid("remove_tags", `${both} is in both add_tags and remove_tags; keep it in one`)
@@ -196,7 +198,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
               email,
               unwanted.map((t) => t.id)
             )
-            return { ok: true as const, contact: yield* answerOf(contact) }
+            return yield* viewOf(contact)
           })
         )
       })
@@ -216,7 +218,8 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
               yield* contacts.remove(caller.workspaceId, email)
               yield* sequences.stopFor(caller.workspaceId, email, "removed", yield* now)
             }
-            return { ok: true as const, email, deleted: !kept, kept, status: contact.status }
+            const removal: ContactRemoval = { email, deleted: !kept, kept, status: contact.status }
+            return removal
           })
         )
       })
@@ -229,7 +232,7 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             const contact = yield* contacts.lock(caller.workspaceId, email)
-            if (Option.isNone(contact)) return { ok: true as const, result: "not_found" as const, removed: [] }
+            if (Option.isNone(contact)) return NOT_ON_LIST
             const at = yield* now
             const unwanted = yield* resolveTags(caller.workspaceId, "tags", refs, false, at)
             const removedIds = new Set(
@@ -239,28 +242,16 @@ export class StoreEmailList extends Effect.Service<StoreEmailList>()("svc/store/
                 unwanted.map((t) => t.id)
               )
             )
-            const removed = unwanted.filter((t) => removedIds.has(t.id)).map(tagLine)
-            return {
-              ok: true as const,
-              result: removed.length > 0 ? ("removed" as const) : ("not_tagged" as const),
-              removed
-            }
+            const removed = unwanted.filter((t) => removedIds.has(t.id))
+            const removal: TagRemoval = { result: removed.length > 0 ? "removed" : "not_tagged", removed }
+            return removal
           })
         )
       })
 
     /** The store's tags (shared with customers), newest first, paged like the other lists. */
-    const listTags = (caller: StoreCaller, query: StoreListQuery) =>
-      Effect.gen(function* () {
-        const { page, range } = yield* readListQuery(query)
-        const found = yield* tags.listPage(caller.workspaceId, range, page)
-        return pageAnswer(
-          found,
-          (t) => ({ id: t.id, name: t.name, contacts: t.contacts, created_at: t.createdAt.toISOString() }),
-          page,
-          creationKey
-        )
-      })
+    const listTags = (caller: StoreCaller, query: TagListQuery): Effect.Effect<Page<ListedTag>> =>
+      tags.listPage(caller.workspaceId, query.created, query.page)
 
     /**
      * Moves a subscribed person to `reason` (an unsubscribe link, a bounce, a complaint); anyone else is left as they

@@ -1,9 +1,11 @@
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { ContactStatus, EmailContactRow, EmailTagRow } from "./email-contact.js"
-import { Cursor, Limit } from "../../shared/paging.js"
+import { Cursor, decodeCursor, encodeCursor, Limit, type Page, type PageRequest } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { describeActions, need, nextOf, onlyFieldsOf, paging } from "../action-tools.js"
+import { describeActions, need, onlyFieldsOf } from "../action-tools.js"
+import { BadListRequest } from "../errors.js"
 import { StoreEmailList } from "./email-contacts.js"
+import { contactJson, tagJson } from "./email-list-json.js"
 import {
   EmailSequenceDetailRow,
   EmailSequenceRow,
@@ -12,6 +14,7 @@ import {
   STEP_BODY_MAX,
   STEP_SUBJECT_MAX
 } from "../sequences/schema.js"
+import { sequenceDetailJson, sequenceJson } from "../sequences/sequence-json.js"
 import { type SequenceFields, StoreEmailSequences } from "../sequences/service.js"
 import { StoreSetup } from "../catalog/settings.js"
 import { emailOf, inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
@@ -86,6 +89,30 @@ const sequenceFields = (input: {
   startTags: input.tags,
   startProducts: input.products
 })
+
+/**
+ * A list action's page from its `limit` and `cursor`, the newest first when no cursor is given. A cursor this
+ * service did not issue is refused as the store API refuses a wrong `starting_after`.
+ */
+const pageRequestOf = (input: { readonly limit?: number | undefined; readonly cursor?: string | undefined }) =>
+  Effect.map(
+    input.cursor === undefined
+      ? Effect.succeed(undefined)
+      : Either.match(decodeCursor(input.cursor), {
+          onLeft: () =>
+            Effect.fail(
+              new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
+            ),
+          onRight: Effect.succeed
+        }),
+    (after): PageRequest => ({ limit: input.limit ?? 25, after })
+  )
+
+/** `nextCursor` when there is a next page. */
+const nextOf = <A>(page: Page<A>) => (page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) })
+
+/** Every list action reads the whole store's window of time. */
+const ALL_TIME = {}
 
 /** The Store group's svc_manage_store_emails: the email list, its tags, sequences and email settings. */
 export const emailTools = Effect.gen(function* () {
@@ -167,24 +194,28 @@ export const emailTools = Effect.gen(function* () {
           const email = () => Effect.flatMap(need(input.email, "email", input.action), (text) => emailOf(text))
           switch (input.action) {
             case "list_contacts": {
-              const page = yield* list.listPage(caller, { ...paging(input), status: input.status })
-              return { contacts: page.data, counts: yield* list.counts(caller), ...nextOf(page) }
+              const page = yield* list.listPage(caller, {
+                status: input.status,
+                page: yield* pageRequestOf(input),
+                created: ALL_TIME
+              })
+              return { contacts: page.rows.map(contactJson), counts: yield* list.counts(caller), ...nextOf(page) }
             }
             case "get_contact":
-              return { contact: (yield* list.get(caller, yield* email())).contact }
+              return { contact: contactJson(yield* list.get(caller, yield* email())) }
             case "add_contact": {
               const added = yield* list.add(caller, { email: yield* email(), name: input.name, tags: input.tags })
-              return { contact: added.contact }
+              return { contact: contactJson(added.contact) }
             }
             case "update_contact": {
               const address = yield* email()
               const updated = yield* list.update(caller, address, {
                 name: input.name,
                 subscribed: input.subscribed,
-                add_tags: input.tags,
-                remove_tags: input.removeTags
+                addTags: input.tags,
+                removeTags: input.removeTags
               })
-              return { contact: updated.contact }
+              return { contact: contactJson(updated) }
             }
             case "remove_contact": {
               const address = yield* email()
@@ -192,36 +223,32 @@ export const emailTools = Effect.gen(function* () {
               return { deleted: removed.deleted }
             }
             case "list_tags": {
-              const page = yield* list.listTags(caller, paging(input))
-              return { tags: page.data, ...nextOf(page) }
+              const page = yield* list.listTags(caller, { page: yield* pageRequestOf(input), created: ALL_TIME })
+              return { tags: page.rows.map(tagJson), ...nextOf(page) }
             }
             case "list_sequences": {
-              const page = yield* sequences.listPage(caller, paging(input))
-              return { sequences: page.data, ...nextOf(page) }
+              const page = yield* sequences.listPage(caller, { page: yield* pageRequestOf(input), created: ALL_TIME })
+              return { sequences: page.rows.map(sequenceJson), ...nextOf(page) }
             }
-            case "get_sequence":
-              return {
-                sequence: yield* sequences.detail(caller, yield* need(input.sequenceId, "sequenceId", "get_sequence"))
-              }
+            case "get_sequence": {
+              const id = yield* need(input.sequenceId, "sequenceId", "get_sequence")
+              return { sequence: sequenceDetailJson(yield* sequences.get(caller, id)) }
+            }
             case "create_sequence":
-              return { sequence: yield* sequences.create(caller, sequenceFields(input)) }
-            case "update_sequence":
-              return {
-                sequence: yield* sequences.update(
-                  caller,
-                  yield* need(input.sequenceId, "sequenceId", "update_sequence"),
-                  sequenceFields(input)
-                )
-              }
+              return { sequence: sequenceDetailJson(yield* sequences.create(caller, sequenceFields(input))) }
+            case "update_sequence": {
+              const id = yield* need(input.sequenceId, "sequenceId", "update_sequence")
+              return { sequence: sequenceDetailJson(yield* sequences.update(caller, id, sequenceFields(input))) }
+            }
             case "pause_sequence":
-            case "resume_sequence":
-              return {
-                sequence: yield* sequences.update(caller, yield* need(input.sequenceId, "sequenceId", input.action), {
-                  state: input.action === "pause_sequence" ? "paused" : "active"
-                })
-              }
+            case "resume_sequence": {
+              const id = yield* need(input.sequenceId, "sequenceId", input.action)
+              const state = input.action === "pause_sequence" ? "paused" : "active"
+              return { sequence: sequenceDetailJson(yield* sequences.update(caller, id, { state })) }
+            }
             case "delete_sequence":
-              return yield* sequences.remove(caller, yield* need(input.sequenceId, "sequenceId", "delete_sequence"))
+              yield* sequences.remove(caller, yield* need(input.sequenceId, "sequenceId", "delete_sequence"))
+              return { deleted: true }
             case "settings":
               return settingsOf(
                 yield* setup.set(caller.workspaceId, {

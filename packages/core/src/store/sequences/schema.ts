@@ -105,21 +105,6 @@ export const EmailSequenceRow = Schema.Struct({
   updated_at: iso
 }).annotations({ identifier: "EmailSequenceRow", description: "An email sequence of the store." })
 
-/** A sequence as the store API answers it. */
-export const sequenceJson = (sequence: SequenceView): typeof EmailSequenceRow.Type => ({
-  id: sequence.id,
-  name: sequence.name,
-  state: sequence.state,
-  starts_when: {
-    tags: sequence.tags.map((t) => ({ id: t.id, name: t.name })),
-    products: [...sequence.startProducts]
-  },
-  steps: sequence.steps.map((s) => ({ delay_minutes: s.delayMinutes, subject: s.subject })),
-  enrolments: { ...sequence.enrolments },
-  created_at: sequence.createdAt.toISOString(),
-  updated_at: sequence.updatedAt.toISOString()
-})
-
 /** A sequence as the seller's tool answers it: the list row with each step's body, to edit from. */
 export const EmailSequenceDetailRow = Schema.Struct({
   ...EmailSequenceRow.fields,
@@ -131,9 +116,3 @@ export const EmailSequenceDetailRow = Schema.Struct({
     })
   ).annotations({ description: "The emails in order." })
 }).annotations({ description: "An email sequence of the store, with each step's body." })
-
-/** A sequence as the seller's tool answers it: the list row with each step's body, to edit from. */
-export const sequenceDetailJson = (sequence: SequenceView): typeof EmailSequenceDetailRow.Type => ({
-  ...sequenceJson(sequence),
-  steps: sequence.steps.map((s) => ({ delay_minutes: s.delayMinutes, subject: s.subject, body: s.body }))
-})

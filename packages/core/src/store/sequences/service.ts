@@ -3,7 +3,7 @@ import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import type { StoreCaller } from "../caller.js"
 import { makeTagResolver, readTagRefs } from "../email-list/contact-tagging.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
+import type { Page } from "../../shared/paging.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import { EmailSequencesRepo } from "./ports.js"
 import {
@@ -14,12 +14,12 @@ import {
   SEQUENCES_PER_STORE_MAX,
   type SequenceState,
   type SequenceStep,
-  sequenceDetailJson,
-  sequenceJson,
+  type SequenceView,
   STEP_BODY_MAX,
   STEP_DELAY_MAX_MINUTES,
   STEP_SUBJECT_MAX
 } from "./schema.js"
+import type { SequenceListQuery } from "./sequence-query.js"
 
 /** A sequence's fields as a face gives them; to create, `name`, `steps` and a start are needed. */
 export interface SequenceFields {
@@ -110,22 +110,18 @@ export class StoreEmailSequences extends Effect.Service<StoreEmailSequences>()("
     const unknown = (id: string) =>
       new NotFound({ message: `no sequence ${id} in this store; list them with action list_sequences` })
 
-    /** One sequence with its start tags' names, enrolment counts and step bodies. */
-    const detail = (caller: StoreCaller, id: string) =>
+    /** One sequence with its start tags' names and enrolment counts. */
+    const get = (caller: StoreCaller, id: string) =>
       Effect.flatMap(repo.find(caller.workspaceId, id), (found) =>
         Option.match(found, {
           onNone: () => Effect.fail(unknown(id)),
-          onSome: (sequence) => Effect.succeed(sequenceDetailJson(sequence))
+          onSome: Effect.succeed
         })
       )
 
-    /** `GET /email-sequences`: the store's sequences, newest first, paged like the other store lists. */
-    const listPage = (caller: StoreCaller, query: StoreListQuery) =>
-      Effect.gen(function* () {
-        const { page, range } = yield* readListQuery(query)
-        const found = yield* repo.listPage(caller.workspaceId, range, page)
-        return pageAnswer(found, sequenceJson, page, creationKey)
-      })
+    /** The store's sequences, newest first, paged like the other store lists. */
+    const listPage = (caller: StoreCaller, query: SequenceListQuery): Effect.Effect<Page<SequenceView>> =>
+      repo.listPage(caller.workspaceId, query.created, query.page)
 
     /** Makes a sequence (active unless `state` says paused); it enrols people from now on, not those tagged before. */
     const create = (caller: StoreCaller, fields: SequenceFields) =>
@@ -158,7 +154,7 @@ export class StoreEmailSequences extends Effect.Service<StoreEmailSequences>()("
               updatedAt: at
             }
             yield* repo.insert(sequence)
-            return yield* detail(caller, id)
+            return yield* get(caller, id)
           })
         )
       })
@@ -194,7 +190,7 @@ export class StoreEmailSequences extends Effect.Service<StoreEmailSequences>()("
             }
             yield* mustStart(next.startTags, next.startProducts)
             yield* repo.save(next)
-            return yield* detail(caller, id)
+            return yield* get(caller, id)
           })
         )
       })
@@ -202,9 +198,9 @@ export class StoreEmailSequences extends Effect.Service<StoreEmailSequences>()("
     /** Deletes a sequence; the people in it get no more of its steps. */
     const remove = (caller: StoreCaller, id: string) =>
       Effect.flatMap(repo.remove(caller.workspaceId, id), (removed) =>
-        removed ? Effect.succeed({ deleted: true as const }) : Effect.fail(unknown(id))
+        removed ? Effect.void : Effect.fail(unknown(id))
       )
 
-    return { detail, listPage, create, update, remove } as const
+    return { get, listPage, create, update, remove } as const
   })
 }) {}
