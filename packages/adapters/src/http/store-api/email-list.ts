@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreEmailList, StoreFeeds } from "@svc/core/store"
+import { contactTaggedFeedJson, emailSignupsFeedJson, StoreEmailList, StoreFeeds } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -19,9 +19,13 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
         withCaller("emailList.removeTags", (caller) => answer(list.removeTags(caller, payload)))
       )
       .handle("tagged", ({ urlParams }) =>
-        withCaller("emailList.tagged", (caller) => feeds.contactTagged(caller, urlParams.tag))
+        withCaller("emailList.tagged", (caller) =>
+          Effect.map(feeds.contactTagged(caller, urlParams.tag), contactTaggedFeedJson)
+        )
       )
-      .handle("signups", () => withCaller("emailList.signups", (caller) => feeds.emailSignups(caller)))
+      .handle("signups", () =>
+        withCaller("emailList.signups", (caller) => Effect.map(feeds.emailSignups(caller), emailSignupsFeedJson))
+      )
       .handle("get", ({ path }) => withCaller("emailList.get", (caller) => answer(list.get(caller, path.email))))
       .handle("update", ({ path, payload }) =>
         withCaller("emailList.update", (caller) => answer(list.update(caller, path.email, payload)))

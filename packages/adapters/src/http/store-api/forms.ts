@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreFeeds, StoreForms } from "@svc/core/store"
+import { formCompletedFeedJson, StoreFeeds, StoreForms } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -24,7 +24,9 @@ export const FormsHandlersLive = HttpApiBuilder.group(StoreApi, "forms", (handle
         withCaller("forms.decline", (caller) => answer(forms.decide(caller, path.id, payload, "declined")))
       )
       .handle("completed", ({ urlParams }) =>
-        withCaller("forms.completed", (caller) => feeds.formCompleted(caller, urlParams.quiz))
+        withCaller("forms.completed", (caller) =>
+          Effect.map(feeds.formCompleted(caller, urlParams.quiz), formCompletedFeedJson)
+        )
       )
   })
 )
