@@ -18,7 +18,11 @@ import { StoreFeedRepo } from "./ports.js"
 export const FEED_SIZE = 50
 const FEED_DAYS = 30
 
-/** The polling feeds of the store, each a view of the event log. */
+/**
+ * The polling feeds of the store, each a view of the event log. A feed answers its rows: an event's data (the
+ * webhooks' wire format, by design) with the event's id and time, each checked against the feed's row schema; the
+ * store API adds `ok` (`feed-json.ts`).
+ */
 export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFeeds", {
   effect: Effect.gen(function* () {
     const repo = yield* StoreFeedRepo

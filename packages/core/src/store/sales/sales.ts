@@ -18,10 +18,10 @@ import { makeStock } from "../catalog/stock.js"
 import { type Sale, type SaleRejection, type SaleStatus, STORE_CURRENCY } from "./sale.js"
 import type { SaleInput } from "./sale-input.js"
 import { saleJson } from "./sale-json.js"
-import type { SaleCounted, SaleOutcome } from "./sale-outcome.js"
+import type { SaleCounted, SaleTurnedAway } from "./sale-outcome.js"
 import type { SaleListQuery } from "./sale-query.js"
 
-const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean): SaleOutcome => ({
+const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean): SaleTurnedAway => ({
   status: "rejected",
   reason,
   message,
