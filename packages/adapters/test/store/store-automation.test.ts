@@ -28,10 +28,10 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`store automation connections 
       expect(publish).toMatchObject({ code: "automation_connection" })
       const sale = yield* (yield* StoreSales).recordSale(automation, {
         event: "sale",
-        product: created.product.id,
+        productId: created.product.id,
         email: "buyer@example.com"
       })
-      expect(sale).toEqual({ ok: true, status: "granted" })
+      expect(sale).toEqual({ status: "granted" })
     })
   )
 })

@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { signUp } from "../support/core.js"
 import { resolveStoreCaller, StoreSales } from "@svc/core/store"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { engineName } from "../support/database.js"
 import { StoreTest } from "./support.js"
 
@@ -109,16 +109,16 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             expect(automation.automation).toBe(true)
             return yield* (yield* StoreSales).recordSale(automation, {
               event: "renewal",
-              product,
+              productId: product,
               email: "zap@example.com"
             })
           }).pipe(Effect.orDie)
         )
         expect(answer).toEqual({
-          ok: false,
           status: "rejected",
           reason: "not_a_membership",
-          message: expect.stringContaining("renewal applies to memberships")
+          message: expect.stringContaining("renewal applies to memberships"),
+          waitlisted: Option.none()
         })
       })
     )

@@ -139,6 +139,17 @@ export {
   SaleFeedRow
 } from "./overview/feed-rows.js"
 export { FEED_SELECTIONS, type FeedSelection } from "./overview/feed-selectors.js"
+export {
+  changesFeedJson,
+  cohortSignupsFeedJson,
+  contactTaggedFeedJson,
+  customersFeedJson,
+  emailSignupsFeedJson,
+  formCompletedFeedJson,
+  paymentsFeedJson,
+  refundsFeedJson,
+  salesFeedJson
+} from "./overview/feed-json.js"
 export { StoreFeeds } from "./overview/feeds.js"
 export { StoreLive } from "./layer.js"
 export {
@@ -153,6 +164,9 @@ export {
   StoreOverview,
   StoreStatsRepo
 } from "./overview/overview.js"
+export { overviewJson } from "./overview/overview-json.js"
+export { readOverviewRequest } from "./overview/overview-request.js"
+export type { Figure, OverviewEvent, SellerOverview, SetupItem, Span } from "./overview/seller-overview.js"
 export type { StoreListQuery } from "./paging.js"
 export { BundlesRepo, ProductsRepo, StoreSettingsRepo, type WaitlistEntry, WaitlistRepo } from "./catalog/ports.js"
 export { AccessRepo, SalesRepo } from "./sales/ports.js"
@@ -181,7 +195,11 @@ export {
   type SaleSource,
   type SaleStatus
 } from "./sales/sale.js"
-export { type SaleAnswer, type SaleInput, StoreSaleLimits, StoreSales } from "./sales/sales.js"
+export { type SaleInput, saleInputOf } from "./sales/sale-input.js"
+export { saleAnswerJson, saleApiAnswer, saleJson, salePageJson } from "./sales/sale-json.js"
+export { isTurnedAway, type SaleCounted, type SaleOutcome, type SaleTurnedAway } from "./sales/sale-outcome.js"
+export { readSaleListQuery, type SaleListQuery, saleListQueryOf } from "./sales/sale-query.js"
+export { StoreSaleLimits, StoreSales } from "./sales/sales.js"
 export { StoreSetup } from "./catalog/settings.js"
 export { StoreTagging } from "./email-list/tags.js"
 export { storeTools } from "./tools.js"

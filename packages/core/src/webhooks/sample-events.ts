@@ -1,4 +1,5 @@
-import { STORE_CURRENCY, saleJson } from "../store/sales/sale.js"
+import { STORE_CURRENCY } from "../store/sales/sale.js"
+import { saleJson } from "../store/sales/sale-json.js"
 import type { WebhookEventType } from "./event-types.js"
 
 /**

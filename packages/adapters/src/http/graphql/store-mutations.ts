@@ -4,7 +4,9 @@ import {
   StoreCatalog,
   StoreCohorts,
   StoreCustomers,
-  StoreSales
+  StoreSales,
+  saleAnswerJson,
+  saleInputOf
 } from "@svc/core/store"
 import {
   createdWebhookApiAnswer,
@@ -146,13 +148,13 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       byId: true,
       change: (caller, _input, id) => Effect.map(catalog.unpublish(caller, id), productApiAnswer)
     })
-    offer<Parameters<typeof sales.recordSale>[1]>("recordSale", {
+    offer<Parameters<typeof saleInputOf>[0]>("recordSale", {
       description:
         "Records a sale, renewal, cancellation or refund from your own checkout (POST /sales); a turned-away " +
         "sale answers status rejected with a reason.",
       payload: derived("sales", "record", "RecordSalePayload"),
       body: bodies.recordSale,
-      change: (caller, input) => sales.recordSale(caller, input)
+      change: (caller, input) => Effect.map(sales.recordSale(caller, saleInputOf(input)), saleAnswerJson)
     })
     offer<Parameters<typeof customers.add>[1]>("addCustomer", {
       description: "Gives a person access to a product for free (POST /customers).",

@@ -7,7 +7,9 @@ import {
   productJson,
   productPageJson,
   readProductListQuery,
+  readSaleListQuery,
   SaleRow,
+  salePageJson,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
@@ -132,12 +134,15 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           status: { type: saleStatus }
         },
         (caller, query, args, source) =>
-          sales.listPage(caller, {
-            ...query,
-            product: ofProduct ? source.id : text(args.product),
-            email: text(args.email),
-            status: text(args.status)
-          })
+          Effect.flatMap(
+            readSaleListQuery({
+              ...query,
+              product: ofProduct ? source.id : text(args.product),
+              email: text(args.email),
+              status: text(args.status)
+            }),
+            (typed) => Effect.map(sales.listPage(caller, typed), (page) => salePageJson(page, typed.page))
+          )
       )
 
     const customersField = (ofProduct: boolean): Field<{ readonly id: string }> =>

@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreCohorts, StoreCustomers, StoreFeeds } from "@svc/core/store"
+import { customersFeedJson, StoreCohorts, StoreCustomers, StoreFeeds } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -20,7 +20,9 @@ export const CustomersHandlersLive = HttpApiBuilder.group(StoreApi, "customers",
         withCaller("customers.find", (caller) => customers.find(caller, urlParams.email, urlParams.product))
       )
       .handle("recent", ({ urlParams }) =>
-        withCaller("customers.recent", (caller) => feeds.customers(caller, urlParams.product))
+        withCaller("customers.recent", (caller) =>
+          Effect.map(feeds.customers(caller, urlParams.product), customersFeedJson)
+        )
       )
       .handle("get", ({ path }) => withCaller("customers.get", (caller) => answer(customers.get(caller, path.email))))
       .handle("removeAccess", ({ payload }) =>

@@ -4,6 +4,8 @@ import {
   contactApiAnswer,
   contactPageJson,
   contactRemovalApiAnswer,
+  contactTaggedFeedJson,
+  emailSignupsFeedJson,
   readContactListQuery,
   readTagListQuery,
   StoreEmailList,
@@ -40,9 +42,13 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
         )
       )
       .handle("tagged", ({ urlParams }) =>
-        withCaller("emailList.tagged", (caller) => feeds.contactTagged(caller, urlParams.tag))
+        withCaller("emailList.tagged", (caller) =>
+          Effect.map(feeds.contactTagged(caller, urlParams.tag), contactTaggedFeedJson)
+        )
       )
-      .handle("signups", () => withCaller("emailList.signups", (caller) => feeds.emailSignups(caller)))
+      .handle("signups", () =>
+        withCaller("emailList.signups", (caller) => Effect.map(feeds.emailSignups(caller), emailSignupsFeedJson))
+      )
       .handle("get", ({ path }) =>
         withCaller("emailList.get", (caller) => answer(Effect.map(list.get(caller, path.email), contactApiAnswer)))
       )

@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import {
   applicationPageJson,
   decisionApiAnswer,
+  formCompletedFeedJson,
   formPageJson,
   readApplicationsQuery,
   readFormListQuery,
@@ -62,7 +63,9 @@ export const FormsHandlersLive = HttpApiBuilder.group(StoreApi, "forms", (handle
         withCaller("forms.decline", (caller) => answer(decide(caller, path.id, payload, "declined")))
       )
       .handle("completed", ({ urlParams }) =>
-        withCaller("forms.completed", (caller) => feeds.formCompleted(caller, urlParams.quiz))
+        withCaller("forms.completed", (caller) =>
+          Effect.map(feeds.formCompleted(caller, urlParams.quiz), formCompletedFeedJson)
+        )
       )
   })
 )

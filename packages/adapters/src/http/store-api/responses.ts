@@ -108,15 +108,13 @@ const PATH_LENGTH = 120
 export const tidyProblems = (
   errors: ReadonlyArray<{ readonly path: string; readonly message: string }>
 ): Array<StoreFieldProblem> =>
-  errors
-    .slice(0, MAX_PROBLEMS)
-    .map(
-      (problem) =>
-        new StoreFieldProblem({
-          path: excerpt(problem.path, PATH_LENGTH),
-          message: shortProblemMessage(problem.message)
-        })
-    )
+  errors.slice(0, MAX_PROBLEMS).map(
+    (problem) =>
+      new StoreFieldProblem({
+        path: excerpt(problem.path, PATH_LENGTH),
+        message: shortProblemMessage(problem.message)
+      })
+  )
 
 /** The `message` of an `invalid_field` answer: its first problems, each after its path, and how many more. */
 export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string => {

@@ -1,5 +1,14 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { StoreFeeds, StoreSales } from "@svc/core/store"
+import {
+  readSaleListQuery,
+  saleAnswerJson,
+  saleApiAnswer,
+  saleInputOf,
+  salePageJson,
+  salesFeedJson,
+  StoreFeeds,
+  StoreSales
+} from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -12,14 +21,24 @@ export const SalesHandlersLive = HttpApiBuilder.group(StoreApi, "sales", (handle
     const feeds = yield* StoreFeeds
     return handlers
       .handle("record", ({ payload }) =>
-        withCaller("sales.record", (caller) => answer(sales.recordSale(caller, payload)))
+        withCaller("sales.record", (caller) =>
+          answer(Effect.map(sales.recordSale(caller, saleInputOf(payload)), saleAnswerJson))
+        )
       )
       .handle("list", ({ urlParams }) =>
-        withCaller("sales.list", (caller) => answer(sales.listPage(caller, urlParams)))
+        withCaller("sales.list", (caller) =>
+          answer(
+            Effect.flatMap(readSaleListQuery(urlParams), (query) =>
+              Effect.map(sales.listPage(caller, query), (page) => salePageJson(page, query.page))
+            )
+          )
+        )
       )
       .handle("recent", ({ urlParams }) =>
-        withCaller("sales.recent", (caller) => feeds.sales(caller, urlParams.product))
+        withCaller("sales.recent", (caller) => Effect.map(feeds.sales(caller, urlParams.product), salesFeedJson))
       )
-      .handle("get", ({ path }) => withCaller("sales.get", (caller) => answer(sales.get(caller, path.id))))
+      .handle("get", ({ path }) =>
+        withCaller("sales.get", (caller) => answer(Effect.map(sales.get(caller, path.id), saleApiAnswer)))
+      )
   })
 )

@@ -18,7 +18,11 @@ import { StoreFeedRepo } from "./ports.js"
 export const FEED_SIZE = 50
 const FEED_DAYS = 30
 
-/** The polling feeds of the store, each a view of the event log. */
+/**
+ * The polling feeds of the store, each a view of the event log. A feed answers its rows: an event's data (the
+ * webhooks' wire format, by design) with the event's id and time, each checked against the feed's row schema; the
+ * store API adds `ok` (`feed-json.ts`).
+ */
 export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFeeds", {
   effect: Effect.gen(function* () {
     const repo = yield* StoreFeedRepo
@@ -69,91 +73,59 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
     /** New paid sales (free claims, refunds and test sales left out); each row is the sale row. */
     const sales = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.sales, productId), (events) =>
-        Effect.map(
-          rows(SaleFeedRow, events, (e) => ({ ...e.data, event_id: e.id })),
-          (list) => ({
-            ok: true as const,
-            sales: list
-          })
-        )
+        rows(SaleFeedRow, events, (e) => ({ ...e.data, event_id: e.id }))
       )
 
     /** New customers however they came: bought, free, own checkout, added. */
     const customers = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.customers, productId), (events) =>
-        Effect.map(
-          rows(CustomerFeedRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, customers: list })
-        )
+        rows(CustomerFeedRow, events, (e) => row(e))
       )
 
     /** Membership payments: the first one and every renewal, each its own id. */
     const payments = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.membershipPayments, productId), (events) =>
-        Effect.map(
-          rows(MembershipPaymentRow, events, (e) =>
-            e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
-          ),
-          (list) => ({ ok: true as const, payments: list })
+        rows(MembershipPaymentRow, events, (e) =>
+          e.type === "membership.renewed" ? row(e) : row(e, { sale_id: e.data.id, payment: "first" })
         )
       )
 
     /** Memberships cancelled or ended: a cancel and the later end are two events. */
     const changes = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.membershipChanges, productId), (events) =>
-        Effect.map(
-          rows(MembershipChangeRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, changes: list })
-        )
+        rows(MembershipChangeRow, events, (e) => row(e))
       )
 
     /** Refunds, each its own id (an own checkout's refund leaves the sale row unchanged). */
     const refunds = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.refunds, productId), (events) =>
-        Effect.map(
-          rows(RefundFeedRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, refunds: list })
-        )
+        rows(RefundFeedRow, events, (e) => row(e))
       )
 
     /** Buyers moved into a cohort, each move its own event. */
     const cohortSignups = (caller: StoreCaller, productId?: string) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.cohortSignups, productId), (events) =>
-        Effect.map(
-          rows(CohortSignupRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, signups: list })
-        )
+        rows(CohortSignupRow, events, (e) => row(e))
       )
 
     /** Tags put on people on the email list, each its own event; `tag` (an id, or a name in any case) narrows it. */
     const contactTagged = (caller: StoreCaller, tag?: string) =>
       Effect.flatMap(
         read(caller, FEED_SELECTIONS.contactTagged, undefined, { tag: tag?.trim() || undefined }),
-        (events) =>
-          Effect.map(
-            rows(ContactTaggedRow, events, (e) => row(e)),
-            (list) => ({ ok: true as const, contacts: list })
-          )
+        (events) => rows(ContactTaggedRow, events, (e) => row(e))
       )
 
     /** New addresses from sign-ups (`lead.created`), each its own event. */
     const emailSignups = (caller: StoreCaller) =>
       Effect.flatMap(read(caller, FEED_SELECTIONS.emailSignups, undefined), (events) =>
-        Effect.map(
-          rows(EmailSignupRow, events, (e) => row(e)),
-          (list) => ({ ok: true as const, signups: list })
-        )
+        rows(EmailSignupRow, events, (e) => row(e))
       )
 
     /** Forms filled in, each response its own event; `quiz` (a form id) narrows it. */
     const formCompleted = (caller: StoreCaller, quiz?: string) =>
       Effect.flatMap(
         read(caller, FEED_SELECTIONS.formCompleted, undefined, { quizId: quiz?.trim() || undefined }),
-        (events) =>
-          Effect.map(
-            rows(FormCompletedRow, events, (e) => row(e)),
-            (list) => ({ ok: true as const, responses: list })
-          )
+        (events) => rows(FormCompletedRow, events, (e) => row(e))
       )
 
     return {

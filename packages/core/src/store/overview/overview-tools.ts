@@ -4,6 +4,8 @@ import { Cursor, encodeCursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { Workspaces } from "../../workspace/service.js"
 import { StoreOverview } from "./overview.js"
+import { overviewJson } from "./overview-json.js"
+import { readOverviewRequest } from "./overview-request.js"
 import { makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 
 const described = <S extends Schema.Schema.Any>(schema: S, description: string) => schema.annotations({ description })
@@ -147,7 +149,7 @@ export const overviewTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          return yield* overview.overview(caller, input)
+          return overviewJson(yield* overview.overview(caller, yield* readOverviewRequest(input)))
         })
     })
   ]

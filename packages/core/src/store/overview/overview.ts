@@ -2,8 +2,12 @@ import { Clock, Context, Effect, Option } from "effect"
 import type { EventRecord } from "../../events/schema.js"
 import { invalid } from "../../shared/errors.js"
 import type { StoreCaller } from "../caller.js"
-import { parseInstant } from "../paging.js"
 import { StoreSettingsRepo } from "../catalog/ports.js"
+import { OVERVIEW_PERIODS, type OverviewRequest } from "./overview-request.js"
+import type { Figure, ProductSales, SellerOverview, SetupItem } from "./seller-overview.js"
+
+export { OVERVIEW_PERIODS, type OverviewPeriod, type OverviewRequest } from "./overview-request.js"
+export type { ProductSales } from "./seller-overview.js"
 
 /** How many products a store has, counted in storage. */
 export interface ProductCounts {
@@ -27,14 +31,6 @@ export interface PeriodFigures {
   readonly newCustomers: number
   /** COUNT of access rows of monthly or yearly products that had access at `to` (see `StoreStatsRepo`). */
   readonly activeMemberships: number
-}
-
-/** One product's sales in a period. */
-export interface ProductSales {
-  readonly productId: string
-  readonly productTitle: string
-  readonly sales: number
-  readonly revenueCents: number
 }
 
 /** The store's counts and sums, read as SQL aggregates (COUNT/SUM/GROUP BY), never by loading rows. */
@@ -75,28 +71,17 @@ export const STORE_EVENT_TYPES: ReadonlyArray<string> = [
   "cohort_signup.created"
 ]
 
-/** The named periods of the overview, in days. */
-export const OVERVIEW_PERIODS = { "7d": 7, "30d": 30, "90d": 90, "365d": 365 } as const
-export type OverviewPeriod = keyof typeof OVERVIEW_PERIODS
-
 /** The longest custom period, in days. */
 export const OVERVIEW_MAX_DAYS = 366
 
 const DAY_MS = 86_400_000
 
-/** What the overview is asked for: a named period ending now, or `from`/`to` (to exclusive). */
-export interface OverviewRequest {
-  readonly period?: OverviewPeriod | undefined
-  readonly from?: string | undefined
-  readonly to?: string | undefined
-}
-
 /** One figure of the overview against the previous period. */
-const compare = (value: number, previous: number) => ({
+const compare = (value: number, previous: number): Figure => ({
   value,
   previous,
   // One decimal; no percentage of nothing.
-  change_pct: previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10
+  changePct: previous === 0 ? Option.none() : Option.some(Math.round(((value - previous) / previous) * 1000) / 10)
 })
 
 const eventSummary = (event: EventRecord): string => {
@@ -133,7 +118,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
 
     /** What is left before a store can sell, item by item (each `done` or with what is missing). */
     const setup = (workspaceId: string) =>
-      Effect.gen(function* () {
+      Effect.gen(function* (): Effect.fn.Return<ReadonlyArray<SetupItem>> {
         const settings = Option.getOrUndefined(yield* settingsRepo.find(workspaceId))
         const supportEmail = settings?.supportEmail ?? null
         const processor = settings?.cardProcessor ?? "none"
@@ -174,14 +159,8 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
 
     const periodOf = (request: OverviewRequest) =>
       Effect.gen(function* () {
-        if (request.from !== undefined || request.to !== undefined) {
-          if (request.period !== undefined) return yield* invalid("period", "give period, or from and to, not both")
-          if (request.from === undefined) return yield* invalid("from", "from is needed with to")
-          if (request.to === undefined) return yield* invalid("to", "to is needed with from")
-          const from = parseInstant(request.from)
-          if (from === undefined) return yield* invalid("from", "from must be an ISO date or time (2026-11-01)")
-          const to = parseInstant(request.to)
-          if (to === undefined) return yield* invalid("to", "to must be an ISO date or time (2026-12-01)")
+        if (request.kind === "range") {
+          const { from, to } = request
           if (from.getTime() >= to.getTime()) return yield* invalid("to", "to must be after from (to is exclusive)")
           if (to.getTime() - from.getTime() > OVERVIEW_MAX_DAYS * DAY_MS) {
             return yield* invalid("to", `a period is at most ${OVERVIEW_MAX_DAYS} days`)
@@ -189,7 +168,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
           return { from, to }
         }
         const now = yield* Clock.currentTimeMillis
-        const days = OVERVIEW_PERIODS[request.period ?? "30d"]
+        const days = OVERVIEW_PERIODS[request.period]
         return { from: new Date(now - days * DAY_MS), to: new Date(now) }
       })
 
@@ -205,34 +184,27 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
           stats.topProducts(workspaceId, from, to, 5),
           stats.latestEvents(workspaceId, STORE_EVENT_TYPES, 10)
         ])
-        return {
-          period: { from: from.toISOString(), to: to.toISOString() },
-          previous: { from: previousFrom.toISOString(), to: from.toISOString() },
+        const answer: SellerOverview = {
+          period: { from, to },
+          previous: { from: previousFrom, to: from },
           figures: {
-            revenue_cents: compare(now.revenueCents, before.revenueCents),
+            revenueCents: compare(now.revenueCents, before.revenueCents),
             sales: compare(now.sales, before.sales),
             refunds: compare(now.refunds, before.refunds),
-            refunded_cents: compare(now.refundedCents, before.refundedCents),
-            net_revenue_cents: compare(
-              now.revenueCents - now.refundedCents,
-              before.revenueCents - before.refundedCents
-            ),
-            new_customers: compare(now.newCustomers, before.newCustomers),
-            active_memberships: compare(now.activeMemberships, before.activeMemberships)
+            refundedCents: compare(now.refundedCents, before.refundedCents),
+            netRevenueCents: compare(now.revenueCents - now.refundedCents, before.revenueCents - before.refundedCents),
+            newCustomers: compare(now.newCustomers, before.newCustomers),
+            activeMemberships: compare(now.activeMemberships, before.activeMemberships)
           },
-          top_products: top.map((p) => ({
-            product_id: p.productId,
-            product_title: p.productTitle,
-            sales: p.sales,
-            revenue_cents: p.revenueCents
-          })),
-          latest_events: events.map((e) => ({
+          topProducts: top,
+          latestEvents: events.map((e) => ({
             id: e.id,
             type: e.type,
-            created_at: e.createdAt.toISOString(),
+            createdAt: e.createdAt,
             summary: eventSummary(e)
           }))
         }
+        return answer
       })
 
     return { setup, overview } as const

@@ -47,29 +47,3 @@ export interface Sale {
 
 /** The currency of every store until stores pick their own. */
 export const STORE_CURRENCY = "usd"
-
-/** A sale as the store API and its feeds answer it. */
-export const saleJson = (sale: Sale) => ({
-  id: sale.id,
-  product_id: sale.productId,
-  product_title: sale.productTitle,
-  buyer_email: sale.buyerEmail,
-  buyer_name: sale.buyerName,
-  amount: sale.amountCents / 100,
-  amount_cents: sale.amountCents,
-  currency: sale.currency,
-  billing: sale.billing,
-  source: sale.source,
-  order_id: sale.orderId,
-  discount_code: sale.discountCode,
-  // Taken from the link a buyer of the service's checkout used; an own checkout never tells us.
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  utm_content: null,
-  utm_term: null,
-  fbclid: null,
-  referrer: null,
-  status: sale.status,
-  created_at: sale.createdAt.toISOString()
-})

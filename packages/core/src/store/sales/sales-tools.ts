@@ -2,10 +2,13 @@ import { Effect, Schema } from "effect"
 import { SaleRow } from "../api-rows.js"
 import { CohortRow } from "../overview/feed-rows.js"
 import { invalid } from "../../shared/errors.js"
-import { Cursor, Limit } from "../../shared/paging.js"
+import { Cursor, encodeCursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
 import { SaleEvent } from "./sale.js"
+import { saleJson } from "./sale-json.js"
+import { isTurnedAway } from "./sale-outcome.js"
+import { saleListQueryOf } from "./sale-query.js"
 import { StoreSales } from "./sales.js"
 import { emailOf, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
@@ -93,40 +96,35 @@ export const salesTools = Effect.gen(function* () {
           const email = yield* optionalEmail(input.email)
           switch (input.action) {
             case "list": {
-              const page = yield* sales.listPage(caller, {
-                limit: input.limit === undefined ? undefined : String(input.limit),
-                starting_after: input.cursor,
-                created_after: input.createdAfter,
-                created_before: input.createdBefore,
-                product: input.productId,
-                email,
-                status: input.status
-              })
-              return { sales: page.data, ...(page.has_more ? { nextCursor: page.next_cursor } : {}) }
+              const query = yield* saleListQueryOf({ ...input, email })
+              const page = yield* sales.listPage(caller, query)
+              return {
+                sales: page.rows.map(saleJson),
+                ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) })
+              }
             }
             case "get": {
               const saleId = yield* need(input.saleId, "saleId", "get")
-              return { sale: (yield* sales.get(caller, saleId)).sale }
+              return { sale: saleJson(yield* sales.get(caller, saleId)) }
             }
             case "record": {
-              const answer = yield* sales.recordSale(caller, {
+              const outcome = yield* sales.recordSale(caller, {
                 event: yield* need(input.event, "event", "record"),
-                product: yield* need(input.productId, "productId", "record"),
+                productId: yield* need(input.productId, "productId", "record"),
                 email: yield* need(email, "email", "record"),
                 name: input.name,
-                order_id: input.orderId,
-                subscription_id: input.subscriptionId,
-                paid_until: input.paidUntil,
-                ends_at: input.endsAt
+                orderId: input.orderId,
+                subscriptionId: input.subscriptionId,
+                paidUntil: input.paidUntil,
+                endsAt: input.endsAt
               })
-              if (!answer.ok) return yield* rejectionFailure(answer.reason, answer.message)
-              return { status: answer.status }
+              if (isTurnedAway(outcome)) return yield* rejectionFailure(outcome.reason, outcome.message)
+              return { status: outcome.status }
             }
             case "refund": {
               const saleId = yield* need(input.saleId, "saleId", "refund")
-              const answer = yield* sales.refundSale(caller, saleId)
-              if (!answer.ok) return yield* rejectionFailure(answer.reason, answer.message)
-              return { status: answer.status, sale: (yield* sales.get(caller, saleId)).sale }
+              const refunded = yield* sales.refundSale(caller, saleId)
+              return { status: refunded.status, sale: saleJson(yield* sales.get(caller, saleId)) }
             }
           }
         }).pipe(saleFieldNames)

@@ -10,45 +10,24 @@ import { makeAccessEmail } from "./access-email.js"
 import { makeBuyerJoin } from "./buyer-join.js"
 import { type BundleAccessLine, makeBundleAccess } from "./bundle-access.js"
 import type { StoreCaller } from "../caller.js"
-import { BadListRequest } from "../errors.js"
-import { creationKey, pageAnswer, parseInstant, readListQuery, type StoreListQuery } from "../paging.js"
+import { parseInstant } from "../paging.js"
 import { AccessRepo, SalesRepo } from "./ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import type { Product } from "../catalog/product.js"
 import { makeStock } from "../catalog/stock.js"
-import { type Sale, type SaleEvent, type SaleRejection, type SaleStatus, STORE_CURRENCY, saleJson } from "./sale.js"
+import { type Sale, type SaleRejection, type SaleStatus, STORE_CURRENCY } from "./sale.js"
+import type { SaleInput } from "./sale-input.js"
+import { saleJson } from "./sale-json.js"
+import type { SaleCounted, SaleTurnedAway } from "./sale-outcome.js"
+import type { SaleListQuery } from "./sale-query.js"
 
-/** A sale event as `POST /sales` takes it (already decoded: known fields, right types). */
-export interface SaleInput {
-  readonly event: SaleEvent
-  readonly product: string
-  readonly email: string
-  readonly name?: string | undefined
-  readonly order_id?: string | undefined
-  readonly subscription_id?: string | undefined
-  readonly paid_until?: string | number | undefined
-  readonly ends_at?: string | number | undefined
-}
-
-/** The answer of `POST /sales`. */
-export type SaleAnswer =
-  | { readonly ok: true; readonly status: SaleStatus }
-  | {
-      readonly ok: false
-      readonly status: "rejected"
-      readonly reason: SaleRejection
-      readonly message: string
-      /** With `sold_out` and `waitlist_mode`: whether the buyer is now on the product's waitlist. */
-      readonly waitlisted?: boolean
-    }
-
-const rejected = (reason: SaleRejection, message: string): SaleAnswer => ({
-  ok: false,
+const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean): SaleTurnedAway => ({
   status: "rejected",
   reason,
-  message
+  message,
+  waitlisted: Option.fromNullable(waitlisted)
 })
-const done = (status: SaleStatus): SaleAnswer => ({ ok: true, status })
+const done = (status: SaleStatus): SaleCounted => ({ status })
 
 /**
  * Sale recording limits per store: 60 a minute and 5,000 a day unless a layer provides others (the server reads them
@@ -125,8 +104,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           state: "active",
           how: fromBundle ? "own_checkout" : (person.how ?? "own_checkout"),
           viaBundleId: null,
-          orderId: input.order_id ?? person.orderId,
-          subscriptionId: input.subscription_id ?? person.subscriptionId,
+          orderId: input.orderId ?? person.orderId,
+          subscriptionId: input.subscriptionId ?? person.subscriptionId,
           paidUntil: paidUntil ?? person.paidUntil,
           endsAt: null,
           grantedAt: person.grantedAt ?? now,
@@ -186,14 +165,14 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
 
     const record = (caller: StoreCaller, input: SaleInput) =>
       Effect.gen(function* () {
-        const paidUntil = yield* instantOf("paid_until", input.paid_until)
-        const endsAt = yield* instantOf("ends_at", input.ends_at)
-        if (input.event === "refund" && input.order_id === undefined) {
+        const paidUntil = yield* instantOf("paid_until", input.paidUntil)
+        const endsAt = yield* instantOf("ends_at", input.endsAt)
+        if (input.event === "refund" && input.orderId === undefined) {
           return yield* invalid("order_id", "a refund needs the order_id of the sale it refunds")
         }
-        const found = yield* products.find(caller.workspaceId, input.product)
+        const found = yield* products.find(caller.workspaceId, input.productId)
         if (Option.isNone(found)) {
-          return rejected("product_not_found", `no product ${input.product} in this store; GET /products lists them`)
+          return rejected("product_not_found", `no product ${input.productId} in this store; GET /products lists them`)
         }
         const product = found.value
         if (input.event === "sale" && product.status !== "live") {
@@ -212,26 +191,23 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         const email = input.email
         if (input.event === "sale") {
           const away = yield* stock.turnAway(product, email, input.name ?? null, now, "sale")
-          if (away !== undefined)
-            return { ...rejected(away.reason, away.message), waitlisted: away.waitlisted } as SaleAnswer
+          if (away !== undefined) return rejected(away.reason, away.message, away.waitlisted)
           // A bundle sells whole: a product in it with no place left turns the sale away, and nothing is given.
           const included = yield* bundleAccess.turnAwayIncluded(product, email, input.name ?? null, now)
           if (included !== undefined) {
-            return {
-              ...rejected(
-                included.reason,
-                `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`
-              ),
-              waitlisted: included.waitlisted
-            } as SaleAnswer
+            return rejected(
+              included.reason,
+              `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`,
+              included.waitlisted
+            )
           }
         }
         switch (input.event) {
           case "sale":
           case "renewal": {
             if (
-              input.order_id !== undefined &&
-              !(yield* sales.claim(caller.workspaceId, `order:${input.order_id}`, now))
+              input.orderId !== undefined &&
+              !(yield* sales.claim(caller.workspaceId, `order:${input.orderId}`, now))
             ) {
               return done("duplicate")
             }
@@ -251,8 +227,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 currency: STORE_CURRENCY,
                 billing: product.fields.billing,
                 source: "own_checkout",
-                orderId: input.order_id ?? null,
-                subscriptionId: input.subscription_id ?? null,
+                orderId: input.orderId ?? null,
+                subscriptionId: input.subscriptionId ?? null,
                 status: amountCents === 0 ? "free" : "paid",
                 discountCode: null,
                 createdAt: now
@@ -281,8 +257,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
               amount_cents: amountCents,
               currency: STORE_CURRENCY,
               billing: product.fields.billing,
-              order_id: input.order_id ?? null,
-              subscription_id: input.subscription_id ?? person.subscriptionId,
+              order_id: input.orderId ?? null,
+              subscription_id: input.subscriptionId ?? person.subscriptionId,
               paid_until: paidUntil?.toISOString() ?? null,
               payment: "renewal",
               created_at: now.toISOString()
@@ -309,7 +285,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
               product_title: product.fields.title,
               buyer_email: email,
               buyer_name: person.name,
-              subscription_id: input.subscription_id ?? person.subscriptionId,
+              subscription_id: input.subscriptionId ?? person.subscriptionId,
               change: "cancelled",
               access_ends_at: until?.toISOString() ?? null,
               created_at: now.toISOString()
@@ -329,7 +305,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
               product_title: product.fields.title,
               buyer_email: email,
               buyer_name: person.name,
-              subscription_id: input.subscription_id ?? person.subscriptionId,
+              subscription_id: input.subscriptionId ?? person.subscriptionId,
               change: "ended",
               access_ends_at: now.toISOString(),
               created_at: now.toISOString()
@@ -337,7 +313,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             return done("revoked")
           }
           case "refund": {
-            const orderId = input.order_id ?? ""
+            const orderId = input.orderId ?? ""
             const sale = yield* sales.findByOrder(caller.workspaceId, orderId)
             if (Option.isNone(sale) || sale.value.productId !== product.id) {
               return rejected(
@@ -375,34 +351,19 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
       )
 
     /** Paged sale rows, newest first. */
-    const listPage = (
-      caller: StoreCaller,
-      query: StoreListQuery & {
-        readonly product?: string | undefined
-        readonly email?: string | undefined
-        readonly status?: string | undefined
-      }
-    ) =>
-      Effect.gen(function* () {
-        const status = query.status
-        if (status !== undefined && status !== "paid" && status !== "refunded" && status !== "free") {
-          return yield* new BadListRequest({ message: "status must be paid, refunded or free" })
-        }
-        const { page, range } = yield* readListQuery(query)
-        const rows = yield* sales.listPage(
-          caller.workspaceId,
-          { productId: query.product, email: query.email?.trim().toLowerCase(), status, ...range },
-          page
-        )
-        return pageAnswer(rows, saleJson, page, creationKey)
-      })
+    const listPage = (caller: StoreCaller, query: SaleListQuery) =>
+      sales.listPage(
+        caller.workspaceId,
+        { productId: query.productId, email: query.email, status: query.status, ...query.created },
+        query.page
+      )
 
     /** One sale row of this store. */
     const get = (caller: StoreCaller, id: string) =>
       Effect.flatMap(sales.find(caller.workspaceId, id), (found) =>
         Option.match(found, {
           onNone: () => Effect.fail(new NotFound({ message: `no sale ${id} in this store` })),
-          onSome: (sale) => Effect.succeed({ ok: true as const, sale: saleJson(sale) })
+          onSome: Effect.succeed
         })
       )
 

@@ -1,0 +1,44 @@
+import type { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
+import type { FormCompletedRow } from "../forms/api.js"
+import type {
+  CohortSignupRow,
+  CustomerFeedRow,
+  MembershipChangeRow,
+  MembershipPaymentRow,
+  RefundFeedRow,
+  SaleFeedRow
+} from "./feed-rows.js"
+
+// The store API's feed answers: `ok` and the feed's rows under the feed's own key.
+
+type Rows<S extends { readonly Type: unknown }> = ReadonlyArray<S["Type"]>
+
+/** `GET /sales/recent`. */
+export const salesFeedJson = (sales: Rows<typeof SaleFeedRow>) => ({ ok: true as const, sales })
+
+/** `GET /customers/recent`. */
+export const customersFeedJson = (customers: Rows<typeof CustomerFeedRow>) => ({ ok: true as const, customers })
+
+/** `GET /memberships/payments`. */
+export const paymentsFeedJson = (payments: Rows<typeof MembershipPaymentRow>) => ({ ok: true as const, payments })
+
+/** `GET /memberships/changes`. */
+export const changesFeedJson = (changes: Rows<typeof MembershipChangeRow>) => ({ ok: true as const, changes })
+
+/** `GET /refunds/recent`. */
+export const refundsFeedJson = (refunds: Rows<typeof RefundFeedRow>) => ({ ok: true as const, refunds })
+
+/** `GET /cohort-signups/recent`. */
+export const cohortSignupsFeedJson = (signups: Rows<typeof CohortSignupRow>) => ({ ok: true as const, signups })
+
+/** `GET /email-contacts/tagged`. */
+export const contactTaggedFeedJson = (contacts: Rows<typeof ContactTaggedRow>) => ({ ok: true as const, contacts })
+
+/** `GET /email-signups/recent`. */
+export const emailSignupsFeedJson = (signups: Rows<typeof EmailSignupRow>) => ({ ok: true as const, signups })
+
+/** `GET /quiz-responses/recent`. */
+export const formCompletedFeedJson = (responses: Rows<typeof FormCompletedRow>) => ({
+  ok: true as const,
+  responses
+})
