@@ -3,6 +3,7 @@ import { WorkspacesRepo } from "../accounts/ports.js"
 import { Email } from "../accounts/schema.js"
 import { levelOf } from "../auth/access.js"
 import { Conflict, type DomainError, InvalidInput, invalid, NotFound, renamePaths } from "../shared/errors.js"
+import type { NextStep } from "../shared/next-step.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "./caller.js"
 import type { ChecklistItemRow } from "./api-rows.js"
@@ -61,9 +62,11 @@ export const makeStoreOfCall = Effect.gen(function* () {
  * A store answer that turned the request away (`ok: false` with a `reason`, as `POST /sales` and
  * `POST /customers` answer) as a tool failure: unknown products and orders are `not-found`, the rest `conflict`.
  */
-export const rejectionFailure = (reason: string, message: string): DomainError =>
+export const rejectionFailure = (reason: string, message: string, next?: NextStep): DomainError =>
   reason === "product_not_found" || reason === "order_not_found"
-    ? new NotFound({ message })
+    ? next === undefined
+      ? new NotFound({ message })
+      : new NotFound({ message, next })
     : new Conflict({ message: `${message} (${reason})` })
 
 /**

@@ -18,6 +18,7 @@ import {
   webhookApiAnswer,
   Webhooks
 } from "@svc/core/webhooks"
+import { storeApiNextSteps } from "@svc/core/store-api"
 import { Effect, Either, SchemaAST as AST, type Schema } from "effect"
 import {
   type GraphQLFieldConfigArgumentMap,
@@ -154,7 +155,10 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
         "sale answers status rejected with a reason.",
       payload: derived("sales", "record", "RecordSalePayload"),
       body: bodies.recordSale,
-      change: (caller, input) => Effect.map(sales.recordSale(caller, saleInputOf(input)), saleAnswerJson)
+      change: (caller, input) =>
+        Effect.map(sales.recordSale(caller, saleInputOf(input)), (outcome) =>
+          saleAnswerJson(outcome, storeApiNextSteps)
+        )
     })
     offer<Parameters<typeof customers.add>[1]>("addCustomer", {
       description: "Gives a person access to a product for free (POST /customers).",

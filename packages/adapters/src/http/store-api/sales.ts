@@ -9,7 +9,7 @@ import {
   StoreFeeds,
   StoreSales
 } from "@svc/core/store"
-import { StoreApi } from "@svc/core/store-api"
+import { StoreApi, storeApiNextSteps } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
@@ -22,7 +22,11 @@ export const SalesHandlersLive = HttpApiBuilder.group(StoreApi, "sales", (handle
     return handlers
       .handle("record", ({ payload }) =>
         withCaller("sales.record", (caller) =>
-          answer(Effect.map(sales.recordSale(caller, saleInputOf(payload)), saleAnswerJson))
+          answer(
+            Effect.map(sales.recordSale(caller, saleInputOf(payload)), (outcome) =>
+              saleAnswerJson(outcome, storeApiNextSteps)
+            )
+          )
         )
       )
       .handle("list", ({ urlParams }) =>

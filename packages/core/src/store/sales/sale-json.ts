@@ -1,4 +1,5 @@
 import { Option } from "effect"
+import { type NextStepWords, withNextStep } from "../../shared/next-step.js"
 import type { Page, PageRequest } from "../../shared/paging.js"
 import { creationKey, pageAnswer } from "../paging.js"
 import type { Sale } from "./sale.js"
@@ -39,14 +40,17 @@ export const salePageJson = (page: Page<Sale>, request: PageRequest) => pageAnsw
 /** One sale, as `GET /sales/<id>` answers it. */
 export const saleApiAnswer = (sale: Sale) => ({ ok: true as const, sale: saleJson(sale) })
 
-/** What a sale event came to, as `POST /sales` answers it: `ok` with the status, or `ok: false` when turned away. */
-export const saleAnswerJson = (outcome: SaleOutcome) =>
+/**
+ * What a sale event came to, as `POST /sales` answers it: `ok` with the status, or `ok: false` when turned away,
+ * its next step said in the face's `words`.
+ */
+export const saleAnswerJson = (outcome: SaleOutcome, words: NextStepWords) =>
   outcome.status === "rejected"
     ? {
         ok: false as const,
         status: outcome.status,
         reason: outcome.reason,
-        message: outcome.message,
+        message: withNextStep(words, outcome.message, outcome.next),
         ...Option.match(outcome.waitlisted, { onNone: () => ({}), onSome: (waitlisted) => ({ waitlisted }) })
       }
     : { ok: true as const, status: outcome.status }

@@ -1,4 +1,5 @@
 import type { Option } from "effect"
+import type { NextStep } from "../../shared/next-step.js"
 import type { SaleRejection, SaleStatus } from "./sale.js"
 
 /** A sale event that was counted: what it did to the buyer's access. */
@@ -13,6 +14,8 @@ export interface SaleTurnedAway {
   readonly message: string
   /** With `sold_out` and `waitlist_mode`: whether the buyer is now on the product's waitlist. */
   readonly waitlisted: Option.Option<boolean>
+  /** Where the caller finds what the event needs, which each face says in its own words after the message. */
+  readonly next?: NextStep
 }
 
 /** What recording a sale event came to. */

@@ -118,7 +118,7 @@ export const salesTools = Effect.gen(function* () {
                 paidUntil: input.paidUntil,
                 endsAt: input.endsAt
               })
-              if (isTurnedAway(outcome)) return yield* rejectionFailure(outcome.reason, outcome.message)
+              if (isTurnedAway(outcome)) return yield* rejectionFailure(outcome.reason, outcome.message, outcome.next)
               return { status: outcome.status }
             }
             case "refund": {

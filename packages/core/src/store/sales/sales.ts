@@ -4,6 +4,7 @@ import { makeEventRecorder } from "../../events/service.js"
 import { RateLimiter } from "../../limits/ports.js"
 import { RateLimited } from "../../limits/schema.js"
 import { invalid, NotFound } from "../../shared/errors.js"
+import type { NextStep } from "../../shared/next-step.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
 import { makeAccessEmail } from "./access-email.js"
@@ -28,6 +29,7 @@ const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean):
   waitlisted: Option.fromNullable(waitlisted)
 })
 const done = (status: SaleStatus): SaleCounted => ({ status })
+const LIST_PRODUCTS: NextStep = { _tag: "ListProducts" }
 
 /**
  * Sale recording limits per store: 60 a minute and 5,000 a day unless a layer provides others (the server reads them
@@ -172,7 +174,10 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         }
         const found = yield* products.find(caller.workspaceId, input.productId)
         if (Option.isNone(found)) {
-          return rejected("product_not_found", `no product ${input.productId} in this store; GET /products lists them`)
+          return {
+            ...rejected("product_not_found", `no product ${input.productId} in this store`),
+            next: LIST_PRODUCTS
+          }
         }
         const product = found.value
         if (input.event === "sale" && product.status !== "live") {
