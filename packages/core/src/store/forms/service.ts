@@ -392,10 +392,10 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
             const access =
               decision === "accepted" && form.acceptProductId !== null
                 ? (yield* customers.add(caller, {
-                    product: form.acceptProductId,
+                    productId: form.acceptProductId,
                     email: response.email,
                     name: response.name ?? undefined,
-                    send_email: target.send_email !== false
+                    sendEmail: target.send_email !== false
                   })).status
                 : undefined
             const emailed = yield* decisionEmail(caller, form, decided, decision, target.send_email !== false)
