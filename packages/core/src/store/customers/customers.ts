@@ -57,6 +57,8 @@ const soldOut = (message: string, waitlisted: boolean): AddCustomerOutcome => ({
   waitlisted
 })
 
+const noMatch: ReadonlyArray<CustomerRecord> = []
+
 /** What the people's records are read with: product titles and the products' content links. */
 interface RecordContext {
   readonly names: ReadonlyMap<string, string>
@@ -234,7 +236,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const find = (caller: StoreCaller, email: string, productId: string | undefined) =>
       Effect.gen(function* () {
         const customer = yield* access.findCustomer(caller.workspaceId, email)
-        if (Option.isNone(customer)) return [] satisfies ReadonlyArray<CustomerRecord>
+        if (Option.isNone(customer)) return noMatch
         const rows = yield* access.accessOf(caller.workspaceId, email, productId)
         const context = yield* recordContext(caller.workspaceId, [email], rows)
         return [recordOf(customer.value, rows, context)]
