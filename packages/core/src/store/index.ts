@@ -37,9 +37,29 @@ export {
 } from "./catalog/product-json.js"
 export type { ListedProduct, ProductView, SellableCustomAi, StoreIdentity } from "./catalog/product-view.js"
 export { readProductListQuery } from "./catalog/product-query.js"
-export type { Cohort, CohortMember, CohortWithMembers } from "./cohorts/cohort.js"
-export { type NewCohort, StoreCohorts } from "./cohorts/cohorts.js"
-export { type AddCustomerAnswer, StoreCustomers } from "./customers/customers.js"
+export type { Cohort, CohortMember, CohortMove, CohortMoveRequest, CohortWithMembers } from "./cohorts/cohort.js"
+export { cohortAnswerJson, cohortJson, cohortListJson, cohortMoveJson } from "./cohorts/cohort-json.js"
+export { type CohortChanges, type NewCohort, StoreCohorts } from "./cohorts/cohorts.js"
+export { StoreCustomers } from "./customers/customers.js"
+export type { AddCustomerOutcome, AddCustomerRejection } from "./sales/free-grant.js"
+export type {
+  CustomerListQuery,
+  CustomerProductLine,
+  CustomerRecord,
+  CustomerTarget,
+  NewCustomer,
+  RemoveAccessOutcome
+} from "./customers/customer-record.js"
+export {
+  accessEmailSentJson,
+  addCustomerJson,
+  customerJson,
+  customerMatchJson,
+  customerPageJson,
+  customerProductJson,
+  removeAccessJson
+} from "./customers/customer-json.js"
+export { readCustomerListQuery } from "./customers/customer-query.js"
 export { type ContentLink, ContentLinksRepo, StoreContentLinks } from "./catalog/content-links.js"
 export {
   ContactSource,

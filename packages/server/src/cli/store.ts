@@ -1,7 +1,7 @@
 import { WorkspacesRepo } from "@svc/core/accounts"
 import { CustomAis } from "@svc/core/custom-ai"
 import { NotFound } from "@svc/core/shared"
-import { StoreCohorts, StoreSetup, StoreTagging } from "@svc/core/store"
+import { cohortJson, StoreCohorts, StoreSetup, StoreTagging } from "@svc/core/store"
 import { Effect, Option } from "effect"
 import { accountByEmail } from "./accounts.js"
 import { type Output, report } from "./output.js"
@@ -103,12 +103,13 @@ export const createCohort = (
 ) =>
   Effect.gen(function* () {
     const { workspaceId } = yield* storeOf(input.email, input.store)
-    const cohort = yield* (yield* StoreCohorts).create(workspaceId, {
+    const created = yield* (yield* StoreCohorts).create(workspaceId, {
       productId: input.product,
       name: input.name,
       capacity: input.capacity ?? null,
       startsOn: input.startsOn ?? null
     })
+    const cohort = cohortJson(created)
     yield* report(output, { id: cohort.id, cohort }, [
       `Created cohort ${cohort.name}: ${cohort.id} (capacity ${cohort.capacity ?? "none"}, starts ${cohort.starts_on ?? "not set"})`,
       `Move a buyer in: POST /store-app/v1/customers/cohort with product ${cohort.product_id} and cohort ${cohort.id}.`

@@ -1,5 +1,9 @@
 import {
+  addCustomerJson,
+  accessEmailSentJson,
+  cohortMoveJson,
   productApiAnswer,
+  removeAccessJson,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
@@ -160,29 +164,54 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
           saleAnswerJson(outcome, storeApiNextSteps)
         )
     })
-    offer<Parameters<typeof customers.add>[1]>("addCustomer", {
+    // A person's access changes take the store API's bodies (`product`, `email`, …) as the services' typed inputs.
+    type CustomerAction = { readonly product: string; readonly email: string }
+    offer<CustomerAction & { readonly name?: string; readonly send_email?: boolean }>("addCustomer", {
       description: "Gives a person access to a product for free (POST /customers).",
       payload: derived("customers", "add", "AddCustomerPayload"),
       body: bodies.addCustomer,
-      change: (caller, input) => customers.add(caller, input)
+      change: (caller, input) =>
+        Effect.map(
+          customers.add(caller, {
+            productId: input.product,
+            email: input.email,
+            name: input.name,
+            sendEmail: input.send_email
+          }),
+          addCustomerJson
+        )
     })
-    offer<Parameters<typeof customers.removeAccess>[1]>("removeCustomerAccess", {
+    offer<CustomerAction>("removeCustomerAccess", {
       description: "Switches a person's access to a product off (POST /customers/remove-access).",
       payload: derived("customers", "removeAccess", "RemoveCustomerAccessPayload"),
       body: bodies.removeAccess,
-      change: (caller, input) => customers.removeAccess(caller, input)
+      change: (caller, input) =>
+        Effect.map(customers.removeAccess(caller, { productId: input.product, email: input.email }), removeAccessJson)
     })
-    offer<Parameters<typeof customers.resendAccessEmail>[1]>("resendAccessEmail", {
+    offer<CustomerAction>("resendAccessEmail", {
       description: "Sends a person's access email again, once a minute at most (POST /customers/access-email).",
       payload: derived("customers", "accessEmail", "ResendAccessEmailPayload"),
       body: bodies.accessEmail,
-      change: (caller, input) => customers.resendAccessEmail(caller, input)
+      change: (caller, input) =>
+        Effect.as(
+          customers.resendAccessEmail(caller, { productId: input.product, email: input.email }),
+          accessEmailSentJson
+        )
     })
-    offer<Parameters<typeof cohorts.move>[1]>("moveCustomerToCohort", {
+    offer<CustomerAction & { readonly cohort: string; readonly over_cap?: boolean }>("moveCustomerToCohort", {
       description: "Moves a buyer into a cohort of the product (POST /customers/cohort).",
       payload: derived("customers", "cohort", "MoveCustomerToCohortPayload"),
       body: bodies.cohort,
-      change: (caller, input) => cohorts.move(caller, input)
+      change: (caller, input) =>
+        Effect.map(
+          cohorts.move(caller, {
+            productId: input.product,
+            email: input.email,
+            cohortId: input.cohort,
+            overCap: input.over_cap
+          }),
+          cohortMoveJson
+        )
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {
       description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",

@@ -2,10 +2,14 @@ import { Store } from "@svc/core/accounts"
 import {
   CohortRow,
   CustomerRow,
+  cohortJson,
+  customerJson,
+  customerPageJson,
   ProductRow,
   ProductStatus,
   productJson,
   productPageJson,
+  readCustomerListQuery,
   readProductListQuery,
   readSaleListQuery,
   SaleRow,
@@ -155,12 +159,15 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           tag: { type: GraphQLString, description: "A tag's id (tag_…) or name (any case)." }
         },
         (caller, query, args, source) =>
-          customers.listPage(caller, {
-            ...query,
-            product: ofProduct ? source.id : text(args.product),
-            has_access: text(args.hasAccess),
-            tag: text(args.tag)
-          })
+          Effect.flatMap(
+            readCustomerListQuery({
+              ...query,
+              product: ofProduct ? source.id : text(args.product),
+              has_access: text(args.hasAccess),
+              tag: text(args.tag)
+            }),
+            (typed) => Effect.map(customers.listPage(caller, typed), (page) => customerPageJson(page, typed.page))
+          )
       )
 
     const product: GraphQLObjectType = new GraphQLObjectType({
@@ -175,7 +182,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           description: "The product's cohorts (GET /products/<id>/cohorts).",
           resolve: async (source: { readonly id: string }, _args: unknown, context: GraphqlContext) => {
             const caller = await readCaller(context)
-            return (await context.run(cohorts.list(caller, source.id))).cohorts
+            return (await context.run(cohorts.list(caller, source.id))).map(cohortJson)
           }
         }
       })
@@ -230,7 +237,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           args: { email: { type: new GraphQLNonNull(GraphQLString) } },
           resolve: async (_source, args: { readonly email: string }, context) => {
             const caller = await readCaller(context)
-            return (await context.run(customers.get(caller, args.email))).customer
+            return customerJson(await context.run(customers.get(caller, args.email)))
           }
         },
         events: pagedField(

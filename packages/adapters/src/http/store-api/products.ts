@@ -1,5 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import {
+  cohortAnswerJson,
+  cohortListJson,
   productApiAnswer,
   productPageJson,
   productSummaryJson,
@@ -62,17 +64,20 @@ export const ProductsHandlersLive = HttpApiBuilder.group(StoreApi, "products", (
         )
       )
       .handle("cohorts", ({ path }) =>
-        withCaller("products.cohorts", (caller) => answer(cohorts.list(caller, path.id)))
+        withCaller("products.cohorts", (caller) => answer(Effect.map(cohorts.list(caller, path.id), cohortListJson)))
       )
       .handle("createCohort", ({ path, payload }) =>
         withCaller("products.createCohort", (caller) =>
           answer(
-            cohorts.createFor(caller, {
-              productId: path.id,
-              name: payload.name,
-              capacity: payload.capacity,
-              startsOn: payload.starts_on
-            })
+            Effect.map(
+              cohorts.createFor(caller, {
+                productId: path.id,
+                name: payload.name,
+                capacity: payload.capacity,
+                startsOn: payload.starts_on
+              }),
+              cohortAnswerJson
+            )
           )
         )
       )

@@ -31,15 +31,17 @@ export interface CohortMember {
 /** The most people a cohort may be capped at. */
 export const COHORT_CAPACITY_MAX = 100_000
 
-/** A cohort as the store API answers it. */
-export const cohortJson = (cohort: CohortWithMembers) => ({
-  id: cohort.id,
-  product_id: cohort.productId,
-  name: cohort.name,
-  capacity: cohort.capacity,
-  starts_on: cohort.startsOn,
-  members: cohort.members,
-  spots_left: cohort.capacity === null ? null : Math.max(0, cohort.capacity - cohort.members),
-  full: cohort.capacity !== null && cohort.members >= cohort.capacity,
-  created_at: cohort.createdAt.toISOString()
-})
+/** What moving a buyer into a cohort did, and the cohort as it now is. */
+export interface CohortMove {
+  readonly status: "moved" | "already_in_cohort"
+  readonly cohort: CohortWithMembers
+}
+
+/** A move of a buyer with access to the product into one of its cohorts. */
+export interface CohortMoveRequest {
+  readonly productId: string
+  readonly email: string
+  readonly cohortId: string
+  /** Into a full cohort anyway. */
+  readonly overCap?: boolean | undefined
+}

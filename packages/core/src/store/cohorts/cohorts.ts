@@ -5,7 +5,13 @@ import { Ids, Transactor } from "../../shared/ports.js"
 import { isCalendarDay } from "../../shared/time.js"
 import { hasAccess } from "../sales/access.js"
 import { requireProductEditor, type StoreCaller } from "../caller.js"
-import { type Cohort, COHORT_CAPACITY_MAX, cohortJson } from "./cohort.js"
+import {
+  type Cohort,
+  COHORT_CAPACITY_MAX,
+  type CohortMove,
+  type CohortMoveRequest,
+  type CohortWithMembers
+} from "./cohort.js"
 import { AccessRepo } from "../sales/ports.js"
 import { CohortsRepo } from "./ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
@@ -88,7 +94,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           createdAt: new Date(yield* Clock.currentTimeMillis)
         }
         yield* cohorts.insert(cohort)
-        return cohortJson({ ...cohort, members: 0 })
+        const created: CohortWithMembers = { ...cohort, members: 0 }
+        return created
       })
 
     /**
@@ -96,10 +103,7 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
      * cohort is part of how a product is sold, so it is a product change: refused to automation connections.
      */
     const createFor = (caller: StoreCaller, input: NewCohort) =>
-      Effect.zipRight(
-        requireProductEditor(caller),
-        Effect.map(create(caller.workspaceId, input), (cohort) => ({ ok: true as const, cohort }))
-      )
+      Effect.zipRight(requireProductEditor(caller), create(caller.workspaceId, input))
 
     /**
      * Changes a cohort's name, cap or start day (`null` removes the cap or the start day). A cap below the
@@ -130,7 +134,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           }
           yield* checkCohort(next, current.members)
           yield* cohorts.update(next)
-          return { ok: true as const, cohort: cohortJson({ ...next, members: current.members }) }
+          const updated: CohortWithMembers = { ...next, members: current.members }
+          return updated
         })
       )
 
@@ -138,30 +143,21 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
     const list = (caller: StoreCaller, productId: string) =>
       Effect.gen(function* () {
         const product = yield* productOf(caller.workspaceId, productId)
-        const all = yield* cohorts.listForProduct(caller.workspaceId, product.id)
-        return { ok: true as const, cohorts: all.map(cohortJson) }
+        return yield* cohorts.listForProduct(caller.workspaceId, product.id)
       })
 
     /**
      * Moves a buyer with access to the product into one of its cohorts (out of any other); a full
-     * cohort refuses them unless `over_cap`. Records `cohort_signup.created` in the same transaction.
+     * cohort refuses them unless `overCap`. Records `cohort_signup.created` in the same transaction.
      */
-    const move = (
-      caller: StoreCaller,
-      input: {
-        readonly product: string
-        readonly email: string
-        readonly cohort: string
-        readonly over_cap?: boolean | undefined
-      }
-    ) =>
+    const move = (caller: StoreCaller, input: CohortMoveRequest) =>
       transactor.withTransaction(
         Effect.gen(function* () {
-          const product = yield* productOf(caller.workspaceId, input.product)
-          const locked = yield* cohorts.lock(caller.workspaceId, input.cohort)
+          const product = yield* productOf(caller.workspaceId, input.productId)
+          const locked = yield* cohorts.lock(caller.workspaceId, input.cohortId)
           if (Option.isNone(locked) || locked.value.productId !== product.id) {
             return yield* new NotFound({
-              message: `no cohort ${input.cohort} for product ${product.id}; GET /products/${product.id}/cohorts lists them`
+              message: `no cohort ${input.cohortId} for product ${product.id}; GET /products/${product.id}/cohorts lists them`
             })
           }
           const cohort = locked.value
@@ -175,10 +171,11 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           }
           const current = yield* cohorts.membershipOf(caller.workspaceId, product.id, input.email)
           if (Option.isSome(current) && current.value.cohortId === cohort.id) {
-            return { ok: true as const, status: "already_in_cohort" as const, cohort: cohortJson(cohort) }
+            const stayed: CohortMove = { status: "already_in_cohort", cohort }
+            return stayed
           }
           const full = cohort.capacity !== null && cohort.members >= cohort.capacity
-          if (full && input.over_cap !== true) {
+          if (full && input.overCap !== true) {
             return yield* invalid(
               "cohort",
               `cohort ${cohort.name} (${cohort.id}) is full: ${cohort.members} of ${cohort.capacity} places taken; send over_cap: true (overCap in svc_manage_cohorts) to add ${input.email} anyway`
@@ -205,11 +202,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
             over_cap: full,
             created_at: now.toISOString()
           })
-          return {
-            ok: true as const,
-            status: "moved" as const,
-            cohort: cohortJson({ ...cohort, members: cohort.members + 1 })
-          }
+          const moved: CohortMove = { status: "moved", cohort: { ...cohort, members: cohort.members + 1 } }
+          return moved
         })
       )
 

@@ -114,7 +114,7 @@ export const makeCustomerImport = (grant: GrantAccess) =>
                 sendEmail: input.sendEmail === true,
                 now
               })
-              if (!answer.ok) {
+              if (answer.status === "rejected") {
                 if (answer.reason === "access_off") {
                   lines.push({ row: index, email: email.right, status: "access_off", reason: answer.message })
                 } else {

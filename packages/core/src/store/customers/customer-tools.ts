@@ -1,11 +1,13 @@
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { CustomerRow } from "../api-rows.js"
 import { invalid } from "../../shared/errors.js"
-import { Cursor, Limit } from "../../shared/paging.js"
+import { Cursor, decodeCursor, Limit } from "../../shared/paging.js"
 import { dateFilter } from "../../shared/time.js"
 import { defineTool } from "../../tools/tool.js"
 import { IMPORT_ROWS_MAX } from "./customer-import.js"
 import { StoreCustomers } from "./customers.js"
+import { customerJson, customerPageJson } from "./customer-json.js"
+import { BadListRequest } from "../errors.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "../email-list/tags.js"
 import { emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
@@ -44,13 +46,25 @@ const ImportLineOutput = Schema.Struct({
   reason: Schema.optional(Schema.String).annotations({ description: "Why the row was not added, when it was not." })
 })
 
+/** Where a page of the list starts; a cursor this service did not issue fails as the store API's list does. */
+const pageKeyOf = (cursor: string | undefined) =>
+  cursor === undefined
+    ? Effect.succeed(undefined)
+    : Either.match(decodeCursor(cursor), {
+        onLeft: () =>
+          Effect.fail(
+            new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
+          ),
+        onRight: Effect.succeed
+      })
+
 /** The Store group's svc_list_customers, svc_get_customer, svc_manage_customer_access and svc_import_customers. */
 export const customerTools = Effect.gen(function* () {
   const customers = yield* StoreCustomers
   const storeOf = yield* makeStoreOfCall
 
   const recordOf = (caller: Parameters<typeof customers.get>[0], email: string) =>
-    Effect.map(customers.get(caller, email), (answer) => answer.customer)
+    Effect.map(customers.get(caller, email), customerJson)
 
   return [
     defineTool({
@@ -78,16 +92,16 @@ export const customerTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
+          const request = { limit: input.limit ?? 25, after: yield* pageKeyOf(input.cursor) }
           const page = yield* customers.listPage(caller, {
-            product: input.productId,
-            has_access: input.hasAccess === undefined ? undefined : String(input.hasAccess),
-            tag: input.tag,
-            created_after: input.createdAfter?.toISOString(),
-            created_before: input.createdBefore?.toISOString(),
-            limit: String(input.limit ?? 25),
-            starting_after: input.cursor
+            page: request,
+            created: { after: input.createdAfter, before: input.createdBefore },
+            productId: input.productId,
+            hasAccess: input.hasAccess,
+            tag: input.tag
           })
-          return { customers: page.data, ...(page.has_more ? { nextCursor: page.next_cursor } : {}) }
+          const json = customerPageJson(page, request)
+          return { customers: json.data, ...(json.has_more ? { nextCursor: json.next_cursor } : {}) }
         })
     }),
     defineTool({
@@ -140,15 +154,15 @@ export const customerTools = Effect.gen(function* () {
           if (input.action !== "grant" && input.sendEmail !== undefined) {
             return yield* invalid("sendEmail", "sendEmail is for action grant only")
           }
-          const target = { product: input.productId, email }
+          const target = { productId: input.productId, email }
           const status =
             input.action === "grant"
               ? yield* Effect.flatMap(
-                  customers.add(caller, { ...target, name: input.name, send_email: input.sendEmail }),
-                  (answer) =>
-                    answer.ok
-                      ? Effect.succeed(answer.status)
-                      : Effect.fail(rejectionFailure(answer.reason, answer.message))
+                  customers.add(caller, { ...target, name: input.name, sendEmail: input.sendEmail }),
+                  (outcome) =>
+                    outcome.status === "rejected"
+                      ? Effect.fail(rejectionFailure(outcome.reason, outcome.message))
+                      : Effect.succeed(outcome.status)
                 )
               : input.action === "remove"
                 ? (yield* customers.removeAccess(caller, target)).status

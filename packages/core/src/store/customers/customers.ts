@@ -3,38 +3,61 @@ import { makeEventRecorder } from "../../events/service.js"
 import { RateLimiter } from "../../limits/ports.js"
 import { RateLimited } from "../../limits/schema.js"
 import { NotFound } from "../../shared/errors.js"
+import type { Page } from "../../shared/paging.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { makeAccessEmail } from "../sales/access-email.js"
 import { makeBundleAccess } from "../sales/bundle-access.js"
 import { makeBuyerJoin } from "../sales/buyer-join.js"
 import { type ContentLink, ContentLinksRepo } from "../catalog/content-links.js"
 import { makeCustomerImport } from "./customer-import.js"
-import type { AddCustomerAnswer, GrantAccess } from "../sales/free-grant.js"
+import type {
+  CustomerListQuery,
+  CustomerProductLine,
+  CustomerRecord,
+  CustomerTarget,
+  NewCustomer,
+  RemoveAccessOutcome
+} from "./customer-record.js"
+import type { AddCustomerOutcome, AddCustomerRejection, GrantAccess } from "../sales/free-grant.js"
 import { type Customer, hasAccess, type ProductAccess as Access } from "../sales/access.js"
 import type { StoreCaller } from "../caller.js"
-import { BadListRequest } from "../errors.js"
-import { creationKey, pageAnswer, readListQuery, type StoreListQuery } from "../paging.js"
 import { AccessRepo } from "../sales/ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import { type StoreTag, StoreTagsRepo } from "../email-list/ports.js"
 import { makeStock } from "../catalog/stock.js"
-export type { AddCustomerAnswer } from "../sales/free-grant.js"
 
-const accessLine = (a: Access, title: string, links: ReadonlyArray<ContentLink>, now: number) => {
+const productLine = (a: Access, title: string, links: ReadonlyArray<ContentLink>, now: number): CustomerProductLine => {
   const has = hasAccess(a, now)
   return {
-    product_id: a.productId,
-    product_title: title,
-    has_access: has,
+    productId: a.productId,
+    productTitle: title,
+    hasAccess: has,
     state: a.state,
     how: a.how,
-    paid_until: a.paidUntil?.toISOString() ?? null,
-    access_ends_at: a.endsAt?.toISOString() ?? null,
-    bundle_id: a.viaBundleId,
+    paidUntil: a.paidUntil,
+    accessEndsAt: a.endsAt,
+    bundleId: a.viaBundleId,
     // Only people who can use the product see what it delivers.
-    content_links: has ? links.map((l) => ({ title: l.title, url: l.url })) : []
+    contentLinks: has ? links : []
   }
 }
+
+const granted = (status: "added" | "already_has_access"): AddCustomerOutcome => ({ status })
+
+const rejected = (reason: Exclude<AddCustomerRejection, "sold_out">, message: string): AddCustomerOutcome => ({
+  status: "rejected",
+  reason,
+  message
+})
+
+const soldOut = (message: string, waitlisted: boolean): AddCustomerOutcome => ({
+  status: "rejected",
+  reason: "sold_out",
+  message,
+  waitlisted
+})
+
+const noMatch: ReadonlyArray<CustomerRecord> = []
 
 /** What the people's records are read with: product titles and the products' content links. */
 interface RecordContext {
@@ -72,17 +95,11 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         now: Clock.currentTimeMillis
       }) satisfies Effect.Effect<RecordContext>
 
-    const customerJson = (customer: Customer, rows: ReadonlyArray<Access>, context: RecordContext) => {
+    const recordOf = (customer: Customer, rows: ReadonlyArray<Access>, context: RecordContext): CustomerRecord => {
       const { names, links, now, tagged } = context
-      const lines = rows.map((a) => accessLine(a, names.get(a.productId) ?? "", links.get(a.productId) ?? [], now))
       return {
-        id: customer.id,
-        email: customer.email,
-        name: customer.name,
-        created_at: customer.createdAt.toISOString(),
-        has_access: lines.some((l) => l.has_access),
-        products_with_access: lines.filter((l) => l.has_access).map((l) => l.product_id),
-        products: lines,
+        customer,
+        products: rows.map((a) => productLine(a, names.get(a.productId) ?? "", links.get(a.productId) ?? [], now)),
         tags: (tagged.get(customer.email) ?? []).map((t) => t.name)
       }
     }
@@ -102,12 +119,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const grant: GrantAccess = (product, input, how, options) =>
       Effect.gen(function* () {
         if (product.status !== "live") {
-          return {
-            ok: false,
-            status: "rejected",
-            reason: "product_not_live",
-            message: "publish the product first"
-          } as AddCustomerAnswer
+          return rejected("product_not_live", "publish the product first")
         }
         const now = options.now
         // The seller's switch-off answers first; a removed person does not hold a place. Only a limited product
@@ -119,25 +131,14 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         if (limited && !before.some(switchedOff)) {
           const away = yield* stock.turnAway(product, input.email, input.name ?? null, now, "add")
           if (away !== undefined) {
-            return {
-              ok: false,
-              status: "rejected",
-              reason: "sold_out",
-              message: away.message,
-              waitlisted: away.waitlisted
-            } as AddCustomerAnswer
+            return soldOut(away.message, away.waitlisted)
           }
         }
         const person = yield* access.lock(product.workspaceId, product.id, input.email, now)
         if (switchedOff(person)) {
-          return {
-            ok: false,
-            status: "rejected",
-            reason: "access_off",
-            message: `the seller switched off ${input.email}'s access; it stays off`
-          } as AddCustomerAnswer
+          return rejected("access_off", `the seller switched off ${input.email}'s access; it stays off`)
         }
-        if (hasAccess(person, now.getTime())) return { ok: true, status: "already_has_access" } as AddCustomerAnswer
+        if (hasAccess(person, now.getTime())) return granted("already_has_access")
         const name = input.name ?? person.name
         yield* access.save({
           ...person,
@@ -174,32 +175,19 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         if (options.sendEmail) {
           yield* accessEmail.send(product, input.email, "added")
         }
-        return { ok: true, status: "added" } as AddCustomerAnswer
+        return granted("added")
       })
 
     /** Gives free access to a live product without counting a sale; never undoes the seller's switch-off. */
-    const add = (
-      caller: StoreCaller,
-      input: {
-        readonly product: string
-        readonly email: string
-        readonly name?: string | undefined
-        readonly send_email?: boolean | undefined
-      }
-    ) =>
+    const add = (caller: StoreCaller, input: NewCustomer) =>
       transactor.withTransaction(
         Effect.gen(function* () {
-          const found = yield* products.find(caller.workspaceId, input.product)
+          const found = yield* products.find(caller.workspaceId, input.productId)
           if (Option.isNone(found)) {
-            return {
-              ok: false,
-              status: "rejected",
-              reason: "product_not_found",
-              message: `no product ${input.product} in this store`
-            } satisfies AddCustomerAnswer as AddCustomerAnswer
+            return rejected("product_not_found", `no product ${input.productId} in this store`)
           }
           return yield* grant(found.value, { email: input.email, name: input.name }, "added", {
-            sendEmail: input.send_email !== false,
+            sendEmail: input.sendEmail !== false,
             now: new Date(yield* Clock.currentTimeMillis)
           })
         })
@@ -208,10 +196,10 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
     const importRows = yield* makeCustomerImport(grant)
 
     /** Switches a person's access to a product off (a later free add cannot turn it back on). */
-    const removeAccess = (caller: StoreCaller, input: { readonly product: string; readonly email: string }) =>
+    const removeAccess = (caller: StoreCaller, input: CustomerTarget) =>
       transactor.withTransaction(
         Effect.gen(function* () {
-          const product = yield* productOf(caller, input.product)
+          const product = yield* productOf(caller, input.productId)
           const now = new Date(yield* Clock.currentTimeMillis)
           const person = yield* access.lock(caller.workspaceId, product.id, input.email, now)
           if (person.state === "none") {
@@ -220,14 +208,15 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
           const had = hasAccess(person, now.getTime())
           yield* access.save({ ...person, state: "removed", endsAt: now, updatedAt: now })
           yield* bundleAccess.takeBackIncluded(product, input.email, { state: "removed", endsAt: now }, now)
-          return { ok: true as const, status: had ? ("removed" as const) : ("already_off" as const) }
+          const outcome: RemoveAccessOutcome = { status: had ? "removed" : "already_off" }
+          return outcome
         })
       )
 
     /** Sends the access email again; one per person per minute. */
-    const resendAccessEmail = (caller: StoreCaller, input: { readonly product: string; readonly email: string }) =>
+    const resendAccessEmail = (caller: StoreCaller, input: CustomerTarget) =>
       Effect.gen(function* () {
-        const product = yield* productOf(caller, input.product)
+        const product = yield* productOf(caller, input.productId)
         const rows = yield* access.accessOf(caller.workspaceId, input.email, product.id)
         const now = yield* Clock.currentTimeMillis
         if (!rows.some((a) => hasAccess(a, now))) {
@@ -241,19 +230,16 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
           })
         }
         yield* accessEmail.send(product, input.email, "again")
-        return { ok: true as const, sent: true }
       })
 
-    /** The customer find result: matches (zero or one person) with their access per product. */
+    /** The people with this email (zero or one), with their access to one product or to every product. */
     const find = (caller: StoreCaller, email: string, productId: string | undefined) =>
       Effect.gen(function* () {
         const customer = yield* access.findCustomer(caller.workspaceId, email)
-        if (Option.isNone(customer)) return { ok: true as const, customers: [] }
+        if (Option.isNone(customer)) return noMatch
         const rows = yield* access.accessOf(caller.workspaceId, email, productId)
         const context = yield* recordContext(caller.workspaceId, [email], rows)
-        // The spec's find result names the per-product lines `access`; the list row's `products` is not repeated.
-        const { products: lines, ...person } = customerJson(customer.value, rows, context)
-        return { ok: true as const, customers: [{ ...person, access: lines }] }
+        return [recordOf(customer.value, rows, context)]
       })
 
     /** One customer by email. */
@@ -263,34 +249,23 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         if (Option.isNone(customer)) return yield* new NotFound({ message: `no customer ${email} in this store` })
         const rows = yield* access.accessOf(caller.workspaceId, email)
         const context = yield* recordContext(caller.workspaceId, [email], rows)
-        return { ok: true as const, customer: customerJson(customer.value, rows, context) }
+        return recordOf(customer.value, rows, context)
       })
 
     /** Paged customers, newest first, each with every product they have. */
-    const listPage = (
-      caller: StoreCaller,
-      query: StoreListQuery & {
-        readonly product?: string | undefined
-        readonly has_access?: string | undefined
-        readonly tag?: string | undefined
-      }
-    ) =>
+    const listPage = (caller: StoreCaller, query: CustomerListQuery) =>
       Effect.gen(function* () {
-        if (query.has_access !== undefined && query.has_access !== "true" && query.has_access !== "false") {
-          return yield* new BadListRequest({ message: "has_access must be true or false" })
-        }
-        const { page, range } = yield* readListQuery(query)
         const now = yield* Clock.currentTimeMillis
         const rows = yield* access.listCustomers(
           caller.workspaceId,
           {
-            productId: query.product,
-            hasAccess: query.has_access === undefined ? undefined : query.has_access === "true",
+            productId: query.productId,
+            hasAccess: query.hasAccess,
             tag: query.tag?.trim() || undefined,
             now: new Date(now),
-            ...range
+            ...query.created
           },
-          page
+          query.page
         )
         const accessRows = yield* Effect.forEach(rows.rows, (customer) =>
           access.accessOf(caller.workspaceId, customer.email)
@@ -300,16 +275,11 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
           rows.rows.map((c) => c.email),
           accessRows.flat()
         )
-        const withAccess = rows.rows.map((customer, i) => ({
-          customer,
-          json: customerJson(customer, accessRows[i] ?? [], { ...context, now })
-        }))
-        return pageAnswer(
-          { rows: withAccess, next: rows.next },
-          (row) => row.json,
-          page,
-          (row) => creationKey(row.customer)
-        )
+        const page: Page<CustomerRecord> = {
+          rows: rows.rows.map((customer, i) => recordOf(customer, accessRows[i] ?? [], { ...context, now })),
+          next: rows.next
+        }
+        return page
       })
 
     return { add, importRows, removeAccess, resendAccessEmail, find, get, listPage } as const

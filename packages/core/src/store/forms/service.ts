@@ -361,10 +361,10 @@ export class StoreForms extends Effect.Service<StoreForms>()("svc/store/StoreFor
             const access =
               decision === "accepted" && form.acceptProductId !== null
                 ? (yield* customers.add(caller, {
-                    product: form.acceptProductId,
+                    productId: form.acceptProductId,
                     email: response.email,
                     name: response.name ?? undefined,
-                    send_email: target.sendEmail !== false
+                    sendEmail: target.sendEmail !== false
                   })).status
                 : undefined
             const emailed = yield* decisionEmail(caller, form, decided, decision, target.sendEmail !== false)

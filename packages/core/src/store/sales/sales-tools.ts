@@ -5,6 +5,7 @@ import { invalid } from "../../shared/errors.js"
 import { Cursor, encodeCursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
+import { cohortJson } from "../cohorts/cohort-json.js"
 import { SaleEvent } from "./sale.js"
 import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
@@ -170,7 +171,7 @@ export const salesTools = Effect.gen(function* () {
           switch (input.action) {
             case "list": {
               const productId = yield* need(input.productId, "productId", "list")
-              return { cohorts: (yield* cohorts.list(caller, productId)).cohorts }
+              return { cohorts: (yield* cohorts.list(caller, productId)).map(cohortJson) }
             }
             case "create": {
               const created = yield* cohorts.createFor(caller, {
@@ -179,7 +180,7 @@ export const salesTools = Effect.gen(function* () {
                 capacity: input.capacity,
                 startsOn: input.startsOn
               })
-              return { status: "created" as const, cohort: created.cohort }
+              return { status: "created" as const, cohort: cohortJson(created) }
             }
             case "update": {
               const updated = yield* cohorts.update(caller, yield* need(input.cohortId, "cohortId", "update"), {
@@ -187,16 +188,16 @@ export const salesTools = Effect.gen(function* () {
                 capacity: input.capacity,
                 startsOn: input.startsOn
               })
-              return { status: "updated" as const, cohort: updated.cohort }
+              return { status: "updated" as const, cohort: cohortJson(updated) }
             }
             case "move": {
               const moved = yield* cohorts.move(caller, {
-                product: yield* need(input.productId, "productId", "move"),
-                cohort: yield* need(input.cohortId, "cohortId", "move"),
+                productId: yield* need(input.productId, "productId", "move"),
+                cohortId: yield* need(input.cohortId, "cohortId", "move"),
                 email: yield* need(email, "email", "move"),
-                over_cap: input.overCap
+                overCap: input.overCap
               })
-              return { status: moved.status, cohort: moved.cohort }
+              return { status: moved.status, cohort: cohortJson(moved.cohort) }
             }
           }
         }).pipe(cohortFieldNames)
