@@ -28,13 +28,3 @@ export const describeActions = <Action extends string>(fieldsOf: Readonly<Record
 /** The field `action` needs, or a refusal naming it. */
 export const need = <A>(value: A | undefined, field: string, action: string) =>
   value === undefined ? Effect.fail(invalid(field, `${field} is needed for action ${action}`)) : Effect.succeed(value)
-
-/** A tool's `limit` and `cursor` as the store API's list query. */
-export const paging = (input: { readonly limit?: number | undefined; readonly cursor?: string | undefined }) => ({
-  limit: input.limit === undefined ? undefined : String(input.limit),
-  starting_after: input.cursor
-})
-
-/** `nextCursor` when the store API's page has more. */
-export const nextOf = (page: { readonly has_more: boolean; readonly next_cursor: string }) =>
-  page.has_more ? { nextCursor: page.next_cursor } : {}

@@ -20,6 +20,33 @@ export const parseInstant = (text: string): Date | undefined => {
   return trimmed.length > 0 && !Number.isNaN(date.getTime()) ? date : undefined
 }
 
+/**
+ * Where a page starts: after the row `cursor` names (a `next_cursor` of this service), or at the newest row. A
+ * cursor this service did not issue is refused naming the store API's parameter, as every face has answered it.
+ */
+export const readCursor = (cursor: string | undefined): Effect.Effect<PageKey | undefined, BadListRequest> =>
+  cursor === undefined
+    ? Effect.succeed(undefined)
+    : Either.match(decodeCursor(cursor), {
+        onLeft: () =>
+          Effect.fail(
+            new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
+          ),
+        onRight: Effect.succeed
+      })
+
+/** A bound of a list's window of creation times, read from `text` ("ISO date or milliseconds"). */
+const readBound = (
+  name: "created_after" | "created_before",
+  text: string | undefined
+): Effect.Effect<Date | undefined, BadListRequest> => {
+  if (text === undefined) return Effect.succeed(undefined)
+  const date = parseInstant(text)
+  return date === undefined
+    ? Effect.fail(new BadListRequest({ message: `${name} must be an ISO date or milliseconds since 1970` }))
+    : Effect.succeed(date)
+}
+
 /** The page request and date range of a list query; 400 on any wrong parameter. */
 export const readListQuery = (query: StoreListQuery) =>
   Effect.gen(function* () {
@@ -27,29 +54,39 @@ export const readListQuery = (query: StoreListQuery) =>
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100) || (query.limit ?? "1").trim() === "") {
       return yield* new BadListRequest({ message: "limit must be a whole number from 1 to 100 (default 25)" })
     }
-    const after =
-      query.starting_after === undefined
-        ? undefined
-        : yield* Either.match(decodeCursor(query.starting_after), {
-            onLeft: () =>
-              Effect.fail(
-                new BadListRequest({
-                  message: "starting_after must be the next_cursor of the previous page, unchanged"
-                })
-              ),
-            onRight: Effect.succeed
-          })
-    const instant = (name: "created_after" | "created_before") => {
-      const text = query[name]
-      if (text === undefined) return Effect.succeed(undefined)
-      const date = parseInstant(text)
-      return date === undefined
-        ? Effect.fail(new BadListRequest({ message: `${name} must be an ISO date or milliseconds since 1970` }))
-        : Effect.succeed(date)
+    const after = yield* readCursor(query.starting_after)
+    const range: CreatedRange = {
+      after: yield* readBound("created_after", query.created_after),
+      before: yield* readBound("created_before", query.created_before)
     }
-    const range: CreatedRange = { after: yield* instant("created_after"), before: yield* instant("created_before") }
     const page: PageRequest = { limit, after }
     return { page, range }
+  })
+
+/** A store tool's `nextCursor`: the cursor of the next page, when there is one. */
+export const nextCursorOf = <A>(page: Page<A>): { readonly nextCursor?: string } =>
+  page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }
+
+/** A store tool's paging, already typed by its schema (`limit` 1–100), as a list's page and window. */
+export interface ToolPaging {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly createdAfter?: string | undefined
+  readonly createdBefore?: string | undefined
+}
+
+/**
+ * A store tool's page and window, read without a round trip through query text; a cursor or time it cannot read
+ * fails as the store API's list does, naming the API's parameter.
+ */
+export const readToolPaging = (input: ToolPaging) =>
+  Effect.gen(function* () {
+    const page: PageRequest = { limit: input.limit ?? 25, after: yield* readCursor(input.cursor) }
+    const created: CreatedRange = {
+      after: yield* readBound("created_after", input.createdAfter),
+      before: yield* readBound("created_before", input.createdBefore)
+    }
+    return { page, created }
   })
 
 /** The page key of a row keyed by its creation: `(created_at, id)`, the order every store list reads in. */

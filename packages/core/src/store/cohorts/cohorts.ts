@@ -71,7 +71,7 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
       Effect.flatMap(products.find(workspaceId, id), (found) =>
         Option.match(found, {
           onNone: () =>
-            Effect.fail(new NotFound({ message: `no product ${id} in this store; GET /products lists them` })),
+            Effect.fail(new NotFound({ message: `no product ${id} in this store`, next: { _tag: "ListProducts" } })),
           onSome: Effect.succeed
         })
       )
@@ -119,7 +119,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           const locked = yield* cohorts.lock(caller.workspaceId, cohortId)
           if (Option.isNone(locked)) {
             return yield* new NotFound({
-              message: `no cohort ${cohortId} in this store; GET /products/<id>/cohorts lists a product's cohorts`
+              message: `no cohort ${cohortId} in this store`,
+              next: { _tag: "ListCohorts" }
             })
           }
           const current = locked.value
@@ -157,7 +158,8 @@ export class StoreCohorts extends Effect.Service<StoreCohorts>()("svc/store/Stor
           const locked = yield* cohorts.lock(caller.workspaceId, input.cohortId)
           if (Option.isNone(locked) || locked.value.productId !== product.id) {
             return yield* new NotFound({
-              message: `no cohort ${input.cohortId} for product ${product.id}; GET /products/${product.id}/cohorts lists them`
+              message: `no cohort ${input.cohortId} for product ${product.id}`,
+              next: { _tag: "ListCohorts", productId: product.id }
             })
           }
           const cohort = locked.value

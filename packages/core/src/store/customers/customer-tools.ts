@@ -1,13 +1,13 @@
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { CustomerRow } from "../api-rows.js"
 import { invalid } from "../../shared/errors.js"
-import { Cursor, decodeCursor, Limit } from "../../shared/paging.js"
+import { Cursor, Limit } from "../../shared/paging.js"
 import { dateFilter } from "../../shared/time.js"
 import { defineTool } from "../../tools/tool.js"
 import { IMPORT_ROWS_MAX } from "./customer-import.js"
 import { StoreCustomers } from "./customers.js"
-import { customerJson, customerPageJson } from "./customer-json.js"
-import { BadListRequest } from "../errors.js"
+import { customerJson } from "./customer-json.js"
+import { nextCursorOf, readToolPaging } from "../paging.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "../email-list/tags.js"
 import { emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
@@ -46,18 +46,6 @@ const ImportLineOutput = Schema.Struct({
   reason: Schema.optional(Schema.String).annotations({ description: "Why the row was not added, when it was not." })
 })
 
-/** Where a page of the list starts; a cursor this service did not issue fails as the store API's list does. */
-const pageKeyOf = (cursor: string | undefined) =>
-  cursor === undefined
-    ? Effect.succeed(undefined)
-    : Either.match(decodeCursor(cursor), {
-        onLeft: () =>
-          Effect.fail(
-            new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
-          ),
-        onRight: Effect.succeed
-      })
-
 /** The Store group's svc_list_customers, svc_get_customer, svc_manage_customer_access and svc_import_customers. */
 export const customerTools = Effect.gen(function* () {
   const customers = yield* StoreCustomers
@@ -92,7 +80,7 @@ export const customerTools = Effect.gen(function* () {
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const request = { limit: input.limit ?? 25, after: yield* pageKeyOf(input.cursor) }
+          const { page: request } = yield* readToolPaging({ limit: input.limit, cursor: input.cursor })
           const page = yield* customers.listPage(caller, {
             page: request,
             created: { after: input.createdAfter, before: input.createdBefore },
@@ -100,8 +88,7 @@ export const customerTools = Effect.gen(function* () {
             hasAccess: input.hasAccess,
             tag: input.tag
           })
-          const json = customerPageJson(page, request)
-          return { customers: json.data, ...(json.has_more ? { nextCursor: json.next_cursor } : {}) }
+          return { customers: page.rows.map(customerJson), ...nextCursorOf(page) }
         })
     }),
     defineTool({

@@ -1,9 +1,9 @@
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { ContactStatus, EmailContactRow, EmailTagRow } from "./email-contact.js"
-import { Cursor, decodeCursor, encodeCursor, Limit, type Page, type PageRequest } from "../../shared/paging.js"
+import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { describeActions, need, onlyFieldsOf } from "../action-tools.js"
-import { BadListRequest } from "../errors.js"
+import { nextCursorOf, readToolPaging } from "../paging.js"
 import { StoreEmailList } from "./email-contacts.js"
 import { contactJson, tagJson } from "./email-list-json.js"
 import {
@@ -90,30 +90,6 @@ const sequenceFields = (input: {
   startProducts: input.products
 })
 
-/**
- * A list action's page from its `limit` and `cursor`, the newest first when no cursor is given. A cursor this
- * service did not issue is refused as the store API refuses a wrong `starting_after`.
- */
-const pageRequestOf = (input: { readonly limit?: number | undefined; readonly cursor?: string | undefined }) =>
-  Effect.map(
-    input.cursor === undefined
-      ? Effect.succeed(undefined)
-      : Either.match(decodeCursor(input.cursor), {
-          onLeft: () =>
-            Effect.fail(
-              new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
-            ),
-          onRight: Effect.succeed
-        }),
-    (after): PageRequest => ({ limit: input.limit ?? 25, after })
-  )
-
-/** `nextCursor` when there is a next page. */
-const nextOf = <A>(page: Page<A>) => (page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) })
-
-/** Every list action reads the whole store's window of time. */
-const ALL_TIME = {}
-
 /** The Store group's svc_manage_store_emails: the email list, its tags, sequences and email settings. */
 export const emailTools = Effect.gen(function* () {
   const list = yield* StoreEmailList
@@ -194,12 +170,8 @@ export const emailTools = Effect.gen(function* () {
           const email = () => Effect.flatMap(need(input.email, "email", input.action), (text) => emailOf(text))
           switch (input.action) {
             case "list_contacts": {
-              const page = yield* list.listPage(caller, {
-                status: input.status,
-                page: yield* pageRequestOf(input),
-                created: ALL_TIME
-              })
-              return { contacts: page.rows.map(contactJson), counts: yield* list.counts(caller), ...nextOf(page) }
+              const page = yield* list.listPage(caller, { status: input.status, ...(yield* readToolPaging(input)) })
+              return { contacts: page.rows.map(contactJson), counts: yield* list.counts(caller), ...nextCursorOf(page) }
             }
             case "get_contact":
               return { contact: contactJson(yield* list.get(caller, yield* email())) }
@@ -223,12 +195,12 @@ export const emailTools = Effect.gen(function* () {
               return { deleted: removed.deleted }
             }
             case "list_tags": {
-              const page = yield* list.listTags(caller, { page: yield* pageRequestOf(input), created: ALL_TIME })
-              return { tags: page.rows.map(tagJson), ...nextOf(page) }
+              const page = yield* list.listTags(caller, yield* readToolPaging(input))
+              return { tags: page.rows.map(tagJson), ...nextCursorOf(page) }
             }
             case "list_sequences": {
-              const page = yield* sequences.listPage(caller, { page: yield* pageRequestOf(input), created: ALL_TIME })
-              return { sequences: page.rows.map(sequenceJson), ...nextOf(page) }
+              const page = yield* sequences.listPage(caller, yield* readToolPaging(input))
+              return { sequences: page.rows.map(sequenceJson), ...nextCursorOf(page) }
             }
             case "get_sequence": {
               const id = yield* need(input.sequenceId, "sequenceId", "get_sequence")

@@ -1,5 +1,4 @@
-import { Effect, Either, Schema } from "effect"
-import { decodeCursor, type PageRequest } from "../../shared/paging.js"
+import { Effect, Schema } from "effect"
 import { BadListRequest } from "../errors.js"
 import { readListQuery, type StoreListQuery } from "../paging.js"
 import { ApplicationStatus } from "./schema.js"
@@ -25,18 +24,3 @@ export const readApplicationsQuery = (query: StoreListQuery & { readonly status?
     const { page, range } = yield* readListQuery(query)
     return { status, page, created: range }
   })
-
-/**
- * A tool's page: `limit` rows after its `cursor`. A cursor this service did not issue is refused as the store
- * API refuses its `starting_after`, which is what the tool answered when it paged through the API's query.
- */
-export const toolPage = (limit: number, cursor: string | undefined): Effect.Effect<PageRequest, BadListRequest> =>
-  cursor === undefined
-    ? Effect.succeed({ limit, after: undefined })
-    : Either.match(decodeCursor(cursor), {
-        onLeft: () =>
-          Effect.fail(
-            new BadListRequest({ message: "starting_after must be the next_cursor of the previous page, unchanged" })
-          ),
-        onRight: (after) => Effect.succeed({ limit, after })
-      })

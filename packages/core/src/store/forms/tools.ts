@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
 import { Cursor } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
-import { describeActions, need, nextOf, onlyFieldsOf } from "../action-tools.js"
+import { describeActions, need, onlyFieldsOf } from "../action-tools.js"
+import { nextCursorOf, readToolPaging } from "../paging.js"
 import { inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import {
   ApplicationRow,
@@ -15,7 +16,6 @@ import {
   QuizRow
 } from "./schema.js"
 import { applicationPageJson, decisionJson, formJson } from "./form-json.js"
-import { toolPage } from "./form-query.js"
 import { StoreForms } from "./service.js"
 
 const Action = Schema.Literal("list", "get", "create", "update", "delete", "applications", "accept", "decline")
@@ -156,14 +156,13 @@ export const formTools = Effect.gen(function* () {
             }
             case "applications": {
               const id = yield* formId()
-              const page = yield* toolPage(APPLICATIONS_PAGE, input.cursor)
+              const { page } = yield* readToolPaging({ limit: APPLICATIONS_PAGE, cursor: input.cursor })
               const found = yield* forms.applications(caller, id, {
                 status: input.status ?? "pending",
                 page,
                 created: {}
               })
-              const json = applicationPageJson(found, page)
-              return { applications: json.data, ...nextOf(json) }
+              return { applications: applicationPageJson(found, page).data, ...nextCursorOf(found) }
             }
             case "accept":
             case "decline": {

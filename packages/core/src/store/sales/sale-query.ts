@@ -1,7 +1,7 @@
-import { Effect, Either } from "effect"
-import { type CreatedRange, decodeCursor, type PageRequest } from "../../shared/paging.js"
+import { Effect } from "effect"
+import type { CreatedRange, PageRequest } from "../../shared/paging.js"
 import { BadListRequest } from "../errors.js"
-import { parseInstant, readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, readToolPaging, type StoreListQuery } from "../paging.js"
 import type { SaleRowStatus } from "./sale.js"
 
 /** What `StoreSales.listPage` reads: the page, the creation window, and the filters. */
@@ -55,34 +55,13 @@ export const saleListQueryOf = (input: {
   readonly createdBefore?: string | undefined
 }) =>
   Effect.gen(function* () {
-    const after =
-      input.cursor === undefined
-        ? undefined
-        : yield* Either.match(decodeCursor(input.cursor), {
-            onLeft: () =>
-              Effect.fail(
-                new BadListRequest({
-                  message: "starting_after must be the next_cursor of the previous page, unchanged"
-                })
-              ),
-            onRight: Effect.succeed
-          })
-    const instant = (name: "created_after" | "created_before", text: string | undefined) => {
-      if (text === undefined) return Effect.succeed(undefined)
-      const date = parseInstant(text)
-      return date === undefined
-        ? Effect.fail(new BadListRequest({ message: `${name} must be an ISO date or milliseconds since 1970` }))
-        : Effect.succeed(date)
-    }
+    const { page, created } = yield* readToolPaging(input)
     const query: SaleListQuery = {
       productId: input.productId,
       email: input.email?.trim().toLowerCase(),
       status: input.status,
-      page: { limit: input.limit ?? 25, after },
-      created: {
-        after: yield* instant("created_after", input.createdAfter),
-        before: yield* instant("created_before", input.createdBefore)
-      }
+      page,
+      created
     }
     return query
   })

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { SaleRow } from "../api-rows.js"
 import { CohortRow } from "../overview/feed-rows.js"
 import { invalid } from "../../shared/errors.js"
-import { Cursor, encodeCursor, Limit } from "../../shared/paging.js"
+import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
 import { cohortJson } from "../cohorts/cohort-json.js"
@@ -11,6 +11,7 @@ import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
 import { saleListQueryOf } from "./sale-query.js"
 import { StoreSales } from "./sales.js"
+import { nextCursorOf } from "../paging.js"
 import { emailOf, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
 const text = (max: number, description: string) =>
@@ -101,7 +102,7 @@ export const salesTools = Effect.gen(function* () {
               const page = yield* sales.listPage(caller, query)
               return {
                 sales: page.rows.map(saleJson),
-                ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) })
+                ...nextCursorOf(page)
               }
             }
             case "get": {
