@@ -13,10 +13,16 @@ export const InstantHooksHandlersLive = HttpApiBuilder.group(StoreApi, "hooks", 
     const policy = instantHookPolicy(yield* OutboundSettings)
     return handlers
       .handle("subscribe", ({ payload }) =>
-        withCaller("hooks.subscribe", (caller) => answer(hooks.subscribe(caller, payload, policy)))
+        withCaller("hooks.subscribe", (caller) =>
+          answer(Effect.map(hooks.subscribe(caller, payload, policy), (id) => ({ ok: true as const, id })))
+        )
       )
       .handle("unsubscribe", ({ path }) =>
-        withCaller("hooks.unsubscribe", (caller) => answer(hooks.unsubscribe(caller, path.id)))
+        withCaller("hooks.unsubscribe", (caller) =>
+          answer(
+            Effect.as(hooks.unsubscribe(caller, path.id), { ok: true as const, id: path.id, deleted: true as const })
+          )
+        )
       )
   })
 )

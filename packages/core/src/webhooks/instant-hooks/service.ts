@@ -61,9 +61,9 @@ export class InstantHooks extends Effect.Service<InstantHooks>()("svc/webhooks/I
     const ids = yield* Ids
 
     /**
-     * A hook for the caller's store. It pushes only rows after the feed's newest one now, so events already in
-     * the feed never fire. The same event and target again answer the existing hook (a retried subscribe must
-     * not push everything twice).
+     * A hook for the caller's store; answers its id. It pushes only rows after the feed's newest one now, so events
+     * already in the feed never fire. The same event and target again answer the existing hook's id (a retried
+     * subscribe must not push everything twice).
      */
     const subscribe = (caller: StoreCaller, input: NewInstantHook, policy: InstantHookPolicy) =>
       Effect.gen(function* () {
@@ -94,15 +94,13 @@ export class InstantHooks extends Effect.Service<InstantHooks>()("svc/webhooks/I
             `a store can have at most ${MAX_INSTANT_HOOKS_PER_STORE} instant hooks; unsubscribe one before adding another`
           )
         }
-        return { ok: true as const, id: created.id }
+        return created.id
       })
 
     /** Deletes one of the store's hooks; another store's hook is not found. */
-    const unsubscribe = (caller: StoreCaller, id: string) =>
+    const unsubscribe = (caller: StoreCaller, id: string): Effect.Effect<void, NotFound> =>
       Effect.flatMap(repo.remove(caller.workspaceId, id), (removed) =>
-        removed
-          ? Effect.succeed({ ok: true as const, id, deleted: true as const })
-          : Effect.fail(new NotFound({ message: `no instant hook ${id} in this store` }))
+        removed ? Effect.void : Effect.fail(new NotFound({ message: `no instant hook ${id} in this store` }))
       )
 
     return { subscribe, unsubscribe } as const
