@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://user@127.0.0.1:5432/mydb npx tsx examples/embed-core-no-http.ts
  */
 import { Ai, HttpSender, Sql } from "@svc/adapters"
-import { Accounts, Auth, Boards, CoreLive, toolServerLive, Tools, Workspace } from "@svc/core"
+import { Accounts, Auth, Boards, CoreLive, Store, toolServerLive, Tools, Workspace } from "@svc/core"
 import { Console, Effect, Layer, Schema } from "effect"
 import pg from "pg"
 
@@ -80,6 +80,26 @@ const program = Effect.gen(function* () {
   if (principal.workspaceId === null) return yield* Effect.dieMessage("an API key is always bound to a workspace")
   const stored = yield* (yield* Boards.Notes).get(principal.workspaceId, note.id)
   yield* Console.log(`Notes.get: ${stored.title} (${stored.characters} characters)`)
+
+  // The store's services speak in domain values: typed queries in; records with Dates, no wire format, out. The
+  // caller is the key's store, under the store API's rules (Starter plan or above, the key's Store access).
+  const caller = yield* Store.resolveStoreCaller(principal, true)
+  const emailList = yield* Store.StoreEmailList
+  yield* emailList.add(caller, { email: "reader@example.com", name: "A reader", tags: ["newsletter"] })
+  const page = yield* emailList.listPage(caller, {
+    status: "subscribed",
+    page: { limit: 10, after: undefined },
+    created: {}
+  })
+  for (const contact of page.rows) {
+    const tags = contact.tags.map((tag) => tag.name).join(", ")
+    yield* Console.log(`StoreEmailList.listPage: ${contact.email} (${tags}) since ${contact.createdAt.getFullYear()}`)
+  }
+
+  // A refusal is a tagged error with a plain message and, where one helps, the next step as data, which your own
+  // face says in its words (the store API says "GET /products lists them").
+  const missing = yield* Effect.flip((yield* Store.StoreCatalog).get(caller, "prod_missing"))
+  yield* Console.log(`${missing._tag}: ${missing.message}; next: ${missing.next?._tag ?? "none"}`)
 })
 
 // Building the layer opens the database and migrates it; when the program ends, the pool (or PGlite) closes.

@@ -110,12 +110,14 @@ describe("the examples", { timeout: 120_000 }, () => {
     })
   })
 
-  it("embed-core-no-http.ts calls a tool and a service in its own program, on PGlite without DATABASE_URL", async () => {
+  it("embed-core-no-http.ts calls a tool and services in its own program, on PGlite without DATABASE_URL", async () => {
     const { DATABASE_URL: _ignored, ...env } = process.env
     const output = await runToEnd("examples/embed-core-no-http.ts", env)
     expect(output).toContain("database: PGlite in memory")
     expect(output).toMatch(/^tool svc_create_note: note_\w+$/m)
     expect(output).toContain("Notes.get: From my program (38 characters)")
+    expect(output).toMatch(/^StoreEmailList\.listPage: reader@example\.com \(newsletter\) since 20\d\d$/m)
+    expect(output).toContain("NotFound: no product prod_missing in this store; next: ListProducts")
   })
 
   it("webhook-receiver.ts accepts a signed delivery once, skips its repeat, and refuses a forged one", async () => {
