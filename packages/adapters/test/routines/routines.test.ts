@@ -539,7 +539,7 @@ layer(testLayer, { timeout: "120 seconds" })(`routines (${engineName})`, (it) =>
             answer: expect.stringContaining("Returns are accepted within 30 days"),
             sources: [{ title: "Returns policy", url: null }],
             error: null,
-            credits_charged: "0",
+            credits_charged: 0,
             chat_id: expect.stringMatching(/^chat_/),
             chat_url: expect.stringContaining("http://svc.test/ai/chats/chat_")
           })

@@ -1,6 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Authenticator } from "@svc/core/auth"
-import { formatCredits } from "@svc/core/credits"
+import { creditsOf } from "@svc/core/credits"
 import { type FinishedRoutineRun, Routines } from "@svc/core/routines"
 import type { ToolServer } from "@svc/core/tools"
 import { Clock, Effect, type Layer } from "effect"
@@ -32,7 +32,7 @@ const runJson = (run: FinishedRoutineRun, workspaceId: string, url: PublicUrlSha
   chat_id: run.chatId,
   chat_url: run.chatId === null ? null : chatUrl(url, run.chatId, workspaceId),
   message_id: run.messageId,
-  credits_charged: formatCredits(run.chargedTenths)
+  credits_charged: creditsOf(run.chargedTenths)
 })
 
 /**
