@@ -187,7 +187,7 @@ export {
 export { overviewJson } from "./overview/overview-json.js"
 export { readOverviewRequest } from "./overview/overview-request.js"
 export type { Figure, OverviewEvent, SellerOverview, SetupItem, Span } from "./overview/seller-overview.js"
-export type { StoreListQuery } from "./paging.js"
+export { pagedAnswer, type StoreListQuery } from "./paging.js"
 export { BundlesRepo, ProductsRepo, StoreSettingsRepo, type WaitlistEntry, WaitlistRepo } from "./catalog/ports.js"
 export { AccessRepo, SalesRepo } from "./sales/ports.js"
 export { type FeedQuery, StoreFeedRepo } from "./overview/ports.js"

@@ -63,6 +63,17 @@ export const readListQuery = (query: StoreListQuery) =>
     return { page, range }
   })
 
+/**
+ * A face's paged list: the typed query read from the face's text, the service's page for it, and that page encoded
+ * with the request it answers (whose cursor an empty page gives back).
+ */
+export const pagedAnswer = <Q extends { readonly page: PageRequest }, A, J, E1, E2, R1, R2>(
+  query: Effect.Effect<Q, E1, R1>,
+  list: (query: Q) => Effect.Effect<Page<A>, E2, R2>,
+  encode: (page: Page<A>, request: PageRequest) => J
+): Effect.Effect<J, E1 | E2, R1 | R2> =>
+  Effect.flatMap(query, (typed) => Effect.map(list(typed), (page) => encode(page, typed.page)))
+
 /** A store tool's `nextCursor`: the cursor of the next page, when there is one. */
 export const nextCursorOf = <A>(page: Page<A>): { readonly nextCursor?: string } =>
   page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }

@@ -19,7 +19,8 @@ import {
   StoreCohorts,
   StoreCustomers,
   type StoreListQuery,
-  StoreSales
+  StoreSales,
+  pagedAnswer
 } from "@svc/core/store"
 import {
   AttemptRow,
@@ -138,14 +139,15 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           status: { type: saleStatus }
         },
         (caller, query, args, source) =>
-          Effect.flatMap(
+          pagedAnswer(
             readSaleListQuery({
               ...query,
               product: ofProduct ? source.id : text(args.product),
               email: text(args.email),
               status: text(args.status)
             }),
-            (typed) => Effect.map(sales.listPage(caller, typed), (page) => salePageJson(page, typed.page))
+            (typed) => sales.listPage(caller, typed),
+            salePageJson
           )
       )
 
@@ -159,14 +161,15 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           tag: { type: GraphQLString, description: "A tag's id (tag_…) or name (any case)." }
         },
         (caller, query, args, source) =>
-          Effect.flatMap(
+          pagedAnswer(
             readCustomerListQuery({
               ...query,
               product: ofProduct ? source.id : text(args.product),
               has_access: text(args.hasAccess),
               tag: text(args.tag)
             }),
-            (typed) => Effect.map(customers.listPage(caller, typed), (page) => customerPageJson(page, typed.page))
+            (typed) => customers.listPage(caller, typed),
+            customerPageJson
           )
       )
 
@@ -198,8 +201,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           "Delivery attempts of this webhook, newest first (GET /webhooks/<id>/deliveries).",
           {},
           (caller, query, _args, source) =>
-            Effect.flatMap(readDeliveriesQuery(query), (typed) =>
-              Effect.map(webhooks.deliveries(caller, source.id, typed), (page) => deliveryPageJson(page, typed.page))
+            pagedAnswer(
+              readDeliveriesQuery(query),
+              (typed) => webhooks.deliveries(caller, source.id, typed),
+              deliveryPageJson
             )
         ) as GraphQLFieldConfig<unknown, GraphqlContext>
       })
@@ -215,8 +220,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           "Products, newest first (GET /products with paging).",
           { status: { type: productStatus } },
           (caller, query, args) =>
-            Effect.flatMap(readProductListQuery({ ...query, status: text(args.status) }), (typed) =>
-              Effect.map(catalog.listPage(caller, typed), (page) => productPageJson(page, typed.page))
+            pagedAnswer(
+              readProductListQuery({ ...query, status: text(args.status) }),
+              (typed) => catalog.listPage(caller, typed),
+              productPageJson
             )
         ),
         product: {
@@ -245,8 +252,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",
           { type: { type: GraphQLString, description: "Only events of this type (GET /webhook-events lists them)." } },
           (caller, query, args) =>
-            Effect.flatMap(readEventsQuery({ ...query, type: text(args.type) }), (typed) =>
-              Effect.map(webhooks.events(caller, typed), (page) => eventPageJson(page, typed.page))
+            pagedAnswer(
+              readEventsQuery({ ...query, type: text(args.type) }),
+              (typed) => webhooks.events(caller, typed),
+              eventPageJson
             )
         ),
         webhooks: {

@@ -11,7 +11,8 @@ import {
   removeAccessJson,
   StoreCohorts,
   StoreCustomers,
-  StoreFeeds
+  StoreFeeds,
+  pagedAnswer
 } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -41,8 +42,10 @@ export const CustomersHandlersLive = HttpApiBuilder.group(StoreApi, "customers",
       .handle("list", ({ urlParams }) =>
         withCaller("customers.list", (caller) =>
           answer(
-            Effect.flatMap(readCustomerListQuery(urlParams), (query) =>
-              Effect.map(customers.listPage(caller, query), (page) => customerPageJson(page, query.page))
+            pagedAnswer(
+              readCustomerListQuery(urlParams),
+              (query) => customers.listPage(caller, query),
+              customerPageJson
             )
           )
         )

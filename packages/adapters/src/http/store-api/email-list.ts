@@ -11,7 +11,8 @@ import {
   StoreEmailList,
   StoreFeeds,
   tagPageJson,
-  tagRemovalApiAnswer
+  tagRemovalApiAnswer,
+  pagedAnswer
 } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -26,11 +27,7 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
     return handlers
       .handle("list", ({ urlParams }) =>
         withCaller("emailList.list", (caller) =>
-          answer(
-            Effect.flatMap(readContactListQuery(urlParams), (query) =>
-              Effect.map(list.listPage(caller, query), (page) => contactPageJson(page, query.page))
-            )
-          )
+          answer(pagedAnswer(readContactListQuery(urlParams), (query) => list.listPage(caller, query), contactPageJson))
         )
       )
       .handle("add", ({ payload }) =>
@@ -70,11 +67,7 @@ export const EmailListHandlersLive = HttpApiBuilder.group(StoreApi, "emailList",
       )
       .handle("tags", ({ urlParams }) =>
         withCaller("emailList.tags", (caller) =>
-          answer(
-            Effect.flatMap(readTagListQuery(urlParams), (query) =>
-              Effect.map(list.listTags(caller, query), (page) => tagPageJson(page, query.page))
-            )
-          )
+          answer(pagedAnswer(readTagListQuery(urlParams), (query) => list.listTags(caller, query), tagPageJson))
         )
       )
   })

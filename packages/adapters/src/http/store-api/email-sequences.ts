@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { readSequenceListQuery, sequencePageJson, StoreEmailSequences } from "@svc/core/store"
+import { readSequenceListQuery, sequencePageJson, StoreEmailSequences, pagedAnswer } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
 import { withCaller } from "./caller.js"
@@ -12,9 +12,7 @@ export const EmailSequencesHandlersLive = HttpApiBuilder.group(StoreApi, "emailS
     return handlers.handle("list", ({ urlParams }) =>
       withCaller("emailSequences.list", (caller) =>
         answer(
-          Effect.flatMap(readSequenceListQuery(urlParams), (query) =>
-            Effect.map(sequences.listPage(caller, query), (page) => sequencePageJson(page, query.page))
-          )
+          pagedAnswer(readSequenceListQuery(urlParams), (query) => sequences.listPage(caller, query), sequencePageJson)
         )
       )
     )

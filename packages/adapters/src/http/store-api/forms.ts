@@ -8,7 +8,8 @@ import {
   readFormListQuery,
   StoreFeeds,
   type StoreCaller,
-  StoreForms
+  StoreForms,
+  pagedAnswer
 } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -40,18 +41,16 @@ export const FormsHandlersLive = HttpApiBuilder.group(StoreApi, "forms", (handle
     return handlers
       .handle("list", ({ urlParams }) =>
         withCaller("forms.list", (caller) =>
-          answer(
-            Effect.flatMap(readFormListQuery(urlParams), (query) =>
-              Effect.map(forms.listPage(caller, query), (page) => formPageJson(page, query.page))
-            )
-          )
+          answer(pagedAnswer(readFormListQuery(urlParams), (query) => forms.listPage(caller, query), formPageJson))
         )
       )
       .handle("applications", ({ path, urlParams }) =>
         withCaller("forms.applications", (caller) =>
           answer(
-            Effect.flatMap(readApplicationsQuery(urlParams), (query) =>
-              Effect.map(forms.applications(caller, path.id, query), (page) => applicationPageJson(page, query.page))
+            pagedAnswer(
+              readApplicationsQuery(urlParams),
+              (query) => forms.applications(caller, path.id, query),
+              applicationPageJson
             )
           )
         )

@@ -7,7 +7,8 @@ import {
   productSummaryJson,
   readProductListQuery,
   StoreCatalog,
-  StoreCohorts
+  StoreCohorts,
+  pagedAnswer
 } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -27,8 +28,10 @@ export const ProductsHandlersLive = HttpApiBuilder.group(StoreApi, "products", (
           Effect.if(hasPagingField(urlParams), {
             onTrue: () =>
               answer(
-                Effect.flatMap(readProductListQuery(urlParams), (query) =>
-                  Effect.map(catalog.listPage(caller, query), (page) => productPageJson(page, query.page))
+                pagedAnswer(
+                  readProductListQuery(urlParams),
+                  (query) => catalog.listPage(caller, query),
+                  productPageJson
                 )
               ),
             onFalse: () =>

@@ -7,7 +7,8 @@ import {
   salePageJson,
   salesFeedJson,
   StoreFeeds,
-  StoreSales
+  StoreSales,
+  pagedAnswer
 } from "@svc/core/store"
 import { StoreApi, storeApiNextSteps } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -31,11 +32,7 @@ export const SalesHandlersLive = HttpApiBuilder.group(StoreApi, "sales", (handle
       )
       .handle("list", ({ urlParams }) =>
         withCaller("sales.list", (caller) =>
-          answer(
-            Effect.flatMap(readSaleListQuery(urlParams), (query) =>
-              Effect.map(sales.listPage(caller, query), (page) => salePageJson(page, query.page))
-            )
-          )
+          answer(pagedAnswer(readSaleListQuery(urlParams), (query) => sales.listPage(caller, query), salePageJson))
         )
       )
       .handle("recent", ({ urlParams }) =>

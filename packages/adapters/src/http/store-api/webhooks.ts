@@ -1,5 +1,6 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { pagedAnswer } from "@svc/core/store"
 import { StoreApi, StoreBadRequest, StoreInvalid } from "@svc/core/store-api"
 import {
   createdWebhookApiAnswer,
@@ -111,8 +112,10 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
       .handle("deliveries", ({ path, urlParams }) =>
         withCaller("webhooks.deliveries", (caller) =>
           answer(
-            Effect.flatMap(readDeliveriesQuery(urlParams), (query) =>
-              Effect.map(webhooks.deliveries(caller, path.id, query), (page) => deliveryPageJson(page, query.page))
+            pagedAnswer(
+              readDeliveriesQuery(urlParams),
+              (query) => webhooks.deliveries(caller, path.id, query),
+              deliveryPageJson
             )
           )
         )
@@ -124,11 +127,7 @@ export const WebhooksHandlersLive = HttpApiBuilder.group(StoreApi, "webhooks", (
       )
       .handle("events", ({ urlParams }) =>
         withCaller("webhooks.events", (caller) =>
-          answer(
-            Effect.flatMap(readEventsQuery(urlParams), (query) =>
-              Effect.map(webhooks.events(caller, query), (page) => eventPageJson(page, query.page))
-            )
-          )
+          answer(pagedAnswer(readEventsQuery(urlParams), (query) => webhooks.events(caller, query), eventPageJson))
         )
       )
       .handle("event", ({ path }) =>
