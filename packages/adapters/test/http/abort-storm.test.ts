@@ -11,7 +11,11 @@ import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { mcpHeaders, restCall, rpc } from "./requests.js"
 
-const CALLS = 3_000
+/**
+ * On PostgreSQL the race failed about 1 to 3 calls in 3,000, so its storm is that long. PGlite (one connection, no
+ * cancel) never had it: a shorter storm there keeps it from coming back at a third of the CI time.
+ */
+const CALLS = engineName === "PostgreSQL" ? 3_000 : 1_000
 /** Clients calling at once; each sends its calls one after another. */
 const CLIENTS = 48
 /** Each key takes 120 calls a minute; this many keys keep the storm under every key's limit. */
@@ -78,7 +82,8 @@ const storm = async (url: string, tokens: ReadonlyArray<string>, noteId: string)
   return outcomes
 }
 
-layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) => {
+// Stopping the server waits for the storm's last aborted calls to end; on a busy CI machine that is slow too.
+layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it) => {
   describe(`clients that go away (${engineName})`, () => {
     it.effect(
       `${CALLS} MCP and REST reads and writes, half aborted after 0–${MAX_ABORT_DELAY_MS} ms: no other call fails`,
@@ -105,8 +110,9 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "60 seconds" })((it) 
           // The storm really cut calls off (those of 0 and 1 ms alone are ~140), or it checked nothing.
           expect(outcomes.filter((outcome) => outcome.kind === "aborted").length).toBeGreaterThan(CALLS / 50)
         }),
-      // A few seconds on an idle machine; the margin is for a machine shared with other work.
-      { timeout: 120_000 }
+      // Seconds on an idle machine, 60 s beside a CI run; 120 s was once not enough beside three other test
+      // files on 2 cores.
+      { timeout: 300_000 }
     )
   })
 })
