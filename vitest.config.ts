@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config"
+import { SlowestFirst } from "./scripts/test-order.js"
 
 /**
  * Test files whose outcome cannot depend on the test engine: they open no test database (or always PGlite, as the
@@ -75,6 +76,8 @@ export default defineConfig({
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU, so four at a time
     // finish sooner than one per core on a 2-core machine (CI, fresh clone: 21 min with three, 19 with four).
     poolOptions: { forks: { minForks: 1, maxForks: 4 } },
+    // The slowest files start first, so the run does not end on one of them alone (scripts/test-order.ts).
+    sequence: { sequencer: SlowestFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -33,7 +33,7 @@ afterAll(async () => {
   await receiver?.close()
   await dispose()
   rmSync(scratch, { recursive: true, force: true })
-})
+}, 300_000)
 
 // What a consumer writes: every value it needs comes from the environment, as from its own configuration.
 const program = `import { readFileSync } from "node:fs"

@@ -22,7 +22,7 @@ const currentEnv = useFreshDatabase({ SVC_BOOTSTRAP: "false" })
 const project = mkdtempSync(join(tmpdir(), "svc-openapi-client-"))
 symlinkSync(join(root, "node_modules"), join(project, "node_modules"), "dir")
 writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module", private: true }))
-afterAll(() => rmSync(project, { recursive: true, force: true }))
+afterAll(() => rmSync(project, { recursive: true, force: true }), 300_000)
 
 const SALES = 7
 

@@ -16,7 +16,8 @@ const tsc = resolve(root, "node_modules/typescript/bin/tsc")
 const workspaces = ["core", "adapters", "client", "server"]
 const scratch = mkdtempSync(join(tmpdir(), "svc-pack-"))
 const project = join(scratch, "embedder")
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+// Removing an installed project's node_modules took over a minute on a busy 2-core CI machine (the 60 s hook default).
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 300_000)
 
 // A program as a team embedding the core writes it: the core's services over the adapters' storage, on an
 // in-memory PGlite, in its own process; and the client checking a webhook delivery's signature. It imports the
