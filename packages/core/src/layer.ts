@@ -27,6 +27,7 @@ import { libraryTools } from "./library/tools.js"
 import { RoutinesLive } from "./routines/layer.js"
 import { routineTools } from "./routines/tools.js"
 import { StoreLive } from "./store/layer.js"
+import { WebhookSamplesLive } from "./store-api/sample-events.js"
 import { storeTools } from "./store/tools.js"
 import { ToolRegistry, type Toolset } from "./tools/registry.js"
 import { ToolServer } from "./tools/server.js"
@@ -64,7 +65,8 @@ export const CoreLive = Layer.mergeAll(
   RoutinesLive,
   Skills.Default,
   StoreLive,
-  Webhooks.Default,
+  // The samples a test send posts are the store API's events, which webhooks deliver without knowing the store.
+  Webhooks.Default.pipe(Layer.provide(WebhookSamplesLive)),
   InstantHooks.Default,
   AskCallbacks.Default
 )

@@ -10,8 +10,8 @@ import { importGraphOf } from "./support/import-graph.js"
 const src = fileURLToPath(new URL("../src", import.meta.url))
 const tsConfig = fileURLToPath(new URL("../tsconfig.json", import.meta.url))
 
-// Folders form layers (shared ← accounts ← auth, items ← boards/highlights ← library ← workspace, store ← webhooks
-// ← store-api, …): a folder may import the folders below it and never one that imports it back, so any area can be
+// Folders form layers (shared ← accounts ← auth, items ← boards/highlights ← library ← workspace, events ← store and
+// events ← webhooks, both ← store-api, …): a folder may import the folders below it and never one that imports it back, so any area can be
 // read, tested and moved with what lies below it alone.
 describe("the import graph of packages/core/src", () => {
   const scanned = importGraphOf(src, tsConfig)
@@ -31,6 +31,21 @@ describe("the import graph of packages/core/src", () => {
 
   it("has no cycle between top-level folders", async () => {
     expect(folderCycles((await scanned).graph).map(describeCycle)).toEqual([])
+  })
+
+  // Webhooks deliver the store's events without knowing the store: the events' payloads, samples and rows are the
+  // store API's contract (store-api/), which builds on both.
+  it("leads from webhooks/ to no file of store/ or store-api/, directly or through another folder", async () => {
+    const { graph } = await scanned
+    const reached = new Set<string>()
+    const visit = (file: string) => {
+      if (reached.has(file)) return
+      reached.add(file)
+      for (const next of graph[file] ?? []) visit(next)
+    }
+    for (const file of Object.keys(graph).filter((file) => file.startsWith("webhooks/"))) visit(file)
+    expect([...reached].filter((file) => file.startsWith("store/") || file.startsWith("store-api/"))).toEqual([])
+    expect(reached.size).toBeGreaterThan(20)
   })
 
   it("is read with type-only imports and `.js` specifiers of `.ts` files, as the sources write them", async () => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { JSONSchema, Option, Schema, SchemaAST } from "effect"
 import { StoreApi } from "../src/store-api/api.js"
-import { WEBHOOK_EVENT_DATA, webhookEventSchema } from "../src/webhooks/event-data.js"
+import { WEBHOOK_EVENT_DATA, webhookEventSchema } from "../src/store-api/event-data.js"
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/event-types.js"
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "../src/webhooks/policy.js"
-import { sampleEventData } from "../src/webhooks/sample-events.js"
+import { sampleEventData } from "../src/store-api/sample-events.js"
 
 interface WebhookOperation {
   readonly parameters: ReadonlyArray<{ readonly name: string }>

@@ -25,19 +25,8 @@ import {
   SaleFeedRow
 } from "../store/overview/feed-rows.js"
 import { storeOpenApiTransform } from "./openapi.js"
-import {
-  CustomerMatch,
-  CustomerRow,
-  listQueryFields,
-  PageOf,
-  ProductAnswer,
-  ProductRow,
-  ProductSummary,
-  queryBoolean,
-  queryChoice,
-  SaleRow,
-  strict
-} from "../store/api-rows.js"
+import { CustomerMatch, CustomerRow, ProductAnswer, ProductRow, ProductSummary, SaleRow } from "../store/api-rows.js"
+import { listQueryFields, PageOf, queryBoolean, queryChoice, strict } from "../shared/list-wire.js"
 import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"

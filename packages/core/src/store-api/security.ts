@@ -2,7 +2,7 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Schema } from "effect"
-import type { StoreCaller } from "../store/caller.js"
+import type { StoreCaller } from "../auth/store-caller.js"
 import { StoreBadRequest, StoreForbidden, StoreInvalid, StorePlanRequired, StoreUnauthorized } from "./errors.js"
 
 /** The caller of the current store API request, provided by `StoreAuth`. */

@@ -1,6 +1,6 @@
 import { JSONSchema } from "effect"
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/event-types.js"
-import { webhookEventSchema } from "../webhooks/event-data.js"
+import { webhookEventSchema } from "./event-data.js"
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "../webhooks/policy.js"
 
 type Json = Record<string, unknown>

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { Billing, ProductFields, ProductStatus } from "./catalog/product.js"
 
-// The store API's rows and list shapes live with the store, not in store-api/, because the webhooks group
-// (webhooks/api.ts) and the feeds (feed-rows.ts) build on them and store-api/ composes both.
+// The store API's rows, shared by the store tools, the feeds (feed-rows.ts) and the contract (store-api/). The list
+// and query shapes every API group uses, the webhooks group too, are in shared/list-wire.ts.
 
 const nullableString = Schema.NullOr(Schema.String)
 const iso = Schema.String.annotations({ description: "ISO 8601 timestamp, UTC." })
@@ -127,48 +127,3 @@ export const CustomerMatch = Schema.Struct({
   access: Schema.Array(AccessLine).annotations({ description: "One line per product the person has had." }),
   tags: Schema.Array(Schema.String).annotations({ description: "The person's tag names, alphabetical." })
 })
-
-/**
- * A page of a list. `next_cursor` is always a cursor: pass it as `starting_after` for the next page; on the
- * last page it points after the last row, so a poller can keep it and continue from there later.
- */
-export const PageOf = <A, I>(row: Schema.Schema<A, I>) =>
-  Schema.Struct({
-    ok: Schema.Literal(true),
-    data: Schema.Array(row),
-    has_more: Schema.Boolean,
-    next_cursor: Schema.String.annotations({
-      description:
-        "Cursor after the last row, for starting_after. On the last page too (keep it to continue later); " +
-        "on an empty page, the starting_after asked with, or the start of the list."
-    })
-  })
-
-/**
- * A query parameter taken as text, declared in the OpenAPI document as what it means (a number, a boolean, a choice),
- * so that generated clients type it so. The text stays the wire schema: the store's services read it and answer a bad
- * value with their own 400 message, which a decoding schema would replace.
- */
-export const queryMeaning = (meaning: { readonly [keyword: string]: unknown }) =>
-  Schema.String.annotations({ jsonSchema: meaning })
-
-/** A query parameter that is one of fixed words. */
-export const queryChoice = (choices: ReadonlyArray<string>) => queryMeaning({ type: "string", enum: choices })
-
-/** A query parameter that is `true` or `false`. */
-export const queryBoolean = queryMeaning({ type: "boolean" })
-
-const instant = queryMeaning({ anyOf: [{ type: "string" }, { type: "integer", minimum: 0 }] })
-
-/** The query every paged list takes. */
-export const listQueryFields = {
-  limit: Schema.optional(queryMeaning({ type: "integer", minimum: 1, maximum: 100, default: 25 })).annotations({
-    description: "1 to 100, default 25."
-  }),
-  starting_after: Schema.optional(Schema.String).annotations({ description: "next_cursor of the previous page." }),
-  created_after: Schema.optional(instant).annotations({ description: "ISO date or milliseconds." }),
-  created_before: Schema.optional(instant).annotations({ description: "ISO date or milliseconds." })
-}
-
-/** Refuses query parameters and body fields the endpoint does not know. */
-export const strict = { parseOptions: { onExcessProperty: "error" as const } }

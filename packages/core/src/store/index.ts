@@ -8,12 +8,12 @@ export {
   ChecklistItemRow,
   CustomerMatch,
   CustomerRow,
-  PageOf,
   ProductAnswer,
   ProductRow,
   ProductSummary,
   SaleRow
 } from "./api-rows.js"
+export { PageOf } from "../shared/list-wire.js"
 export {
   BUNDLE_MAX_PRODUCTS,
   BUNDLE_MIN_PRODUCTS,
@@ -23,7 +23,7 @@ export {
 } from "./catalog/bundle.js"
 export type { BundleAccessLine } from "./sales/bundle-access.js"
 export { type BundleSave, type BundleView, StoreBundles } from "./catalog/bundles.js"
-export { resolveStoreCaller, type StoreCaller } from "./caller.js"
+export { resolveStoreCaller, type StoreCaller } from "../auth/store-caller.js"
 export { StoreCatalog } from "./catalog/catalog.js"
 export {
   bundleAnswerJson,
@@ -158,7 +158,7 @@ export {
   RenewalPaymentRow,
   SaleFeedRow
 } from "./overview/feed-rows.js"
-export { FEED_SELECTIONS, type FeedSelection } from "./overview/feed-selectors.js"
+export { FEED_SELECTIONS, type FeedSelection } from "../events/feed-selections.js"
 export {
   changesFeedJson,
   cohortSignupsFeedJson,
@@ -187,7 +187,7 @@ export {
 export { overviewJson } from "./overview/overview-json.js"
 export { readOverviewRequest } from "./overview/overview-request.js"
 export type { Figure, OverviewEvent, SellerOverview, SetupItem, Span } from "./overview/seller-overview.js"
-export { pagedAnswer, type StoreListQuery } from "./paging.js"
+export { pagedAnswer, type StoreListQuery } from "../shared/list-query.js"
 export { BundlesRepo, ProductsRepo, StoreSettingsRepo, type WaitlistEntry, WaitlistRepo } from "./catalog/ports.js"
 export { AccessRepo, SalesRepo } from "./sales/ports.js"
 export { type FeedQuery, StoreFeedRepo } from "./overview/ports.js"

@@ -5,7 +5,7 @@ import { levelOf } from "../auth/access.js"
 import { Conflict, type DomainError, InvalidInput, invalid, NotFound, renamePaths } from "../shared/errors.js"
 import type { NextStep } from "../shared/next-step.js"
 import type { ToolContext } from "../tools/tool.js"
-import type { StoreCaller } from "./caller.js"
+import type { StoreCaller } from "../auth/store-caller.js"
 import type { ChecklistItemRow } from "./api-rows.js"
 import { CHECKLIST_MESSAGES } from "./catalog/product-rules.js"
 

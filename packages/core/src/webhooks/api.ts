@@ -1,7 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
-import { listQueryFields, PageOf, queryChoice, strict } from "../store/api-rows.js"
+import { listQueryFields, PageOf, queryChoice, strict } from "../shared/list-wire.js"
 import { WEBHOOK_EVENT_TYPES } from "./event-types.js"
 import {
   AttemptRow,

@@ -13,7 +13,6 @@ export {
 } from "./address.js"
 export { RollSecretBody, TestWebhookBody, WebhooksApiGroup } from "./api.js"
 export type { AttemptOutcome, AttemptResult, LoggedAttempt, SignedSend } from "./attempt.js"
-export { WEBHOOK_EVENT_DATA, type WebhookEventData, webhookEventSchema } from "./event-data.js"
 export { envelopeAround, envelopeBody, type WebhookEnvelope } from "./envelope.js"
 export { isWebhookEventType, WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
 export {
@@ -29,7 +28,14 @@ export {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER
 } from "./policy.js"
-export { HttpSender, type OutgoingRequest, SendFailed, SendFailureReason, type SendOutcome } from "./ports.js"
+export {
+  HttpSender,
+  type OutgoingRequest,
+  SendFailed,
+  SendFailureReason,
+  type SendOutcome,
+  WebhookSamples
+} from "./ports.js"
 export {
   type AttemptRecord,
   type ClaimedDelivery,

@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
+import type { WebhookEventType } from "./event-types.js"
 
 /** One outgoing POST to a customer's address. */
 export interface OutgoingRequest {
@@ -47,4 +48,13 @@ export class SendFailed extends Schema.TaggedError<SendFailed>()("SendFailed", {
 export class HttpSender extends Context.Tag("svc/webhooks/HttpSender")<
   HttpSender,
   { readonly send: (request: OutgoingRequest) => Effect.Effect<SendOutcome, SendFailed> }
+>() {}
+
+/**
+ * The `data` of a sample event of each type, for a test send, shaped like the real events. The events' payloads are
+ * the store API's contract, so it gives them (`store-api/sample-events.ts`); webhooks only deliver them.
+ */
+export class WebhookSamples extends Context.Tag("svc/webhooks/WebhookSamples")<
+  WebhookSamples,
+  { readonly dataOf: (type: WebhookEventType, now: Date) => Readonly<Record<string, unknown>> }
 >() {}

@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import type { StoreCaller } from "../store/caller.js"
+import type { StoreCaller } from "../auth/store-caller.js"
 import { Conflict, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import type { CreatedRange, Page, PageRequest } from "../shared/paging.js"
 import { Ids, Transactor } from "../shared/ports.js"
@@ -8,8 +8,8 @@ import { attemptDelivery } from "./attempt.js"
 import { envelopeBody, type WebhookEnvelope } from "./envelope.js"
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
 import { MAX_WEBHOOKS_PER_WORKSPACE, RETENTION_MS } from "./policy.js"
+import { WebhookSamples } from "./ports.js"
 import { WebhooksRepo } from "./repo.js"
-import { sampleEventData } from "./sample-events.js"
 import {
   type AttemptView,
   eventTypeGroups,
@@ -105,6 +105,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
     const secrets = yield* WebhookSecrets
     const ids = yield* Ids
     const transactor = yield* Transactor
+    const samples = yield* WebhookSamples
 
     const notFound = (id: string) => new NotFound({ message: `no webhook ${id} in this workspace` })
 
@@ -226,7 +227,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("svc/webhooks/Webhooks"
             workspaceId: caller.workspaceId,
             type,
             createdAt: new Date(now),
-            data: sampleEventData(type, new Date(now))
+            data: samples.dataOf(type, new Date(now))
           },
           caller.store.handle
         )

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import type { Page, PageRequest } from "../shared/paging.js"
-import { creationKey, pageAnswer } from "../store/paging.js"
+import { creationKey, pageAnswer } from "../shared/list-query.js"
 import { normalizedReceiverUrl } from "./address.js"
 import type { AttemptView, Webhook } from "./schema.js"
 import type {

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { BadListRequest } from "../shared/errors.js"
-import { readListQuery, type StoreListQuery } from "../store/paging.js"
+import { readListQuery, type StoreListQuery } from "../shared/list-query.js"
 import { isWebhookEventType } from "./event-types.js"
 
 /** `GET /webhooks/<id>/deliveries`'s query text as the typed query of `Webhooks.deliveries`; 400 when wrong. */

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Option } from "effect"
 import { invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
-import type { StoreCaller } from "../caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { ProductsRepo, WaitlistRepo } from "./ports.js"
 
 /** The longest link title. */

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import type { Page, PageRequest } from "../../shared/paging.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import { bundledProductJson } from "./bundle.js"
 import type { BundleView } from "./bundles.js"
 import { defaultWhatsIncluded, type Product } from "./product.js"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { BadListRequest } from "../errors.js"
-import { readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, type StoreListQuery } from "../../shared/list-query.js"
 import type { ProductStatus } from "./product.js"
 
 const isStatus = (text: string): text is ProductStatus => text === "draft" || text === "live" || text === "off"

@@ -4,7 +4,7 @@ import { FieldProblem, InvalidInput, invalid, NotFound } from "../../shared/erro
 import { Ids, Transactor } from "../../shared/ports.js"
 import { isCalendarDay } from "../../shared/time.js"
 import { hasAccess } from "../sales/access.js"
-import { requireProductEditor, type StoreCaller } from "../caller.js"
+import { requireProductEditor, type StoreCaller } from "../../auth/store-caller.js"
 import {
   type Cohort,
   COHORT_CAPACITY_MAX,

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from "../../shared/paging.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import type { AddCustomerOutcome } from "../sales/free-grant.js"
 import {
   type CustomerProductLine,

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { BadListRequest } from "../errors.js"
-import { readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, type StoreListQuery } from "../../shared/list-query.js"
 import type { CustomerListQuery } from "./customer-record.js"
 
 /** `GET /customers`'s query text as the typed query: `has_access` first, then the page and window. */

@@ -7,7 +7,7 @@ import { defineTool } from "../../tools/tool.js"
 import { IMPORT_ROWS_MAX } from "./customer-import.js"
 import { StoreCustomers } from "./customers.js"
 import { customerJson } from "./customer-json.js"
-import { nextCursorOf, readToolPaging } from "../paging.js"
+import { nextCursorOf, readToolPaging } from "../../shared/list-query.js"
 import { TAG_NAME_MAX, TAGS_PER_CALL_MAX } from "../email-list/tags.js"
 import { emailOf, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 

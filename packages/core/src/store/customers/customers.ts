@@ -20,7 +20,7 @@ import type {
 } from "./customer-record.js"
 import type { AddCustomerOutcome, AddCustomerRejection, GrantAccess } from "../sales/free-grant.js"
 import { type Customer, hasAccess, type ProductAccess as Access } from "../sales/access.js"
-import type { StoreCaller } from "../caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { AccessRepo } from "../sales/ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import { type StoreTag, StoreTagsRepo } from "../email-list/ports.js"

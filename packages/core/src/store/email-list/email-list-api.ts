@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
 import { Email } from "../../accounts/schema.js"
-import { listQueryFields, PageOf, queryChoice, strict } from "../api-rows.js"
+import { listQueryFields, PageOf, queryChoice, strict } from "../../shared/list-wire.js"
 import {
   ContactStatus,
   ContactTaggedRow,

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from "../../shared/paging.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import type { ContactAddition, ContactRemoval, ContactView, ListedTag, TagRemoval } from "./contact-view.js"
 import type { EmailContactRow, EmailTagRow } from "./email-contact.js"
 import type { StoreTag } from "./ports.js"

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import type { CreatedRange, PageRequest } from "../../shared/paging.js"
 import { BadListRequest } from "../errors.js"
-import { readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, type StoreListQuery } from "../../shared/list-query.js"
 import { ContactStatus } from "./email-contact.js"
 
 /** Which contacts a page of the email list holds. */

@@ -3,7 +3,7 @@ import { ContactStatus, EmailContactRow, EmailTagRow } from "./email-contact.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { describeActions, need, onlyFieldsOf } from "../action-tools.js"
-import { nextCursorOf, readToolPaging } from "../paging.js"
+import { nextCursorOf, readToolPaging } from "../../shared/list-query.js"
 import { StoreEmailList } from "./email-contacts.js"
 import { contactJson, tagJson } from "./email-list-json.js"
 import {

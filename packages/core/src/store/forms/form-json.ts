@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import type { Page, PageRequest } from "../../shared/paging.js"
 import type { StoreTag } from "../email-list/ports.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import type { Decision, FormView } from "./form-view.js"
 import type { FormResponse } from "./schema.js"
 

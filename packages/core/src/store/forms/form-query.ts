@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { BadListRequest } from "../errors.js"
-import { readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, type StoreListQuery } from "../../shared/list-query.js"
 import { ApplicationStatus } from "./schema.js"
 
 const isApplicationStatus = Schema.is(ApplicationStatus)

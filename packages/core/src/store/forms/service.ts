@@ -4,7 +4,7 @@ import { applicationAcceptedEmail, applicationDeclinedEmail } from "../../mail/t
 import { Mailer } from "../../mail/ports.js"
 import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
-import type { StoreCaller } from "../caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { makeContactTagger, makeTagResolver, readTagRefs } from "../email-list/contact-tagging.js"
 import { StoreCustomers } from "../customers/customers.js"
 import { readEmailAddress } from "../email-list/email-address.js"

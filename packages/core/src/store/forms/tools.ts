@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { Cursor } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
 import { describeActions, need, onlyFieldsOf } from "../action-tools.js"
-import { nextCursorOf, readToolPaging } from "../paging.js"
+import { nextCursorOf, readToolPaging } from "../../shared/list-query.js"
 import { inToolNames, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import {
   ApplicationRow,

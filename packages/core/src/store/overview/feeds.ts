@@ -9,8 +9,8 @@ import {
   RefundFeedRow,
   SaleFeedRow
 } from "./feed-rows.js"
-import type { StoreCaller } from "../caller.js"
-import { FEED_SELECTIONS, type FeedSelection } from "./feed-selectors.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
+import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
 import { FormCompletedRow } from "../forms/api.js"
 import { StoreFeedRepo } from "./ports.js"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { invalid } from "../../shared/errors.js"
-import { parseInstant } from "../paging.js"
+import { parseInstant } from "../../shared/list-query.js"
 
 /** The named periods of the overview, in days. */
 export const OVERVIEW_PERIODS = { "7d": 7, "30d": 30, "90d": 90, "365d": 365 } as const

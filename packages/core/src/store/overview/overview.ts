@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Option } from "effect"
 import type { EventRecord } from "../../events/schema.js"
 import { invalid } from "../../shared/errors.js"
-import type { StoreCaller } from "../caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { StoreSettingsRepo } from "../catalog/ports.js"
 import { OVERVIEW_PERIODS, type OverviewRequest } from "./overview-request.js"
 import type { Figure, ProductSales, SellerOverview, SetupItem } from "./seller-overview.js"

@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import { type NextStepWords, withNextStep } from "../../shared/next-step.js"
 import type { Page, PageRequest } from "../../shared/paging.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import type { Sale } from "./sale.js"
 import type { SaleOutcome } from "./sale-outcome.js"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { CreatedRange, PageRequest } from "../../shared/paging.js"
 import { BadListRequest } from "../errors.js"
-import { readListQuery, readToolPaging, type StoreListQuery } from "../paging.js"
+import { readListQuery, readToolPaging, type StoreListQuery } from "../../shared/list-query.js"
 import type { SaleRowStatus } from "./sale.js"
 
 /** What `StoreSales.listPage` reads: the page, the creation window, and the filters. */

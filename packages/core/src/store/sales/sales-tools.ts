@@ -11,7 +11,7 @@ import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
 import { saleListQueryOf } from "./sale-query.js"
 import { StoreSales } from "./sales.js"
-import { nextCursorOf } from "../paging.js"
+import { nextCursorOf } from "../../shared/list-query.js"
 import { emailOf, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
 const text = (max: number, description: string) =>

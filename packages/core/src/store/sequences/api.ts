@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { listQueryFields, PageOf, strict } from "../api-rows.js"
+import { listQueryFields, PageOf, strict } from "../../shared/list-wire.js"
 import { EmailSequenceRow } from "./schema.js"
 
 /** The email sequences on the store API: read here, made and changed through `svc_manage_store_emails`. */

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from "../../shared/paging.js"
-import { creationKey, pageAnswer } from "../paging.js"
+import { creationKey, pageAnswer } from "../../shared/list-query.js"
 import type { EmailSequenceDetailRow, EmailSequenceRow, SequenceView } from "./schema.js"
 
 // The store API's wire form of the sequences (snake_case, ISO times), which the seller's tool answers too.

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { CreatedRange, PageRequest } from "../../shared/paging.js"
-import { readListQuery, type StoreListQuery } from "../paging.js"
+import { readListQuery, type StoreListQuery } from "../../shared/list-query.js"
 
 /** Which sequences a page of the store's sequences holds. */
 export interface SequenceListQuery {

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
-import type { StoreCaller } from "../caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { makeTagResolver, readTagRefs } from "../email-list/contact-tagging.js"
 import type { Page } from "../../shared/paging.js"
 import { ProductsRepo } from "../catalog/ports.js"

@@ -1,7 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
-import { strict } from "../../store/api-rows.js"
+import { strict } from "../../shared/list-wire.js"
 import { INSTANT_HOOK_EVENTS } from "./events.js"
 
 const ok = Schema.Literal(true)

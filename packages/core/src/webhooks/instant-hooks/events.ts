@@ -3,7 +3,7 @@
  * tool can fetch every pushed id from that feed.
  */
 
-import { FEED_SELECTIONS, type FeedSelection } from "../../store/overview/feed-selectors.js"
+import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
 
 /** Which rows of the event log a feed shows (its `FEED_SELECTIONS` entry), and which of their ids it lists. */
 export interface FeedSelector extends FeedSelection {

@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import type { StoreCaller } from "../../store/caller.js"
+import type { StoreCaller } from "../../auth/store-caller.js"
 import { invalid, NotFound } from "../../shared/errors.js"
 import { Ids } from "../../shared/ports.js"
 import { checkReceiverUrl, normalizedReceiverUrl, refusalMessage } from "../address.js"

@@ -1,10 +1,9 @@
 import { Effect, Either } from "effect"
-import { decodeCursor, encodeCursor, type Page, type PageKey, type PageRequest } from "../shared/paging.js"
-import { startsWithImpossibleDay } from "../shared/time.js"
+import { type CreatedRange, decodeCursor, encodeCursor, type Page, type PageKey, type PageRequest } from "./paging.js"
+import { startsWithImpossibleDay } from "./time.js"
 import { BadListRequest } from "./errors.js"
-import type { CreatedRange } from "../shared/paging.js"
 
-/** The common query of the store's paged lists, as text from the URL. */
+/** The common query of the store API's paged lists (the webhooks group's too), as text from the URL. */
 export interface StoreListQuery {
   readonly limit?: string | undefined
   readonly starting_after?: string | undefined

@@ -1,11 +1,10 @@
 import { Effect, Option } from "effect"
 import { planAtLeast } from "../accounts/schema.js"
-import { levelOf } from "../auth/access.js"
-import type { Principal } from "../auth/schema.js"
-import { AuthExpired } from "../shared/errors.js"
+import { levelOf } from "./access.js"
+import type { Principal } from "./schema.js"
+import { AuthExpired, StoreAccessDenied } from "../shared/errors.js"
 import type { Store } from "../accounts/workspace.js"
 import { WorkspacesRepo } from "../accounts/ports.js"
-import { StoreAccessDenied } from "./errors.js"
 
 /** Who calls the store API, and the one store the call acts on. */
 export interface StoreCaller {

@@ -1,6 +1,8 @@
 import { STORE_CURRENCY } from "../store/sales/sale.js"
 import { saleJson } from "../store/sales/sale-json.js"
-import type { WebhookEventType } from "./event-types.js"
+import { Layer } from "effect"
+import type { WebhookEventType } from "../webhooks/event-types.js"
+import { WebhookSamples } from "../webhooks/ports.js"
 
 /**
  * Sample `data` for each event type, shaped like the real events (store events carry the fields of
@@ -183,3 +185,6 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
       }
   }
 }
+
+/** The store's sample events for the webhooks' test sends (`Webhooks.test`). */
+export const WebhookSamplesLive = Layer.succeed(WebhookSamples, { dataOf: sampleEventData })

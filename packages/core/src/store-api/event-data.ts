@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { SaleRow } from "../store/api-rows.js"
 import { AccessHowLiteral } from "../store/overview/feed-rows.js"
 import { Billing } from "../store/catalog/product.js"
-import type { WebhookEventType } from "./event-types.js"
+import type { WebhookEventType } from "../webhooks/event-types.js"
 
 // The `data` of each webhook event type: the contract a receiver is typed against. Events the store emits today
 // carry the fields of their feed row (the adapters test decodes every emitted event against these); the others are
