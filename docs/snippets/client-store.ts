@@ -1,6 +1,12 @@
 // docs/client.md, "Store API": the store API with the typed client, as Promises and as Effect programs.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { createStoreClient, StoreApiError, StoreInvalidError, StoreRateLimitedError } from "@svc/client"
+import {
+  createStoreClient,
+  StoreApiError,
+  type StoreApiErrors,
+  StoreInvalidError,
+  StoreRateLimitedError
+} from "@svc/client"
 import { StoreApiClient, StoreNotFound } from "@svc/client/effect"
 import { Effect } from "effect"
 
@@ -36,6 +42,14 @@ try {
   else if (error instanceof StoreApiError) console.log(error.status, error.code, error.message)
   else throw error // SvcTimeoutError, SvcConnectionError, an abort reason
 }
+
+// The same classes in Effect code: each has a _tag, its class name, so Effect.catchTag matches it.
+const productTitle = (id: string) =>
+  Effect.tryPromise({ try: () => store.products.get({ id }), catch: (error) => error as StoreApiErrors }).pipe(
+    Effect.map(({ product }) => product.title),
+    Effect.catchTag("StoreNotFoundError", () => Effect.succeed("(no such product)"))
+  )
+console.log(await Effect.runPromise(productTitle(product.id)))
 
 // The Effect face: the client derived from the server's HttpApi contract.
 const recentSales = Effect.gen(function* () {

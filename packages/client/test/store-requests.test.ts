@@ -4,9 +4,11 @@
  * packages/server/test/client-store.test.ts.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { buildRequest } from "../src/store/endpoints.js"
 import {
   StoreApiError,
+  type StoreApiErrors,
   StoreBadRequestError,
   StoreForbiddenError,
   StoreInternalError,
@@ -14,6 +16,7 @@ import {
   StoreNotFoundError,
   StorePlanRequiredError,
   StoreRateLimitedError,
+  StoreUnexpectedStatusError,
   storeApiError
 } from "../src/store/errors.js"
 import { paged } from "../src/store/pages.js"
@@ -93,9 +96,33 @@ describe("a store API error answer", () => {
     expect((storeApiError(429, undefined) as StoreRateLimitedError).retryAfterSeconds).toBeUndefined()
   })
 
-  it("keeps a status the contract does not declare as the base class, coded by its status", () => {
+  it.effect("is matched by Effect.catchTag on its class name, an undeclared status too", () =>
+    Effect.gen(function* () {
+      const failing = (status: number) =>
+        Effect.tryPromise({
+          try: () => Promise.reject(storeApiError(status, { error: "x", message: `answered ${status}` })),
+          catch: (error) => error as StoreApiErrors
+        })
+      const matched = (status: number) =>
+        failing(status).pipe(
+          Effect.as("no failure"),
+          Effect.catchTag("StoreNotFoundError", (e) => Effect.succeed(`not found: ${e.message}`)),
+          Effect.catchTag("StoreRateLimitedError", (e) => Effect.succeed(`wait ${e.retryAfterSeconds ?? "?"}`)),
+          Effect.catchTag("StoreUnexpectedStatusError", (e) => Effect.succeed(`other ${e.status}`)),
+          Effect.catchAll((e) => Effect.succeed(`unmatched ${e._tag}`))
+        )
+      expect(yield* matched(404)).toBe("not found: answered 404")
+      expect(yield* matched(429)).toBe("wait ?")
+      expect(yield* matched(503)).toBe("other 503")
+      expect(yield* matched(409)).toBe("unmatched StoreConflictError")
+      expect(storeApiError(422, {})._tag).toBe("StoreInvalidError")
+    })
+  )
+
+  it("answers a status the contract does not declare with its own class, coded by its status", () => {
     const proxy = storeApiError(503, "Service Unavailable")
-    expect(proxy.constructor).toBe(StoreApiError)
+    expect(proxy.constructor).toBe(StoreUnexpectedStatusError)
+    expect(proxy).toBeInstanceOf(StoreApiError)
     expect(proxy).toMatchObject({ status: 503, code: "http_503", message: "the store API answered 503" })
   })
 })

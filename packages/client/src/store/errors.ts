@@ -1,5 +1,7 @@
 // The store API's error answers as classes, one per status the contract declares, so a caller can
-// `catch (e) { if (e instanceof StoreNotFoundError) ... }`. The body is kept as the server sent it.
+// `catch (e) { if (e instanceof StoreNotFoundError) ... }`, or, wrapping a call in `Effect.tryPromise`, match them
+// with `Effect.catchTag("StoreNotFoundError", ...)`: each has a `_tag`, its class name. The body is kept as the
+// server sent it.
 import type { ErrorBody } from "./types.js"
 
 /** A field the server refused, as a 422 lists it. */
@@ -14,6 +16,8 @@ const field = (body: unknown, name: string): unknown =>
 /** Any error answer of the store API: the HTTP status, the body's `error` code, its message and the body itself. */
 export class StoreApiError extends Error {
   override readonly name: string = "StoreApiError"
+  /** The class name, for `Effect.catchTag` (each subclass names itself). */
+  readonly _tag: string = "StoreApiError"
   /** The body's `error`, e.g. `not_found`; `http_<status>` when the body has none (an answer from a proxy). */
   readonly code: string
   constructor(
@@ -30,16 +34,19 @@ export class StoreApiError extends Error {
 /** 400: a query parameter or the request itself is wrong (e.g. `limit` outside 1 to 100). */
 export class StoreBadRequestError extends StoreApiError {
   override readonly name = "StoreBadRequestError"
+  override readonly _tag = "StoreBadRequestError"
 }
 
 /** 401: no token, or the token is unknown, expired or revoked. */
 export class StoreUnauthorizedError extends StoreApiError {
   override readonly name = "StoreUnauthorizedError"
+  override readonly _tag = "StoreUnauthorizedError"
 }
 
 /** 402: the store's plan does not include the store API. */
 export class StorePlanRequiredError extends StoreApiError {
   override readonly name = "StorePlanRequiredError"
+  override readonly _tag = "StorePlanRequiredError"
 }
 
 /**
@@ -48,6 +55,7 @@ export class StorePlanRequiredError extends StoreApiError {
  */
 export class StoreForbiddenError extends StoreApiError {
   override readonly name = "StoreForbiddenError"
+  override readonly _tag = "StoreForbiddenError"
   override readonly code: ErrorBody<"StoreForbidden">["code"] | `http_${number}`
   constructor(status: number, body: unknown) {
     super(status, body)
@@ -59,21 +67,25 @@ export class StoreForbiddenError extends StoreApiError {
 /** 404: no product, sale, person or webhook with that id in this store. */
 export class StoreNotFoundError extends StoreApiError {
   override readonly name = "StoreNotFoundError"
+  override readonly _tag = "StoreNotFoundError"
 }
 
 /** 409: it already exists, or the change clashes with the current state. */
 export class StoreConflictError extends StoreApiError {
   override readonly name = "StoreConflictError"
+  override readonly _tag = "StoreConflictError"
 }
 
 /** 413: the request body is over the server's limit. */
 export class StorePayloadTooLargeError extends StoreApiError {
   override readonly name = "StorePayloadTooLargeError"
+  override readonly _tag = "StorePayloadTooLargeError"
 }
 
 /** 422: body fields are missing, of the wrong type, unknown or not allowed; `errors` names each. */
 export class StoreInvalidError extends StoreApiError {
   override readonly name = "StoreInvalidError"
+  override readonly _tag = "StoreInvalidError"
   readonly errors: ReadonlyArray<FieldProblem>
   constructor(status: number, body: unknown) {
     super(status, body)
@@ -85,6 +97,7 @@ export class StoreInvalidError extends StoreApiError {
 /** 429: too many calls, and waiting was not possible within the retry budget or the deadline. */
 export class StoreRateLimitedError extends StoreApiError {
   override readonly name = "StoreRateLimitedError"
+  override readonly _tag = "StoreRateLimitedError"
   /** How long the server asked to wait (a minute on most store limits); undefined when it did not say. */
   readonly retryAfterSeconds: number | undefined
   constructor(status: number, body: unknown, headers?: Headers) {
@@ -99,6 +112,27 @@ export class StoreRateLimitedError extends StoreApiError {
 /** 500: a failure on the server; its message quotes a request id to report. */
 export class StoreInternalError extends StoreApiError {
   override readonly name = "StoreInternalError"
+  override readonly _tag = "StoreInternalError"
+}
+
+/** Every error a store API call fails with, one `_tag` each, for `Effect.tryPromise`'s `catch`. */
+export type StoreApiErrors =
+  | StoreBadRequestError
+  | StoreUnauthorizedError
+  | StorePlanRequiredError
+  | StoreForbiddenError
+  | StoreNotFoundError
+  | StoreConflictError
+  | StorePayloadTooLargeError
+  | StoreInvalidError
+  | StoreRateLimitedError
+  | StoreInternalError
+  | StoreUnexpectedStatusError
+
+/** Any other status, which the contract does not declare: a 502 or 503 from a proxy in front of the server, say. */
+export class StoreUnexpectedStatusError extends StoreApiError {
+  override readonly name = "StoreUnexpectedStatusError"
+  override readonly _tag = "StoreUnexpectedStatusError"
 }
 
 const isFieldProblem = (value: unknown): value is FieldProblem =>
@@ -109,7 +143,7 @@ const isFieldProblem = (value: unknown): value is FieldProblem =>
   "message" in value &&
   typeof value.message === "string"
 
-const byStatus: Readonly<Record<number, new (status: number, body: unknown) => StoreApiError>> = {
+const byStatus: Readonly<Record<number, new (status: number, body: unknown) => StoreApiErrors>> = {
   400: StoreBadRequestError,
   401: StoreUnauthorizedError,
   402: StorePlanRequiredError,
@@ -121,9 +155,9 @@ const byStatus: Readonly<Record<number, new (status: number, body: unknown) => S
   500: StoreInternalError
 }
 
-/** The typed error of an error answer; statuses the contract does not declare get the base class. */
-export const storeApiError = (status: number, body: unknown, headers?: Headers): StoreApiError => {
+/** The typed error of an error answer; a status the contract does not declare is a `StoreUnexpectedStatusError`. */
+export const storeApiError = (status: number, body: unknown, headers?: Headers): StoreApiErrors => {
   if (status === 429) return new StoreRateLimitedError(status, body, headers)
-  const ErrorClass = byStatus[status] ?? StoreApiError
+  const ErrorClass = byStatus[status] ?? StoreUnexpectedStatusError
   return new ErrorClass(status, body)
 }

@@ -11,6 +11,7 @@ export type { Args, Endpoint, ListEndpoint, NoInput } from "./endpoints.js"
 export {
   type FieldProblem,
   StoreApiError,
+  type StoreApiErrors,
   StoreBadRequestError,
   StoreConflictError,
   StoreForbiddenError,
@@ -20,7 +21,8 @@ export {
   StorePayloadTooLargeError,
   StorePlanRequiredError,
   StoreRateLimitedError,
-  StoreUnauthorizedError
+  StoreUnauthorizedError,
+  StoreUnexpectedStatusError
 } from "./errors.js"
 export type { Paged } from "./pages.js"
 export type { Answer, Body, Input, Operation, Page, PageShape, PathParams, Query, Route, Row } from "./types.js"
