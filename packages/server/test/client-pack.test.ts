@@ -2,7 +2,8 @@
  * `@svc/client` as a team gets it: its tarball alone, installed into a project outside the repository (none of the
  * server's packages beside it), type-checked under `--strict` and run against a real `svc serve`. Over REST and MCP
  * it writes and reads a note; through the store API it records one sale twice with one order id and pages through the
- * sales; and it checks a real webhook delivery with `constructEvent`. A deliberate wrong field must fail the check.
+ * sales; and it checks a real webhook delivery with `constructEvent`. A deliberate wrong field must fail the check. A
+ * CommonJS consumer beside it type-checks and runs too.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -80,6 +81,29 @@ const webhook = event.type === "purchase.created" ? event.data.buyer_email : \`o
 console.log(JSON.stringify({ notes, first: first.status, again: again.status, sales: sales.length, missing, webhook }))
 `
 
+// A CommonJS consumer (a .cts file: its imports compile to require()). Node loads the ES module client through
+// require() (Node 20.19 and later), so it type-checks and runs as the ES module consumer does.
+const commonJsProgram = `import { readFileSync } from "node:fs"
+import { constructEvent, createToolClient, StoreUnexpectedStatusError } from "@svc/client"
+
+const main = async () => {
+  const tools = createToolClient({ baseUrl: process.env.SVC_URL ?? "", token: process.env.SVC_KEY ?? "", transport: "rest" })
+  const created = await tools.svc_create_note({ markdown: "# From CommonJS" })
+  const read = await tools.svc_get_note_markdown({ noteId: created.note.id })
+  const delivery = JSON.parse(readFileSync(process.env.SVC_DELIVERY ?? "", "utf8")) as {
+    body: string
+    headers: Record<string, string>
+  }
+  const event = await constructEvent(delivery.body, delivery.headers, process.env.SVC_WEBHOOK_SECRET ?? "")
+  const unexpected = new StoreUnexpectedStatusError(503, "Service Unavailable")
+  console.log(JSON.stringify({ note: read.note.markdown, event: event.type, tag: unexpected._tag }))
+}
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
+`
+
 // The same calls with a field no tool has: the consumer's compiler must refuse it.
 const wrongProgram = `import { createToolClient } from "@svc/client"
 const tools = createToolClient({ baseUrl: "http://localhost", token: "t", transport: "rest" })
@@ -115,6 +139,9 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
     writeFileSync(join(project, "consumer.ts"), program)
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify(strictTsconfig(["consumer.ts"]), null, 2))
     succeeded("tsc", await run(process.execPath, [tsc, "-p", "tsconfig.json"], project))
+    writeFileSync(join(project, "consumer-cjs.cts"), commonJsProgram)
+    writeFileSync(join(project, "tsconfig.cjs.json"), JSON.stringify(strictTsconfig(["consumer-cjs.cts"]), null, 2))
+    succeeded("tsc (CommonJS)", await run(process.execPath, [tsc, "-p", "tsconfig.cjs.json"], project))
 
     const database = await freshDatabase()
     dispose = database.dispose
@@ -161,6 +188,21 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
       sales: 6,
       missing: "404 not_found",
       webhook: "first@example.com"
+    })
+
+    const fromCommonJs = succeeded(
+      "node out/consumer-cjs.cjs",
+      await run(process.execPath, ["out/consumer-cjs.cjs"], project, {
+        SVC_URL: server.baseUrl,
+        SVC_KEY: seller.token,
+        SVC_DELIVERY: deliveryFile,
+        SVC_WEBHOOK_SECRET: secret
+      })
+    )
+    expect(JSON.parse(fromCommonJs.trim())).toEqual({
+      note: "# From CommonJS",
+      event: "purchase.created",
+      tag: "StoreUnexpectedStatusError"
     })
   })
 })
