@@ -21,6 +21,8 @@ const engineFree = [
   "packages/server/test/client-pack.test.ts",
   "packages/server/test/openapi-clients.test.ts",
   "scripts/graphql-sdl.test.ts",
+  // The docs' TypeScript blocks, type-checked against the built declarations.
+  "scripts/doc-snippets.test.ts",
   "packages/server/test/examples.test.ts",
   // The bench harness's smoke run checks the harness (every server answers every case), not the engine: the engine's
   // own behaviour under load is what the storage tests and the multi-instance tests check on both.
