@@ -171,17 +171,17 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
       })
     )
 
-    const output = succeeded(
-      "node out/consumer.js",
-      await run(process.execPath, ["out/consumer.js"], project, {
-        SVC_URL: server.baseUrl,
-        SVC_KEY: seller.token,
-        SVC_PRODUCT: product,
-        SVC_DELIVERY: deliveryFile,
-        SVC_WEBHOOK_SECRET: secret
-      })
-    )
-    expect(JSON.parse(output.trim())).toEqual({
+    // Both consumers read the same settings from the environment and print one JSON line.
+    const consumerEnv = {
+      SVC_URL: server.baseUrl,
+      SVC_KEY: seller.token,
+      SVC_PRODUCT: product,
+      SVC_DELIVERY: deliveryFile,
+      SVC_WEBHOOK_SECRET: secret
+    }
+    const runConsumer = async (file: string): Promise<unknown> =>
+      JSON.parse(succeeded(`node ${file}`, await run(process.execPath, [file], project, consumerEnv)).trim())
+    expect(await runConsumer("out/consumer.js")).toEqual({
       notes: ["# Over rest\n\nHello.", "not-found", "# Over mcp\n\nHello.", "not-found"],
       first: "granted",
       again: "duplicate",
@@ -190,16 +190,7 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
       webhook: "first@example.com"
     })
 
-    const fromCommonJs = succeeded(
-      "node out/consumer-cjs.cjs",
-      await run(process.execPath, ["out/consumer-cjs.cjs"], project, {
-        SVC_URL: server.baseUrl,
-        SVC_KEY: seller.token,
-        SVC_DELIVERY: deliveryFile,
-        SVC_WEBHOOK_SECRET: secret
-      })
-    )
-    expect(JSON.parse(fromCommonJs.trim())).toEqual({
+    expect(await runConsumer("out/consumer-cjs.cjs")).toEqual({
       note: "# From CommonJS",
       event: "purchase.created",
       tag: "StoreUnexpectedStatusError"
