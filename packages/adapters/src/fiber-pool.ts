@@ -76,7 +76,10 @@ export const makeFiberPool = (runtime: Runtime.Runtime<never>, options: FiberPoo
       task.started = true
       return Effect.flatMap(task.body, () => {
         worker.task = undefined
-        if (idle.length >= maxIdle) return Effect.void
+        // An interruption asked for this task may still be on its way to the fiber (it lands at the fiber's next
+        // step): a worker that took another task now would lose that task to it, whose client then never hears.
+        // So the worker ends, and the interruption lands on a fiber with nothing left to do.
+        if (task.interrupted || idle.length >= maxIdle) return Effect.void
         idle.push(worker)
         return Effect.flatMap(nextTask(worker), (next) => runTask(worker, next))
       })
