@@ -77,12 +77,12 @@ export default defineConfig({
     pool: "forks",
     // Most test files wait on PGlite start-up, child processes and sockets rather than the CPU, so four at a time
     // finish sooner than one per core on a 2-core machine (CI, fresh clone: 21 min with three, 19 with four).
-    // Each fork keeps the modules it loaded from one test file to the next (isolate: false): loading the core, the
-    // adapters and their dependencies again for every file was a third of a run's time (CI, fresh clone, 2 cores:
-    // 21.6 min isolated, 14.6 min not). No test file mocks modules
-    // or changes process.env, and every file builds its own layers, so nothing else is shared. The pool stays at
-    // four forks from start to end: tinypool ends idle forks above the minimum, and ending one between two files
-    // of its batch fails the run ("Terminating worker thread").
+    // Each fork keeps the modules it loaded from one storage test file to the next (isolate: false; the engine-free
+    // project below stays isolated): loading the core, the adapters and their dependencies again for every file was
+    // a third of a run's time (CI, fresh clone, 2 cores: 21.6 min isolated, 14.6 min not). No test file mocks
+    // modules or changes process.env, and every file builds its own layers, so nothing else is shared. The pool
+    // stays at four forks from start to end: tinypool ends idle forks above the minimum, and ending one between two
+    // files of its batch fails the run ("Terminating worker thread").
     poolOptions: { forks: { minForks: 4, maxForks: 4, isolate: false } },
     // The slowest files start first, so the run does not end on one of them alone (scripts/test-order.ts).
     sequence: { sequencer: SlowestFirst },
@@ -99,7 +99,17 @@ export default defineConfig({
           globalSetup: [buildPackages, "packages/adapters/test/support/pglite-template.ts"]
         }
       },
-      { extends: true, test: { name: "engine-free", include: engineFree, globalSetup: [buildPackages] } }
+      {
+        extends: true,
+        test: {
+          name: "engine-free",
+          include: engineFree,
+          globalSetup: [buildPackages],
+          // Isolated: these files load the client, the Effect face and the core side by side, and one CI run with
+          // shared modules failed TestClock.setTime in client/test/verify-webhook.test.ts after other files.
+          poolOptions: { forks: { isolate: true } }
+        }
+      }
     ]
   }
 })
