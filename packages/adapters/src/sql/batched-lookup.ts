@@ -22,6 +22,7 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as Tracer from "effect/Tracer"
 import { makeFiberPool } from "../fiber-pool.js"
 import { transactionOf } from "./lean.js"
@@ -48,15 +49,19 @@ interface Waiting<Key, Row, E> {
   readonly span: Tracer.AnySpan | undefined
   /** The caller, to leave out its key when it was interrupted before its statement went out. */
   readonly fiber: Fiber.RuntimeFiber<unknown, unknown>
+  /** Whether the caller waits interruptibly: an interruption ends only such a wait. */
+  readonly interruptible: boolean
   readonly answer: (exit: Exit.Exit<Option.Option<Row>, E>) => void
 }
 
 // The wait registers no canceler: with one, Effect wraps the wait in an interruption handler, about seven more
 // run-loop steps on every lookup. Nothing needs it. A caller interrupted before the statement
 // goes out is left out of it (`stillWaiting`), and an answer to a caller interrupted later is dropped by the
-// fiber itself, which takes only the first resumption of a wait.
+// fiber itself, which takes only the first resumption of a wait. A caller that waits uninterruptibly (inside
+// `Effect.uninterruptible`, a shared `Cache` lookup say) still waits after an interruption reached it, so it keeps
+// its place: left out, it would never be answered.
 const stillWaiting = <Key, Row, E>(waiting: Waiting<Key, Row, E>): boolean =>
-  Cause.isEmpty(waiting.fiber.getFiberRef(FiberRef.interruptedCause))
+  !waiting.interruptible || Cause.isEmpty(waiting.fiber.getFiberRef(FiberRef.interruptedCause))
 
 /**
  * Builds a lookup whose calls outside a transaction are gathered per turn of the event loop. When a shared
@@ -102,12 +107,13 @@ export const makeBatchedLookup = <Key, Row, E>(
     const alone = (key: Key) => Effect.map(options.run([key]), (rows) => Option.fromNullable(rows[0]))
 
     return (key) =>
-      Effect.withFiberRuntime<Option.Option<Row>, E>((fiber) => {
+      Effect.withFiberRuntime<Option.Option<Row>, E>((fiber, status) => {
         const context = fiber.currentContext
         if (Option.isSome(transactionOf(context))) return alone(key)
         return Effect.async<Option.Option<Row>, E>((resume) => {
           const span = Option.getOrUndefined(Context.getOption(context, Tracer.ParentSpan))
-          gathered.push({ key, span, fiber, answer: resume })
+          const interruptible = RuntimeFlags.interruptible(status.runtimeFlags)
+          gathered.push({ key, span, fiber, interruptible, answer: resume })
           if (gathered.length === 1) setImmediate(flush)
         })
       })

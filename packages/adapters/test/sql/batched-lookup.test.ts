@@ -114,6 +114,25 @@ describe("makeBatchedLookup", () => {
     })
   )
 
+  it.live("answers a caller that waits uninterruptibly even when an interruption reached it first", () =>
+    Effect.gen(function* () {
+      const { runs, lookup: make } = recording(table)
+      const lookup = yield* make
+      // A daemon: a caller left waiting for ever would hold the test's own fiber open instead of failing it.
+      const held = yield* Effect.forkDaemon(Effect.uninterruptible(lookup("a")))
+      yield* Effect.yieldNow()
+      // Asked to stop while it waits, it goes on waiting: its key must still go out, or it waits forever.
+      yield* Fiber.interruptFork(held)
+      yield* Effect.yieldNow()
+      const exit = yield* Fiber.await(held).pipe(
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("the caller was never answered") })
+      )
+      expect(runs.map((run) => run.keys)).toEqual([["a"]])
+      // Its answer came, then the interruption ended it: the fiber was not left waiting.
+      expect(Exit.isInterrupted(exit)).toBe(true)
+    })
+  )
+
   it.effect("inside a transaction, runs each lookup at once and alone, in the caller's transaction", () =>
     Effect.gen(function* () {
       const { runs, lookup: make } = recording(table)

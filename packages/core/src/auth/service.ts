@@ -7,6 +7,7 @@ import { type Access, fullAccess, type Part } from "./access.js"
 import { ApiKeysRepo } from "./ports.js"
 import { ApiKey, type Principal } from "./schema.js"
 import { displayPrefix, isWellFormedToken, tokenFromRandom } from "./token.js"
+import { getUninterrupted } from "../shared/cache-get.js"
 import { withSpan } from "../shared/spans.js"
 
 /** What a new key is for. */
@@ -168,7 +169,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("svc/auth/ApiKeys", {
       if (!isWellFormedToken(token)) return Effect.fail(rejected)
       // Written without a generator: this runs on every tool call, and a remembered key is the common case.
       return Effect.flatMap(secrets.sha256Hex(token), (hash) =>
-        Effect.flatMap(remembered.get(hash), (hit) =>
+        Effect.flatMap(getUninterrupted(remembered, hash), (hit) =>
           // `clockWith` reads the clock within the same step (`Clock.currentTimeMillis` takes two more).
           Effect.clockWith((clock) =>
             hit.expiresAt === null || hit.expiresAt > clock.unsafeCurrentTimeMillis()

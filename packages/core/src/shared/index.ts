@@ -22,6 +22,7 @@ export {
   type FailureTable,
   type FailureTag
 } from "./failures.js"
+export { getUninterrupted } from "./cache-get.js"
 export { NextStep, type NextStepOf, type NextStepWords, sayNextStep, withNextStep } from "./next-step.js"
 export { EXCERPT_LENGTH, excerpt, PROBLEM_MESSAGE_LENGTH, shortProblemMessage } from "./excerpt.js"
 export {

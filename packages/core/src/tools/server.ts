@@ -11,6 +11,7 @@ import { toolGroups } from "./groups.js"
 import { InsufficientScope, UnknownTool } from "./refusals.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
 import { selects, type ToolSelection } from "./toolsets.js"
+import { getUninterrupted } from "../shared/cache-get.js"
 import { withSpan } from "../shared/spans.js"
 
 /** A finished tool call: `{ ok: true, ... }` or a tool failure. */
@@ -45,7 +46,7 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       lookup: (id: string) => workspaces.findById(id),
       timeToLive: (exit) => (Exit.isSuccess(exit) && Option.isSome(exit.value) ? WORKSPACE_REMEMBER_TTL : Duration.zero)
     })
-    const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> => remembered.get(id)
+    const findWorkspace = (id: string): Effect.Effect<Option.Option<Workspace>> => getUninterrupted(remembered, id)
 
     const missingWorkspace = () =>
       new MissingWorkspace({
