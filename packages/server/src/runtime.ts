@@ -5,10 +5,10 @@ import { ServerSecretKey } from "@svc/adapters/system"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
 import { AskSettings } from "@svc/core/custom-ai"
-import { StoreSaleLimits } from "@svc/core/store"
+import { StorePages, StoreSaleLimits } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { ChatModelLive } from "./ai-config.js"
-import { ServerConfig } from "./config.js"
+import { publicOrigin, ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
 
 /** Auth settings from the server configuration. */
@@ -25,7 +25,8 @@ export const AskSettingsLive = Layer.effect(
 
 /**
  * The core's and the adapters' settings from the server configuration (each has a safe default for embedders that
- * provide none): loopback and hook hosts for outgoing requests, the server key, the sale limits, the queue's polling.
+ * provide none): loopback and hook hosts for outgoing requests, the server key, the sale limits, the settings page the
+ * store's messages send its owner to, the queue's polling.
  */
 export const ServiceSettingsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
@@ -36,6 +37,10 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
       }),
       Layer.succeed(ServerSecretKey, { configured: config.secretKey }),
       Layer.succeed(StoreSaleLimits, config.storeSaleLimits),
+      // The settings page is served by the authorization server's pages, as the sign-in page is.
+      Layer.succeed(StorePages, {
+        settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)).replace(/\/+$/, "")}/settings`
+      }),
       Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) })
     )
   )

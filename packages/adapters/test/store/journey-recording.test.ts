@@ -526,6 +526,15 @@ layer(JourneyApp, { timeout: "120 seconds", excludeTestServices: true })(`store 
         yield* S("GET", "/products")
         yield* S("GET", "/customers")
         yield* S("GET", "/custom-ais")
+
+        // Store settings, set up without the command line (last, so nothing before moves).
+        yield* S("GET", "/settings")
+        yield* S("PATCH", "/settings", { support_email: "not an address" })
+        yield* S("PATCH", "/settings", { handle: "mine" })
+        yield* send("reader", "PATCH", "/settings", { name: "Read only" })
+        yield* S("PATCH", "/settings", { name: "Journey Store", email_double_opt_in: true })
+        yield* S("PATCH", "/settings", { support_email: null })
+        yield* S("POST", `/products/${draft}/publish`)
       })
       // A journey that cannot go on (an answer without the id it needs) first shows the exchange that changed.
       yield* walk.pipe(

@@ -196,8 +196,9 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           expect(refused.message).toContain("support email")
           // An agent cannot run the command line: the tools say who can do each item, and where.
           expect(refused.message).not.toContain("svc store set")
-          expect(refused.message).toContain("Only the store's owner can do this")
-          expect(refused.message).toContain("(/settings)")
+          expect(refused.message).toContain("No tool sets the store's support email: ask the store's owner")
+          expect(refused.message).toContain("signed in on /settings")
+          expect(refused.message).toContain("through PATCH /store-app/v1/settings with support_email")
           expect(refused.message).toContain("fields.checkout_mode external with fields.checkout_url")
           const stillDraft = yield* tool(s.token, "svc_get_custom_ai_product", { customAIId: s.customAiId })
           expect(stillDraft).toMatchObject({ product: { status: "draft" }, can_publish: false })

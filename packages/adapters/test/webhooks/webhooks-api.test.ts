@@ -135,6 +135,8 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
             expect(answer.status, address).toBe(422)
             expect(answer.body.error).toBe("invalid_field")
             expect(answer.body.message, address).toContain(reason)
+            // A public address's refusal says nothing of the loopback switch.
+            if (call === t.callStrict) expect(answer.body.message, address).not.toContain("LOOPBACK")
             expect(answer.body.errors).toEqual([
               { path: "url", message: expect.stringContaining("url is not allowed") }
             ])
@@ -149,6 +151,8 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         for (const address of ["http://127.0.0.1:9/x", "https://localhost/x", "http://[::1]:9/x"]) {
           const strict = yield* request(t.callStrict, s.token, "POST", "/webhooks", { url: address, events: ["*"] })
           expect(strict.status, address).toBe(422)
+          // The refusal names the switch a developer's server needs.
+          expect(strict.body.message, address).toContain("SVC_WEBHOOKS_ALLOW_LOOPBACK=true")
           const allowed = yield* request(t.call, s.token, "POST", "/webhooks", { url: address, events: ["*"] })
           expect(allowed.status, address).toBe(201)
         }

@@ -33,6 +33,22 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/settings": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["settings.get"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch: operations["settings.update"];
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/products": {
         readonly parameters: {
             readonly query?: never;
@@ -1250,6 +1266,24 @@ export interface components {
             /** @description What went wrong and what to do about it. */
             readonly message: string;
         };
+        /** @description The store's settings. */
+        readonly StoreSettingsRow: {
+            /** @description The store's handle, the end of its web address; fixed. */
+            readonly handle: string;
+            /** @description The store's display name. */
+            readonly name: string;
+            /** @description Where buyers write for help; a product cannot be published while it is null. */
+            readonly support_email: string | null;
+            /**
+             * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url.
+             * @enum {string}
+             */
+            readonly card_processor: "connected" | "none";
+            /** @description Whether a buyer (a sale or a free grant) joins the email list as a subscribed contact. */
+            readonly email_list_add_buyers: boolean;
+            /** @description Whether a public sign-up joins only after confirming by email. */
+            readonly email_double_opt_in: boolean;
+        };
         /** @description A cohort of a product. */
         readonly CohortRow: {
             /** @description Cohort id (coh_…). */
@@ -2270,6 +2304,255 @@ export interface operations {
                             readonly product_id: string | null;
                             readonly created_at: string;
                         }[];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "settings.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly settings: components["schemas"]["StoreSettingsRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "settings.update": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * maxLength(100)
+                     * @description The store's display name, 1 to 100 characters.
+                     */
+                    readonly name?: string;
+                    /** @description An email address like help@example.com; null clears it (products can then not be published). */
+                    readonly support_email?: string | null;
+                    /**
+                     * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url.
+                     * @enum {string}
+                     */
+                    readonly card_processor?: "connected" | "none";
+                    /** @description true (the default): buyers join the email list. */
+                    readonly email_list_add_buyers?: boolean;
+                    /** @description true: public sign-ups confirm by email first (off by default). */
+                    readonly email_double_opt_in?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly settings: components["schemas"]["StoreSettingsRow"];
                     };
                 };
             };

@@ -48,6 +48,12 @@ export const createStoreClient = (options: StoreClientOptions) => {
       me: call("get", "/me"),
       customAis: call("get", "/custom-ais")
     },
+    settings: {
+      /** The store's name, support email, card processor and email-list options. */
+      get: call("get", "/settings"),
+      /** Changes the fields given (a Store Edit API key; an automation connection is refused). */
+      update: call("patch", "/settings")
+    },
     products: {
       /** Every product as a full row, page by page. */
       list: list("/products"),

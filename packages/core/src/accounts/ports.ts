@@ -30,6 +30,8 @@ export class WorkspacesRepo extends Context.Tag("svc/accounts/WorkspacesRepo")<
     /** Inserts a store; `false` when the handle is taken. */
     readonly insertStore: (store: Store) => Effect.Effect<boolean>
     readonly findStore: (workspaceId: string) => Effect.Effect<Option.Option<Store>>
+    /** Changes the display name of the workspace's store; `false` when the workspace has none. */
+    readonly renameStore: (workspaceId: string, name: string) => Effect.Effect<boolean>
     readonly findStoreByHandle: (handle: string) => Effect.Effect<Option.Option<Store>>
   }
 >() {}

@@ -57,13 +57,19 @@ export const resolveStoreCaller = (principal: Principal, isChange: boolean) =>
     return caller
   })
 
-/** Refuses product changes to automation connections (spec: product changes need an API key). */
-export const requireProductEditor = (caller: StoreCaller) =>
+/**
+ * Refuses a change only an API key may make to automation connections (spec: product changes need an API key);
+ * `what` is the change, as in "change products".
+ */
+export const requireApiKeyFor = (caller: StoreCaller, what: string) =>
   caller.automation
     ? Effect.fail(
         new StoreAccessDenied({
           code: "automation_connection",
-          message: "an automation connection cannot change products; use an API key with Store set to Edit"
+          message: `an automation connection cannot ${what}; use an API key with Store set to Edit`
         })
       )
     : Effect.void
+
+/** Refuses product changes to automation connections (spec: product changes need an API key). */
+export const requireProductEditor = (caller: StoreCaller) => requireApiKeyFor(caller, "change products")

@@ -29,6 +29,7 @@ import { CustomerMatch, CustomerRow, ProductAnswer, ProductRow, ProductSummary, 
 import { listQueryFields, PageOf, queryBoolean, queryChoice, strict } from "../shared/list-wire.js"
 import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
+import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
 import { InstantHooksApiGroup } from "../webhooks/instant-hooks/api.js"
@@ -317,6 +318,7 @@ const feeds = HttpApiGroup.make("feeds")
  */
 export class StoreApi extends HttpApi.make("store")
   .add(identity)
+  .add(StoreSettingsApiGroup)
   .add(products)
   .add(sales)
   .add(customers)

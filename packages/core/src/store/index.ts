@@ -220,7 +220,15 @@ export { saleAnswerJson, saleApiAnswer, saleJson, salePageJson } from "./sales/s
 export { isTurnedAway, type SaleCounted, type SaleOutcome, type SaleTurnedAway } from "./sales/sale-outcome.js"
 export { readSaleListQuery, type SaleListQuery, saleListQueryOf } from "./sales/sale-query.js"
 export { StoreSaleLimits, StoreSales } from "./sales/sales.js"
-export { StoreSetup } from "./catalog/settings.js"
+export { STORE_NAME_MAX, StoreSetup, type StoreSettingsChanges, type StoreSettingsView } from "./catalog/settings.js"
+export {
+  StoreSettingsAnswer,
+  StoreSettingsApiGroup,
+  StoreSettingsPatch,
+  StoreSettingsRow,
+  storeSettingsJson
+} from "./catalog/settings-api.js"
+export { StorePages } from "./catalog/store-pages.js"
 export { StoreTagging } from "./email-list/tags.js"
 export { storeTools } from "./tools.js"
 export {

@@ -7,7 +7,8 @@ import type { NextStep } from "../shared/next-step.js"
 import type { ToolContext } from "../tools/tool.js"
 import type { StoreCaller } from "../auth/store-caller.js"
 import type { ChecklistItemRow } from "./api-rows.js"
-import { CHECKLIST_MESSAGES } from "./catalog/product-rules.js"
+import { type ChecklistMessages, checklistMessages, SETTINGS_ROUTE } from "./catalog/product-rules.js"
+import { StorePages } from "./catalog/store-pages.js"
 
 /** The `storeHandle` field every store tool takes. */
 export const StoreHandleField = Schema.optional(
@@ -103,36 +104,51 @@ export const underFields = <E>(error: E): E | InvalidInput =>
 /** One item of a product's publish checklist, as the store services answer it. */
 type ChecklistEntry = typeof ChecklistItemRow.Type
 
-// What an agent can do about each item, and what only the store's owner can (on the settings page, signed in):
-// the store API's messages are for a developer at a command line, which an agent does not have.
-const SETTINGS_PAGE = "signed in on this server's settings page (/settings)"
-const agentSteps: Record<ChecklistEntry["item"], (message: string) => string> = {
-  support_email: () => `Only the store's owner can do this, ${SETTINGS_PAGE}: set the store's support email there.`,
-  payment: () =>
-    `A paid product needs a card processor, which only the store's owner can connect, ${SETTINGS_PAGE}; or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
-  checkout_url: () => "Set fields.checkout_url to your own checkout link (http or https), or fields.checkout_mode svc.",
-  bundle_products: (message) => `${message} (svc_publish_custom_ai_product, live: true).`
+// What an agent can do about each item, and who else can: no tool changes the store's settings, so the support email
+// and the card processor are for the store's owner (signed in, on the settings page) or a developer holding a store
+// API key, never for the agent itself.
+const agentStepsOn = (settingsPage: string): Record<ChecklistEntry["item"], (message: string) => string> => {
+  const others = `the store's owner signed in on ${settingsPage}, or a developer with a store API key (Store: Edit) through ${SETTINGS_ROUTE}`
+  return {
+    support_email: () => `No tool sets the store's support email: ask ${others} with support_email.`,
+    payment: () =>
+      `A paid product needs a connected card processor, which no tool sets: ask ${others} with card_processor. Or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
+    checkout_url: () =>
+      "Set fields.checkout_url to your own checkout link (http or https), or fields.checkout_mode svc.",
+    bundle_products: (message) => `${message} (svc_publish_custom_ai_product, live: true).`
+  }
 }
-
-/** A publish checklist as the store tools answer it: each item says what to do, and who can do it. */
-export const checklistForAgents = (items: ReadonlyArray<ChecklistEntry>): Array<ChecklistEntry> =>
-  items.map((entry) => ({ item: entry.item, message: agentSteps[entry.item](entry.message) }))
 
 /**
- * A refusal to publish (`the product cannot go live yet: …`, as the catalog words it with the store API's checklist
- * messages) with each item said as the tools say it.
+ * The publish checklist as the store tools say it (each item says what to do, and who can do it), for the settings
+ * page the server names (`StorePages`).
  */
-export const agentPublishRefusal = <E>(error: E): E | Conflict => {
-  if (!(error instanceof Conflict)) return error
-  let message = error.message
-  for (const [item, text] of Object.entries(CHECKLIST_MESSAGES)) {
-    // Inside the refusal the steps are joined with "; ", so each loses its closing full stop.
-    message = message.replace(text, agentSteps[item as keyof typeof CHECKLIST_MESSAGES](text).replace(/\.$/, ""))
-  }
-  return message === error.message ? error : new Conflict({ message })
-}
+export const makeAgentChecklist = Effect.map(StorePages, ({ settingsPage }) => {
+  const apiMessages = checklistMessages(settingsPage)
+  const steps = agentStepsOn(settingsPage)
 
-/** The answer of a product or bundle with its checklist for agents. */
-export const withAgentChecklist = <A extends { readonly publish_checklist: ReadonlyArray<ChecklistEntry> }>(
-  answer: A
-): A => ({ ...answer, publish_checklist: checklistForAgents(answer.publish_checklist) })
+  const checklistForAgents = (items: ReadonlyArray<ChecklistEntry>): Array<ChecklistEntry> =>
+    items.map((entry) => ({ item: entry.item, message: steps[entry.item](entry.message) }))
+
+  return {
+    checklistForAgents,
+    /**
+     * A refusal to publish (`the product cannot go live yet: …`, as the catalog words it with the store API's
+     * checklist messages) with each item said as the tools say it.
+     */
+    agentPublishRefusal: <E>(error: E): E | Conflict => {
+      if (!(error instanceof Conflict)) return error
+      let message = error.message
+      for (const [item, text] of Object.entries(apiMessages)) {
+        // Inside the refusal the steps are joined with "; ", so each loses its closing full stop.
+        message = message.replace(text, steps[item as keyof ChecklistMessages](text).replace(/\.$/, ""))
+      }
+      return message === error.message ? error : new Conflict({ message })
+    },
+    /** The answer of a product or bundle with its checklist for agents. */
+    withAgentChecklist: <A extends { readonly publish_checklist: ReadonlyArray<ChecklistEntry> }>(answer: A): A => ({
+      ...answer,
+      publish_checklist: checklistForAgents(answer.publish_checklist)
+    })
+  }
+})

@@ -3,7 +3,7 @@ import type { StoreCaller } from "../auth/store-caller.js"
 import { Conflict, FieldProblem, InvalidInput, invalid, NotFound } from "../shared/errors.js"
 import type { CreatedRange, Page, PageRequest } from "../shared/paging.js"
 import { Ids, Transactor } from "../shared/ports.js"
-import { checkReceiverUrl, normalizedReceiverUrl, refusalMessage } from "./address.js"
+import { checkReceiverUrl, isLoopbackHost, normalizedReceiverUrl, refusalMessage } from "./address.js"
 import { attemptDelivery } from "./attempt.js"
 import { envelopeBody, type WebhookEnvelope } from "./envelope.js"
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types.js"
@@ -56,13 +56,28 @@ export interface WebhookPatch {
   readonly enabled?: boolean | undefined
 }
 
+/** Said after a refused loopback address while loopback receivers are off: the switch that admits them. */
+export const LOOPBACK_SWITCH_HINT =
+  "loopback receivers (localhost, 127.0.0.1) are for development and are off; the server's operator allows them with SVC_WEBHOOKS_ALLOW_LOOPBACK=true (allowLoopback in OutboundSettings when embedding)"
+
+const namesLoopback = (text: string): boolean => {
+  try {
+    return isLoopbackHost(new URL(text).hostname)
+  } catch {
+    return false
+  }
+}
+
 const checkUrl = (text: string, policy: ReceiverPolicy) => {
   if (text.length > WEBHOOK_URL_MAX)
     return Effect.fail(invalid("url", `url must be at most ${WEBHOOK_URL_MAX} characters`))
   const checked = checkReceiverUrl(text.trim(), policy)
   // Stored as the URL parser reads it (the address actually called), never as typed: `https://a.example\@10.0.0.1/`
   // is a request to a.example (path `/@10.0.0.1/`), and the webhook must say so.
-  if (!checked.ok) return Effect.fail(invalid("url", `url is not allowed: ${refusalMessage[checked.refusal]}`))
+  if (!checked.ok) {
+    const hint = !policy.allowLoopback && namesLoopback(text.trim()) ? `; ${LOOPBACK_SWITCH_HINT}` : ""
+    return Effect.fail(invalid("url", `url is not allowed: ${refusalMessage[checked.refusal]}${hint}`))
+  }
   const normalized = normalizedReceiverUrl(checked.url.href)
   return normalized.length > WEBHOOK_URL_MAX
     ? Effect.fail(invalid("url", `url must be at most ${WEBHOOK_URL_MAX} characters once normalised`))

@@ -8,11 +8,13 @@ import { InstantHooksHandlersLive } from "./hooks.js"
 import { IdentityHandlersLive } from "./identity.js"
 import { ProductsHandlersLive } from "./products.js"
 import { SalesHandlersLive } from "./sales.js"
+import { SettingsHandlersLive } from "./settings.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
 
 /** Every handler group of the store API. */
 export const StoreHandlersLive = Layer.mergeAll(
   IdentityHandlersLive,
+  SettingsHandlersLive,
   ProductsHandlersLive,
   SalesHandlersLive,
   CustomersHandlersLive,

@@ -80,6 +80,11 @@ export const WorkspacesRepoSql = Layer.effect(
           Effect.map((rows) => one(rows, toStore)),
           Effect.orDie
         ),
+      renameStore: (workspaceId, name) =>
+        lean`UPDATE stores SET name = ${name} WHERE workspace_id = ${workspaceId} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
       findStoreByHandle: (handle) =>
         lean<StoreRow>`SELECT * FROM stores WHERE handle = ${handle}`.pipe(
           Effect.map((rows) => one(rows, toStore)),

@@ -4,7 +4,7 @@ import { BUNDLE_MAX_PRODUCTS, BUNDLE_MIN_PRODUCTS } from "./bundle.js"
 import { StoreBundles } from "./bundles.js"
 import { ProductStatus } from "./product.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import { agentPublishRefusal, makeStoreOfCall, StoreHandleField, withAgentChecklist } from "../tool-support.js"
+import { makeAgentChecklist, makeStoreOfCall, StoreHandleField } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 import { bundleAnswerJson } from "./product-json.js"
 
@@ -50,6 +50,7 @@ const bundleAnswer = {
 export const bundleTools = Effect.gen(function* () {
   const bundles = yield* StoreBundles
   const storeOf = yield* makeStoreOfCall
+  const { agentPublishRefusal, withAgentChecklist } = yield* makeAgentChecklist
   const tools: ReadonlyArray<Tool> = [
     defineTool({
       name: "svc_get_bundle",

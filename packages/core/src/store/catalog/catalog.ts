@@ -5,6 +5,7 @@ import { Conflict, invalid, NotFound } from "../../shared/errors.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { requireProductEditor, type StoreCaller } from "../../auth/store-caller.js"
 import { ProductsRepo, StoreSettingsRepo } from "./ports.js"
+import { StorePages } from "./store-pages.js"
 import type { CreatedRange, PageRequest } from "../../shared/paging.js"
 import { defaultProductFields, type Product, type ProductChanges, type ProductStatus } from "./product.js"
 import type { ListedProduct, ProductView, SellableCustomAi, StoreIdentity } from "./product-view.js"
@@ -12,6 +13,7 @@ import {
   applyChanges,
   type ChecklistItem,
   checkProductFields,
+  checklistMessages,
   publishChecklist,
   type StoreSettings
 } from "./product-rules.js"
@@ -38,6 +40,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     const transactor = yield* Transactor
     const stock = yield* makeStock
     const bundleItems = yield* makeBundleItems
+    const messages = checklistMessages((yield* StorePages).settingsPage)
 
     const settingsOf = (workspaceId: string) =>
       Effect.map(
@@ -49,7 +52,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
     const checklistOf = (product: Product) =>
       Effect.gen(function* () {
         const items: Array<ChecklistItem | BundleChecklistItem> = [
-          ...publishChecklist(product.fields, yield* settingsOf(product.workspaceId))
+          ...publishChecklist(product.fields, yield* settingsOf(product.workspaceId), messages)
         ]
         const bundled = yield* bundleItems.productsOf(product)
         if (product.kind === "bundle") items.push(...bundleChecklist(bundled))
@@ -179,7 +182,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
           const broken = checkProductFields(fields)
           if (broken) return yield* broken
           if (product.status === "live") {
-            const checklist = publishChecklist(fields, yield* settingsOf(caller.workspaceId))
+            const checklist = publishChecklist(fields, yield* settingsOf(caller.workspaceId), messages)
             if (checklist.length > 0) {
               return yield* invalid(
                 checklist[0]?.item ?? "",

@@ -89,26 +89,36 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
     : new InvalidInput({ message: problems.map((p) => p.message).join("; "), errors: problems })
 }
 
-/** The store API's message of each checklist item (the store tools say their own: tool-support.ts). */
-export const CHECKLIST_MESSAGES = {
-  support_email: "set the store's support email (svc store set --support-email)",
-  checkout_url: "checkout_mode external needs checkout_url, your own checkout link",
-  payment: "a paid product needs a connected card processor, or checkout_mode external with checkout_url"
-} as const
+/** The route that changes the store's settings, which the checklist names. */
+export const SETTINGS_ROUTE = "PATCH /store-app/v1/settings"
 
-/** What remains before the product can go live; empty when it can. */
-export const publishChecklist = (fields: ProductFields, settings: StoreSettings): ReadonlyArray<ChecklistItem> => {
+/** The store API's message of each checklist item (the store tools say their own: tool-support.ts). */
+export type ChecklistMessages = { readonly [Item in ChecklistItem["item"]]: string }
+
+/** The checklist's messages, naming the route and the owner's settings page (`settingsPage`) that fix each item. */
+export const checklistMessages = (settingsPage: string): ChecklistMessages => ({
+  support_email: `set the store's support email: ${SETTINGS_ROUTE} with support_email, or the owner on ${settingsPage}`,
+  checkout_url: "checkout_mode external needs checkout_url, your own checkout link",
+  payment: `a paid product needs a connected card processor (${SETTINGS_ROUTE} with card_processor, or the owner on ${settingsPage}), or checkout_mode external with checkout_url`
+})
+
+/** What remains before the product can go live, worded by `messages`; empty when it can. */
+export const publishChecklist = (
+  fields: ProductFields,
+  settings: StoreSettings,
+  messages: ChecklistMessages
+): ReadonlyArray<ChecklistItem> => {
   const items: Array<ChecklistItem> = []
   if (settings.supportEmail === null) {
-    items.push({ item: "support_email", message: CHECKLIST_MESSAGES.support_email })
+    items.push({ item: "support_email", message: messages.support_email })
   }
   if (fields.checkout_mode === "external" && fields.checkout_url === null) {
-    items.push({ item: "checkout_url", message: CHECKLIST_MESSAGES.checkout_url })
+    items.push({ item: "checkout_url", message: messages.checkout_url })
   }
   const paid = fields.price_cents > 0
   const ownCheckout = fields.checkout_mode === "external" && fields.checkout_url !== null
   if (paid && !fields.waitlist_mode && !ownCheckout && settings.cardProcessor !== "connected") {
-    items.push({ item: "payment", message: CHECKLIST_MESSAGES.payment })
+    items.push({ item: "payment", message: messages.payment })
   }
   return items
 }

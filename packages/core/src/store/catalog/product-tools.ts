@@ -3,13 +3,7 @@ import { NotFound } from "../../shared/errors.js"
 import { defineTool, type Tool } from "../../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
-import {
-  agentPublishRefusal,
-  makeStoreOfCall,
-  StoreHandleField,
-  underFields,
-  withAgentChecklist
-} from "../tool-support.js"
+import { makeAgentChecklist, makeStoreOfCall, StoreHandleField, underFields } from "../tool-support.js"
 import { ProductFieldsInput } from "./product-input.js"
 import { productAnswerJson } from "./product-json.js"
 
@@ -47,6 +41,7 @@ const noProductYet = (customAiId: string) =>
 export const customAiProductTools = Effect.gen(function* () {
   const catalog = yield* StoreCatalog
   const storeOf = yield* makeStoreOfCall
+  const { agentPublishRefusal, withAgentChecklist } = yield* makeAgentChecklist
 
   const productIdOf = (caller: Parameters<typeof catalog.get>[0], customAiId: string) =>
     Effect.flatMap(catalog.productIdOfCustomAi(caller, customAiId), (found) =>

@@ -1,0 +1,61 @@
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import { Schema } from "effect"
+import { strict } from "../../shared/list-wire.js"
+import { STORE_NAME_MAX, type StoreSettingsView } from "./settings.js"
+
+const CardProcessor = Schema.Literal("connected", "none").annotations({
+  description:
+    "connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url."
+})
+
+/** The store's settings as the store API answers them. */
+export const StoreSettingsRow = Schema.Struct({
+  handle: Schema.String.annotations({ description: "The store's handle, the end of its web address; fixed." }),
+  name: Schema.String.annotations({ description: "The store's display name." }),
+  support_email: Schema.NullOr(Schema.String).annotations({
+    description: "Where buyers write for help; a product cannot be published while it is null."
+  }),
+  card_processor: CardProcessor,
+  email_list_add_buyers: Schema.Boolean.annotations({
+    description: "Whether a buyer (a sale or a free grant) joins the email list as a subscribed contact."
+  }),
+  email_double_opt_in: Schema.Boolean.annotations({
+    description: "Whether a public sign-up joins only after confirming by email."
+  })
+}).annotations({ identifier: "StoreSettingsRow", description: "The store's settings." })
+
+/** The settings answer: `{ ok, settings }`. */
+export const StoreSettingsAnswer = Schema.Struct({ ok: Schema.Literal(true), settings: StoreSettingsRow })
+
+/** What `PATCH /settings` takes: a field left out is kept. */
+export const StoreSettingsPatch = Schema.Struct({
+  name: Schema.optional(Schema.String.pipe(Schema.maxLength(STORE_NAME_MAX))).annotations({
+    description: `The store's display name, 1 to ${STORE_NAME_MAX} characters.`
+  }),
+  support_email: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(254)))).annotations({
+    description: "An email address like help@example.com; null clears it (products can then not be published)."
+  }),
+  card_processor: Schema.optional(CardProcessor),
+  email_list_add_buyers: Schema.optional(Schema.Boolean).annotations({
+    description: "true (the default): buyers join the email list."
+  }),
+  email_double_opt_in: Schema.optional(Schema.Boolean).annotations({
+    description: "true: public sign-ups confirm by email first (off by default)."
+  })
+}).annotations(strict)
+
+/** The store's settings on the store API: read them with any store key, change them with a Store Edit API key. */
+export const StoreSettingsApiGroup = HttpApiGroup.make("settings")
+  .add(HttpApiEndpoint.get("get", "/settings").addSuccess(StoreSettingsAnswer))
+  .add(HttpApiEndpoint.patch("update", "/settings").setPayload(StoreSettingsPatch).addSuccess(StoreSettingsAnswer))
+
+/** A store's settings as the store API answers them. */
+export const storeSettingsJson = (view: StoreSettingsView): typeof StoreSettingsRow.Type => ({
+  handle: view.store.handle,
+  name: view.store.name,
+  support_email: view.settings.supportEmail,
+  card_processor: view.settings.cardProcessor,
+  email_list_add_buyers: view.settings.emailListAddBuyers,
+  email_double_opt_in: view.settings.emailDoubleOptIn
+})
