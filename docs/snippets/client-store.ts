@@ -19,7 +19,14 @@ const store = createStoreClient({
 
 // Grouped as the API is; each method takes one input (path parameters by name, then the query or the body).
 const { custom_ais } = await store.identity.customAis()
-const { product } = await store.products.create({ custom_ai_id: custom_ais[0]?.id ?? "", price_cents: 4900 })
+const { product, publish_checklist } = await store.products.create({
+  custom_ai_id: custom_ais[0]?.id ?? "",
+  price_cents: 4900
+})
+// A fresh store lacks a support email and a card processor: the checklist names them, the settings set them.
+if (publish_checklist.length > 0) {
+  await store.settings.update({ support_email: "help@example.com", card_processor: "connected" })
+}
 await store.products.publish({ id: product.id })
 
 // No order_id: the client makes one before the first attempt, so a retried call still counts once.

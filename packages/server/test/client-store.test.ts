@@ -86,6 +86,25 @@ describe(`the store API client against svc serve on ${engineName}`, { timeout: 1
     expect(ais.custom_ais.map((ai) => ai.id).sort()).toEqual([customAiId, secondCustomAiId].sort())
   })
 
+  it("reads and changes the store's settings; the checklist names the route and the server's settings page", async () => {
+    const before = await store.settings.get()
+    expect(before.settings.support_email).not.toBeNull()
+    const cleared = await store.settings.update({ support_email: null, name: "Client Store" })
+    expect(cleared.settings).toMatchObject({ support_email: null, name: "Client Store" })
+    const checklist = (await store.products.get({ id: product })).publish_checklist
+    expect(checklist).toEqual([
+      {
+        item: "support_email",
+        message: `set the store's support email: PATCH /store-app/v1/settings with support_email, or the owner on ${baseUrl}/settings`
+      }
+    ])
+    const refused = await rejection(readOnly.settings.update({ support_email: "help@example.com" }))
+    expect(refused).toBeInstanceOf(StoreForbiddenError)
+    const restored = await store.settings.update({ support_email: before.settings.support_email })
+    expect(restored.settings).toEqual({ ...before.settings, name: "Client Store" })
+    expect((await store.products.get({ id: product })).publish_checklist).toEqual([])
+  })
+
   it("creates, reads, changes, publishes and lists products; a second product of one Custom AI is a conflict", async () => {
     const created = await store.products.create({ custom_ai_id: secondCustomAiId, price_cents: 4900 })
     expect(created.ok).toBe(true)

@@ -61,6 +61,8 @@ type Read =
   | "deleteWebhook"
   | "testWebhook"
   | "rollWebhookSecret"
+  | "settings"
+  | "updateStoreSettings"
 
 /** An answer read loosely (the first row as `[0]`): the assertions check its shape. */
 interface Loose extends Readonly<Record<Read | 0, Loose>> {}
@@ -242,6 +244,38 @@ layer(StoreGraphql.layer, { timeout: "120 seconds", excludeTestServices: true })
         const badEmail = yield* recordSale(client, { event: "sale", product: productId, email: "not-an-email" })
         expect(badEmail).toMatchObject({ __typename: "ToolFailure", status: "invalid" })
         expect(badEmail.errors[0].path).toBe("email")
+      })
+    )
+
+    it.effect("reads the store's settings and changes them; a bad address is a ToolFailure naming support_email", () =>
+      Effect.gen(function* () {
+        const harness = yield* StoreGraphql
+        const seller = yield* harness.seller()
+        const client = harness.client(seller.token)
+        const SETTINGS = "handle name support_email card_processor email_list_add_buyers email_double_opt_in"
+        const before = yield* read(client, `{ store { settings { ${SETTINGS} } } }`)
+        expect(before.store.settings).toMatchObject({ handle: seller.handle, email_double_opt_in: false })
+
+        const RESULT = `__typename
+          ... on UpdateStoreSettingsPayload { ok settings { ${SETTINGS} } }
+          ... on ToolFailure { ok status message errors { path message } }`
+        const changed = yield* read(
+          client,
+          `mutation { updateStoreSettings(input: { name: "Graph Store", email_double_opt_in: true }) { ${RESULT} } }`
+        )
+        expect(changed.updateStoreSettings).toMatchObject({
+          __typename: "UpdateStoreSettingsPayload",
+          ok: true,
+          settings: { name: "Graph Store", email_double_opt_in: true, handle: seller.handle }
+        })
+        const refused = yield* read(
+          client,
+          `mutation { updateStoreSettings(input: { support_email: "nope" }) { ${RESULT} } }`
+        )
+        expect(refused.updateStoreSettings).toMatchObject({ __typename: "ToolFailure", ok: false, status: "invalid" })
+        expect(refused.updateStoreSettings.errors[0].path).toBe("support_email")
+        const after = yield* read(client, `{ store { name settings { name email_double_opt_in } } }`)
+        expect(after.store).toMatchObject({ name: "Graph Store", settings: { name: "Graph Store" } })
       })
     )
 

@@ -68,10 +68,12 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
       })
     )
 
-    it.effect("let the owner set the store's support email and card processor, which only they can", () =>
+    it.effect("let the owner set the store's name, support email, card processor and email-list options", () =>
       Effect.gen(function* () {
         const { app, browser, page, user } = yield* signedIn
-        expect(page).toContain("Only you, the store's owner, can set these")
+        expect(page).toContain("PATCH /store-app/v1/settings")
+        // Buyers join the list by default: the box comes ticked.
+        expect(page).toContain('<input type="checkbox" name="email_list_add_buyers" checked>')
         const saved = yield* Effect.promise(async () => {
           const refused = await browser.post(`${app.url}/settings/store`, {
             ...formFields(page, "/settings/store"),
@@ -80,10 +82,13 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
           })
           expect(refused.response.status).toBe(422)
           expect(refused.text).toContain("the support email must be an address like help@example.com")
+          // As a browser posts the form: every field, and of the boxes only the ticked one.
           const done = await browser.post(`${app.url}/settings/store`, {
             ...formFields(refused.text, "/settings/store"),
+            name: "Page Store",
             support_email: "help@example.com",
-            card_processor: "connected"
+            card_processor: "connected",
+            email_double_opt_in: "on"
           })
           expect(done.response.status).toBe(303)
           const shown = await browser.get(done.response.headers.get("location") ?? "")
@@ -93,7 +98,14 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })((it)
         })
         expect(saved).toContain('<option value="connected" selected>')
         const settings = yield* app.setUp(Effect.flatMap(StoreSetup, (setup) => setup.get(user.workspace.id)))
-        expect(settings).toMatchObject({ supportEmail: "help@example.com", cardProcessor: "connected" })
+        expect(settings).toMatchObject({
+          supportEmail: "help@example.com",
+          cardProcessor: "connected",
+          emailListAddBuyers: false,
+          emailDoubleOptIn: true
+        })
+        expect(saved).toContain('value="Page Store"')
+        expect(saved).toContain('<input type="checkbox" name="email_double_opt_in" checked>')
       })
     )
 

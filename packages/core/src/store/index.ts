@@ -226,6 +226,8 @@ export {
   StoreSettingsApiGroup,
   StoreSettingsPatch,
   StoreSettingsRow,
+  settingsProblemOnWire,
+  storeSettingsChangesOf,
   storeSettingsJson
 } from "./catalog/settings-api.js"
 export { StorePages } from "./catalog/store-pages.js"

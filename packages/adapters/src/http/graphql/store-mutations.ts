@@ -9,8 +9,13 @@ import {
   StoreCohorts,
   StoreCustomers,
   StoreSales,
+  type StoreSettingsPatch,
+  StoreSetup,
   saleAnswerJson,
-  saleInputOf
+  saleInputOf,
+  settingsProblemOnWire,
+  storeSettingsChangesOf,
+  storeSettingsJson
 } from "@svc/core/store"
 import {
   createdWebhookApiAnswer,
@@ -62,6 +67,7 @@ interface StoreChange<I> {
 export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLObjectType) =>
   Effect.gen(function* () {
     const catalog = yield* StoreCatalog
+    const setup = yield* StoreSetup
     const sales = yield* StoreSales
     const customers = yield* StoreCustomers
     const cohorts = yield* StoreCohorts
@@ -114,6 +120,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     }
 
     const bodies = {
+      updateSettings: payloadOf("settings", "update"),
       createProduct: payloadOf("products", "create"),
       updateProduct: payloadOf("products", "update"),
       recordSale: payloadOf("sales", "record"),
@@ -127,6 +134,18 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       testWebhook: payloadOf("webhooks", "test")
     }
 
+    offer<typeof StoreSettingsPatch.Type>("updateStoreSettings", {
+      description:
+        "Changes the store's name, support email, card processor or email-list options; a field left out is kept " +
+        "(PATCH /settings; an API key with Store set to Edit).",
+      payload: derived("settings", "update", "UpdateStoreSettingsPayload"),
+      body: bodies.updateSettings,
+      change: (caller, input) =>
+        setup.changeFor(caller, storeSettingsChangesOf(input)).pipe(
+          Effect.mapError(settingsProblemOnWire),
+          Effect.map((view) => ({ ok: true as const, settings: storeSettingsJson(view) }))
+        )
+    })
     offer<{ readonly custom_ai_id: string } & Parameters<typeof catalog.patch>[2]>("createProduct", {
       description: "Creates a product selling a Custom AI, as a draft (POST /products).",
       payload: productPayload,

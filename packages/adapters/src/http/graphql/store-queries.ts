@@ -20,7 +20,10 @@ import {
   StoreCustomers,
   type StoreListQuery,
   StoreSales,
-  pagedAnswer
+  StoreSettingsRow,
+  StoreSetup,
+  pagedAnswer,
+  storeSettingsJson
 } from "@svc/core/store"
 import {
   AttemptRow,
@@ -94,6 +97,7 @@ type Field<S> = GraphQLFieldConfig<S, GraphqlContext, ListArgs>
 export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
   Effect.gen(function* () {
     const catalog = yield* StoreCatalog
+    const setup = yield* StoreSetup
     const sales = yield* StoreSales
     const customers = yield* StoreCustomers
     const cohorts = yield* StoreCohorts
@@ -122,6 +126,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
     })
 
     const saleNode = types.output(SaleRow, "Sale")
+    const settingsNode = types.output(StoreSettingsRow, "StoreSettings")
     const customerNode = types.output(CustomerRow, "Customer")
     const cohortNode = types.output(CohortRow, "Cohort")
     const eventNode = types.output(EventEnvelope, "StoreEvent")
@@ -226,6 +231,14 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
               productPageJson
             )
         ),
+        settings: {
+          type: settingsNode,
+          description: "The store's name, support email, card processor and email-list options (GET /settings).",
+          resolve: async (_source, _args, context) => {
+            const caller = await readCaller(context)
+            return storeSettingsJson(await context.run(setup.readFor(caller)))
+          }
+        },
         product: {
           type: product,
           description: "One product by id (GET /products/<id>); another store's id is not found.",

@@ -44,7 +44,7 @@ export const settingsPage = (options: {
   readonly connections: ReadonlyArray<OAuthConnection>
   readonly credits: CreditBalance
   /** The store of the account's default workspace and its settings, when it has one. */
-  readonly store?: { readonly handle: string; readonly settings: StoreSettings } | undefined
+  readonly store?: { readonly handle: string; readonly name: string; readonly settings: StoreSettings } | undefined
   readonly now: number
   readonly created?:
     | {
@@ -144,9 +144,11 @@ ${
     ? ""
     : html`<section class="card" aria-labelledby="store">
 <h2 id="store">Store ${options.store.handle}</h2>
-<p class="muted">Only you, the store's owner, can set these: a product goes live once the store has a support email, and a paid one once a card processor is connected (or it sells through your own checkout link).</p>
+<p class="muted">A product goes live once the store has a support email, and a paid one once a card processor is connected (or it sells through your own checkout link). A store API key with Store set to Edit can change these too (<code>PATCH /store-app/v1/settings</code>).</p>
 <form method="post" action="${options.base}/settings/store">
 ${csrf}
+<label for="store-name">Store name</label>
+<input id="store-name" name="name" type="text" required maxlength="100" value="${options.store.name}">
 <label for="support-email">Support email</label>
 <input id="support-email" name="support_email" type="email" maxlength="254" value="${options.store.settings.supportEmail ?? ""}" placeholder="help@example.com">
 <label for="card-processor">Card processor</label>
@@ -154,6 +156,8 @@ ${csrf}
 <option value="none"${options.store.settings.cardProcessor === "none" ? " selected" : ""}>None</option>
 <option value="connected"${options.store.settings.cardProcessor === "connected" ? " selected" : ""}>Connected</option>
 </select>
+<label class="choice"><input type="checkbox" name="email_list_add_buyers"${options.store.settings.emailListAddBuyers ? " checked" : ""}> Buyers join the email list</label>
+<label class="choice"><input type="checkbox" name="email_double_opt_in"${options.store.settings.emailDoubleOptIn ? " checked" : ""}> Sign-ups confirm by email before they join</label>
 <div class="actions"><button class="primary" type="submit">Save store settings</button></div>
 </form>
 </section>`

@@ -99,7 +99,11 @@ export const SettingsRoutes: Layer.Layer<
           store: yield* Option.match(yield* ownStore(account.value.id), {
             onNone: () => Effect.succeed(undefined),
             onSome: (store) =>
-              Effect.map(storeSetup.get(store.workspaceId), (settings) => ({ handle: store.handle, settings }))
+              Effect.map(storeSetup.get(store.workspaceId), (settings) => ({
+                handle: store.handle,
+                name: store.name,
+                settings
+              }))
           }),
           now: yield* Clock.currentTimeMillis,
           ...extra
@@ -189,10 +193,15 @@ export const SettingsRoutes: Layer.Layer<
           return yield* render(accepted.session, { error: "Your workspace has no store.", status: 404 })
         }
         const supportEmail = (accepted.form.get("support_email") ?? "").trim()
+        const name = accepted.form.get("name")
+        // The form always sends its fields; an unticked box is left out of the post, which means off.
         const saved = yield* storeSetup
           .set(store.value.workspaceId, {
+            name: name ?? undefined,
             supportEmail: supportEmail === "" ? null : supportEmail,
-            cardProcessor: accepted.form.get("card_processor") ?? undefined
+            cardProcessor: accepted.form.get("card_processor") ?? undefined,
+            emailListAddBuyers: accepted.form.get("email_list_add_buyers") === "on",
+            emailDoubleOptIn: accepted.form.get("email_double_opt_in") === "on"
           })
           .pipe(Effect.either)
         if (saved._tag === "Left") return yield* render(accepted.session, { error: saved.left.message, status: 422 })

@@ -1,8 +1,9 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
+import { InvalidInput, renamePaths } from "../../shared/errors.js"
 import { strict } from "../../shared/list-wire.js"
-import { STORE_NAME_MAX, type StoreSettingsView } from "./settings.js"
+import { STORE_NAME_MAX, type StoreSettingsChanges, type StoreSettingsView } from "./settings.js"
 
 const CardProcessor = Schema.Literal("connected", "none").annotations({
   description:
@@ -59,3 +60,19 @@ export const storeSettingsJson = (view: StoreSettingsView): typeof StoreSettings
   email_list_add_buyers: view.settings.emailListAddBuyers,
   email_double_opt_in: view.settings.emailDoubleOptIn
 })
+
+/** A `PATCH /settings` body as the settings service takes it. */
+export const storeSettingsChangesOf = (patch: typeof StoreSettingsPatch.Type): StoreSettingsChanges => ({
+  name: patch.name,
+  supportEmail: patch.support_email,
+  cardProcessor: patch.card_processor,
+  emailListAddBuyers: patch.email_list_add_buyers,
+  emailDoubleOptIn: patch.email_double_opt_in
+})
+
+// The settings service names fields as the domain does; the API's body names them in snake_case.
+const wireNames: Readonly<Record<string, string>> = { supportEmail: "support_email", cardProcessor: "card_processor" }
+
+/** A settings refusal with its paths as the body names the fields (`support_email`, not `supportEmail`). */
+export const settingsProblemOnWire = <E>(error: E): E | InvalidInput =>
+  error instanceof InvalidInput ? renamePaths(error, (path) => wireNames[path] ?? path) : error
