@@ -1,14 +1,14 @@
 /**
- * svc inside an Express app: the app's own routes first, then every svc route (`/mcp`, `/v1/tools`, the store API,
- * OAuth, `/health`) through one middleware.
+ * svc inside an Express app, under `/svc`: the app's own routes, then one middleware that hands svc what it serves
+ * (its routes under the prefix, and OAuth discovery at the root where MCP clients look for it).
  *
  *   PORT=3000 npx tsx examples/embed-express.ts
  */
 import { getRequestListener } from "@hono/node-server"
 import express from "express"
-import { announce, port, publicUrl, startSvcHandler, stopOnSignal } from "./embedded-svc.js"
+import { announce, port, publicUrl, SVC_PREFIX, startSvc, stopOnSignal } from "./embedded-svc.js"
 
-const svc = await startSvcHandler(publicUrl)
+const { svc, apiKey } = await startSvc(publicUrl)
 const app = express()
 
 // The app's own routes. Body parsers go on the routes that want them: a global `app.use(express.json())`
@@ -20,18 +20,23 @@ app.post("/echo", express.json(), (request, response) => {
   response.json({ echoed: request.body })
 })
 
-// Everything else goes to svc. `getRequestListener` turns svc's fetch handler into a Node (req, res) listener:
-// it builds the web Request from the incoming message (headers, streamed body) and writes the Response back.
-// `overrideGlobalObjects: false` leaves the app's global Request and Response as they are.
-app.use(getRequestListener(svc.handler, { overrideGlobalObjects: false }))
+// What is svc's goes to svc, with its path as it came: `app.use("/svc", …)` would cut the prefix off `request.url`.
+// `getRequestListener` turns svc's fetch handler into a Node (req, res) listener; `overrideGlobalObjects: false`
+// leaves the app's global Request and Response as they are.
+const toSvc = getRequestListener(svc.handler, { overrideGlobalObjects: false })
+app.use((request, response, next) => {
+  if (svc.serves(request.url)) void toSvc(request, response)
+  else next()
+})
 
 const server = app.listen(port, "127.0.0.1", () => {
   const address = server.address()
-  announce(typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : publicUrl, svc.apiKey)
+  const url = typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : publicUrl
+  announce(url, apiKey, `${url}${SVC_PREFIX}`)
 })
 
 stopOnSignal(async () => {
-  // Stop taking connections and wait for the calls in flight, then close svc and its database.
+  // Stop taking connections and wait for the calls in flight, then close svc: its workers, then its database.
   await new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done())))
   await svc.dispose()
 })

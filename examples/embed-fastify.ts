@@ -1,14 +1,14 @@
 /**
- * svc inside a Fastify app: the app's own routes, and every svc route (`/mcp`, `/v1/tools`, the store API, OAuth,
- * `/health`) in a plugin of its own.
+ * svc inside a Fastify app, under `/svc`: the app's own routes, and in a plugin of its own every svc route (`/mcp`,
+ * `/v1/tools`, the store API, OAuth, `/health`, under the prefix) and OAuth discovery at the root.
  *
  *   PORT=3000 npx tsx examples/embed-fastify.ts
  */
 import { getRequestListener } from "@hono/node-server"
 import Fastify from "fastify"
-import { announce, port, publicUrl, startSvcHandler, stopOnSignal } from "./embedded-svc.js"
+import { announce, port, publicUrl, SVC_PREFIX, startSvc, stopOnSignal } from "./embedded-svc.js"
 
-const svc = await startSvcHandler(publicUrl)
+const { svc, apiKey } = await startSvc(publicUrl)
 const app = Fastify()
 
 // The app's own routes, with Fastify's usual JSON body parsing.
@@ -23,14 +23,17 @@ await app.register(async (svcScope) => {
   svcScope.removeAllContentTypeParsers()
   svcScope.addContentTypeParser("*", (_request, _body, done) => done(null))
   const listener = getRequestListener(svc.handler, { overrideGlobalObjects: false })
-  svcScope.all("/*", async (request, reply) => {
-    reply.hijack()
-    await listener(request.raw, reply.raw)
-  })
+  // svc's routes under the prefix, and the discovery documents it answers at the root.
+  for (const path of [`${SVC_PREFIX}/*`, "/.well-known/*"]) {
+    svcScope.all(path, async (request, reply) => {
+      reply.hijack()
+      await listener(request.raw, reply.raw)
+    })
+  }
 })
 
 const address = await app.listen({ port, host: "127.0.0.1" })
-announce(address, svc.apiKey)
+announce(address, apiKey, `${address}${SVC_PREFIX}`)
 
 stopOnSignal(async () => {
   // Fastify stops taking connections and waits for the calls in flight; then svc and its database close.

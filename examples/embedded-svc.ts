@@ -1,16 +1,15 @@
 /**
- * What the embedding examples share: the svc core over a database, svc's routes, a first API key, and a clean stop.
- * Each `embed-*.ts` example mounts what this file builds in one framework.
+ * What the embedding examples share: the database, svc under `/svc` as `makeSvc` builds it (Express, Fastify, Hono),
+ * the core's layers and svc's routes for the Effect examples, a first API key, and a clean stop.
  *
  * The database is PostgreSQL when `DATABASE_URL` is set, else PGlite in memory (its data ends with the process).
  */
-import { HttpLayerRouter } from "@effect/platform"
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
 import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
 import { Accounts, Auth, Boards, CoreLive, everyToolset, toolServerLive, Webhooks } from "@svc/core"
-import { Storage } from "@svc/server"
-import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+import { makeSvc, Storage, type Svc } from "@svc/server"
+import { type Context, Effect, Layer } from "effect"
 
 /** The database of the examples: PostgreSQL when `DATABASE_URL` is set, else PGlite in memory. */
 export const database: Sql.DatabaseConfig = process.env.DATABASE_URL
@@ -74,31 +73,20 @@ export const svcRoutes = (publicUrl: string, core: Context.Context<SvcCore>) =>
     Layer.provide(Layer.succeedContext(core))
   )
 
-/** svc as one fetch handler, with the first API key and how to close it all. */
-export interface EmbeddedSvc {
-  readonly handler: (request: Request) => Promise<Response>
-  readonly apiKey: string
-  /** Closes the handler, then the core and its database. */
-  readonly dispose: () => Promise<void>
-}
+/** Where the framework examples mount svc: its routes answer under this prefix of the app. */
+export const SVC_PREFIX = "/svc"
 
 /**
- * Builds the core and its background work once (one runtime holds them; your own code may share it) and serves the
- * core as one fetch handler.
+ * svc under {@link SVC_PREFIX} of the app at `appUrl`, as `makeSvc` builds it (every face, the same workers as
+ * `svc serve`), with an owner account and its first API key made in process.
  */
-export const startSvcHandler = async (publicUrl: string): Promise<EmbeddedSvc> => {
-  const runtime = ManagedRuntime.make(Layer.provideMerge(SvcWorkersLive, SvcCoreLive))
-  const apiKey = await runtime.runPromise(createOwnerKey)
-  const { context } = await runtime.runtime()
-  const { handler, dispose } = HttpLayerRouter.toWebHandler(svcRoutes(publicUrl, context), { disableLogger: true })
-  return {
-    handler,
-    apiKey,
-    dispose: async () => {
-      await dispose()
-      await runtime.dispose()
-    }
-  }
+export const startSvc = async (appUrl: string): Promise<{ readonly svc: Svc; readonly apiKey: string }> => {
+  const svc = await makeSvc({ database, publicUrl: `${appUrl}${SVC_PREFIX}` })
+  // New on every run, so the examples also start on a PostgreSQL database an earlier run left accounts in.
+  const email = `owner-${Date.now()}@example.com`
+  await svc.admin.createAccount({ email, password: "a long password", plan: "starter" })
+  const { token } = await svc.admin.createApiKey({ email, name: "embedded" })
+  return { svc, apiKey: token }
 }
 
 /** The port to listen on: `PORT`, or 3000 (`PORT=0` picks a free one). */
@@ -107,9 +95,13 @@ export const port = Number(process.env.PORT ?? 3000)
 /** Where callers reach the app: `PUBLIC_URL`, or this machine on {@link port}. */
 export const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`
 
-/** The two lines a newcomer (and the examples' test) reads: where to call, and with which key. */
-export const announce = (url: string, apiKey: string): void => {
+/**
+ * The lines a newcomer (and the examples' test) reads: where the app listens, where svc is (the app itself, or
+ * `svc` under a prefix of it), and with which key to call.
+ */
+export const announce = (url: string, apiKey: string, svcUrl = url): void => {
   console.log(`listening on ${url} (${databaseName})`)
+  console.log(`svc on ${svcUrl}`)
   console.log(`key ${apiKey}`)
 }
 

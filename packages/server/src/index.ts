@@ -7,6 +7,8 @@
  * - `Settings`: what the server reads from its environment (`Settings.ServerConfig`).
  * - `Tracing`: OpenTelemetry export over OTLP (`Tracing.otlpTracerLayer`), as `svc serve` sets it up.
  * - `Cli`: the `svc` command line as a function (`Cli.runCommand`) and its command tree (`Cli.svcCommand`).
+ * - `makeSvc`: all of svc as one web handler in your own server, with the same workers as `svc serve`
+ *   (docs/embedding.md); `Workers`: the workers, by name.
  */
 export * as App from "./runtime.js"
 export * as Cli from "./cli/main.js"
@@ -14,3 +16,5 @@ export * as Server from "./serve.js"
 export * as Settings from "./config.js"
 export * as Storage from "./storage.js"
 export * as Tracing from "./tracing.js"
+export * as Workers from "./workers.js"
+export { makeSvc, type Svc, type SvcAdmin, type SvcOptions, type SvcSettings } from "./embed.js"

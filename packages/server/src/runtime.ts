@@ -1,6 +1,6 @@
 import { DocumentTextLive } from "@svc/adapters/ai"
 import { OutboundSettings, PageFetcherLive } from "@svc/adapters/http-sender"
-import { DeliveryPolling, databaseConfig } from "@svc/adapters/sql"
+import { type DatabaseConfig, DeliveryPolling, databaseConfig } from "@svc/adapters/sql"
 import { ServerSecretKey } from "@svc/adapters/system"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
@@ -57,16 +57,16 @@ export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideM
  * the server configuration gives them. The outgoing HTTP sender is added where the server is served (`serve.ts`):
  * the CLI never sends.
  */
-export const AppLive = Layer.unwrapEffect(
-  Effect.map(databaseConfig, (database) =>
-    ServedCoreLive.pipe(
-      Layer.provideMerge(storageLayer(database)),
-      Layer.provideMerge(ChatModelLive),
-      Layer.provideMerge(PageFetcherLive),
-      Layer.provideMerge(DocumentTextLive),
-      Layer.provideMerge(AuthSettingsLive),
-      Layer.provideMerge(AskSettingsLive),
-      Layer.provideMerge(ServiceSettingsLive)
-    )
+export const AppLive = Layer.unwrapEffect(Effect.map(databaseConfig, (database) => appLayerOn(database)))
+
+/** The core with its ports on `database`, and the settings the server configuration gives them. */
+export const appLayerOn = (database: DatabaseConfig) =>
+  ServedCoreLive.pipe(
+    Layer.provideMerge(storageLayer(database)),
+    Layer.provideMerge(ChatModelLive),
+    Layer.provideMerge(PageFetcherLive),
+    Layer.provideMerge(DocumentTextLive),
+    Layer.provideMerge(AuthSettingsLive),
+    Layer.provideMerge(AskSettingsLive),
+    Layer.provideMerge(ServiceSettingsLive)
   )
-)

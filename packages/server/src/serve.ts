@@ -3,7 +3,6 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
-import { SmtpTransportLive } from "@svc/adapters/mail"
 import {
   AuthUrl,
   GraphqlSettings,
@@ -14,19 +13,13 @@ import {
   ToolFacesLive,
   ToolLanesLive
 } from "@svc/adapters/http"
-import { OAuthPurgeLive } from "@svc/core/auth"
-import { TrashPurgeLive } from "@svc/core/boards"
-import { AskWorkerLive } from "@svc/core/custom-ai"
-import { MailPurgeLive, MailWorkerLive } from "@svc/core/mail"
-import { RoutineWorkerLive } from "@svc/core/routines"
-import { SequenceWorkerLive } from "@svc/core/store"
-import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
-import { mailFrom, publicOrigin, ServerConfig } from "./config.js"
+import { publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
 import { TracingConfig, withTracing } from "./tracing.js"
+import { workersLayer, workersOf } from "./workers.js"
 
 /** Settings of the HTTP faces from the server configuration. */
 const FaceSettingsLive = Layer.unwrapEffect(
@@ -60,39 +53,8 @@ const StartupLive = Layer.effectDiscard(
  */
 const ServedAppLive = HttpSenderLive.pipe(Layer.provideMerge(AppLive))
 
-/**
- * Background work: the trash, webhook, OAuth and outbox purges, and (unless switched off) the webhook delivery worker and
- * the instant hooks' push worker; (unless `SVC_AI_WORKER=false`) the Custom AI ask worker, the ask step's
- * callback worker and the routine worker; (unless `SVC_SEQUENCE_WORKER=false`) the email sequence worker; (when
- * `SMTP_URL` is set) the mail worker, which drains the outbox over SMTP.
- */
-const WorkersLive = Layer.unwrapEffect(
-  Effect.map(ServerConfig, (config) =>
-    Layer.mergeAll(
-      TrashPurgeLive(),
-      WebhookPurgeLive(),
-      OAuthPurgeLive(),
-      MailPurgeLive(),
-      config.webhookWorker
-        ? WebhookWorkerLive({
-            concurrency: config.webhookConcurrency,
-            perWebhook: config.webhookPerWebhook,
-            leaseMs: config.webhookLeaseMs
-          })
-        : Layer.empty,
-      config.webhookWorker ? InstantHookWorkerLive({ intervalMs: config.instantHookIntervalMs }) : Layer.empty,
-      config.aiWorker ? AskWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty,
-      config.aiWorker ? AskCallbackWorkerLive() : Layer.empty,
-      config.aiWorker ? RoutineWorkerLive({ leaseMs: config.aiLeaseMs }) : Layer.empty,
-      config.sequenceWorker ? SequenceWorkerLive() : Layer.empty,
-      config.smtpUrl._tag === "Some"
-        ? MailWorkerLive({ publicBase: publicOrigin(config) }).pipe(
-            Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))
-          )
-        : Layer.empty
-    )
-  )
-)
+/** Background work: the workers `workersOf` switches on from the environment (`workers.ts`). */
+const WorkersLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) => workersLayer(config, workersOf(config))))
 
 /**
  * Everything that runs on the app, given it once: the faces (their routes on one router), the tool lanes, the start-up

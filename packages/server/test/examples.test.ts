@@ -18,13 +18,15 @@ const runToEnd = (file: string, env: NodeJS.ProcessEnv = process.env) =>
 /** A started embedding example: where it listens, the API key it printed, and how to stop it. */
 interface RunningExample {
   readonly base: string
+  /** Where svc answers: the app's own address, or a prefix of it. */
+  readonly svc: string
   readonly key: string
   readonly output: () => string
   /** Sends SIGTERM and answers the exit code. */
   readonly stop: () => Promise<number | null>
 }
 
-// Each embedding example prints `listening on <url> (...)` and `key <api key>` once it serves.
+// Each embedding example prints `listening on <url> (...)`, `svc on <url>` and `key <api key>` once it serves.
 const startExample = (file: string): Promise<RunningExample> => {
   // The examples' default database: PGlite in memory, whatever this shell points at.
   const { DATABASE_URL: _ignored, ...env } = process.env
@@ -52,10 +54,11 @@ const startExample = (file: string): Promise<RunningExample> => {
     })
     child.stdout?.on("data", () => {
       const base = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      const svc = /^svc on (http:\/\/\S+)$/m.exec(output)?.[1]
       const key = /^key (svc_pat_\S+)$/m.exec(output)?.[1]
-      if (base && key) {
+      if (base && svc && key) {
         clearTimeout(timer)
-        done({ base, key, output: () => output, stop })
+        done({ base, svc, key, output: () => output, stop })
       }
     })
   })
@@ -79,14 +82,14 @@ describe("the examples", { timeout: 120_000 }, () => {
     it(`serves svc's tools next to the ${framework} app's own routes, and stops on SIGTERM`, async () => {
       const example = await startExample(`examples/${file}`)
       try {
-        const client = createToolClient({ baseUrl: example.base, token: example.key, transport: "rest" })
+        const client = createToolClient({ baseUrl: example.svc, token: example.key, transport: "rest" })
         const created = await client.svc_create_note({ markdown: `# Mounted in ${framework}\n\nHello.` })
         expect(created.ok).toBe(true)
         const read = await client.svc_get_note_markdown({ noteId: created.note.id })
         expect(read.note.markdown).toBe(`# Mounted in ${framework}\n\nHello.`)
 
         // The same service over MCP, on the same mount.
-        const overMcp = createToolClient({ baseUrl: example.base, token: example.key, transport: "mcp" })
+        const overMcp = createToolClient({ baseUrl: example.svc, token: example.key, transport: "mcp" })
         expect((await overMcp.svc_get_note_markdown({ noteId: created.note.id })).note.markdown).toContain(framework)
 
         const hello = await fetch(`${example.base}/hello`)
@@ -99,10 +102,19 @@ describe("the examples", { timeout: 120_000 }, () => {
         expect(await echoed.json()).toEqual({ echoed: { a: 1 } })
 
         // The store API is mounted too, behind the same key.
-        const products = await fetch(`${example.base}/store-app/v1/products`, {
+        const products = await fetch(`${example.svc}/store-app/v1/products`, {
           headers: { authorization: `Bearer ${example.key}` }
         })
         expect(products.status).toBe(200)
+
+        // Mounted under a prefix, svc answers OAuth discovery where MCP clients look: at the app's root, with the
+        // prefix after the well-known name (RFC 8414).
+        const prefix = new URL(example.svc).pathname
+        if (prefix !== "/") {
+          const discovery = await fetch(`${example.base}/.well-known/oauth-authorization-server${prefix}`)
+          expect(discovery.status).toBe(200)
+          expect(await discovery.json()).toMatchObject({ issuer: expect.stringMatching(new RegExp(`${prefix}$`)) })
+        }
       } finally {
         const code = await example.stop()
         expect(code, example.output()).toBe(0)

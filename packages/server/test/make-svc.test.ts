@@ -1,0 +1,114 @@
+/**
+ * `makeSvc`: all of svc in another process, from one typed options object. Driven the way an app embedding it
+ * would: the typed clients over its in-process `fetch`, the admin functions instead of the command line, a prefix,
+ * the workers it lists, and a clean end.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { DatabaseConfig } from "@svc/adapters/sql"
+import { createStoreClient, createToolClient } from "@svc/client"
+import { makeSvc, type Svc } from "@svc/server"
+import { freshDatabase } from "./support/environment.js"
+
+let svc: Svc
+let dispose = async () => {}
+let database: DatabaseConfig
+
+beforeAll(async () => {
+  const fresh = await freshDatabase()
+  dispose = fresh.dispose
+  database =
+    fresh.env.DATABASE_URL === undefined
+      ? DatabaseConfig.Pglite({ dataDir: fresh.env.DATA_DIR })
+      : DatabaseConfig.Postgres({ url: fresh.env.DATABASE_URL })
+  svc = await makeSvc({ database, publicUrl: "https://app.example/svc/", workers: { routines: false } })
+}, 120_000)
+
+afterAll(async () => {
+  await svc?.dispose()
+  await dispose()
+})
+
+describe("makeSvc", { timeout: 120_000 }, () => {
+  it("serves svc under the public URL's prefix, and nothing outside it", async () => {
+    expect(svc.publicUrl).toBe("https://app.example/svc")
+    expect(svc.basePath).toBe("/svc")
+    expect((await svc.handler(new Request("https://app.example/svc/health"))).status).toBe(200)
+    expect((await svc.handler(new Request("https://app.example/health"))).status).toBe(404)
+    expect((await svc.handler(new Request("https://app.example/svcx/health"))).status).toBe(404)
+    // An MCP client is sent to the metadata under the prefix, and finds it; the addresses in it carry the prefix.
+    const unauthorized = await svc.fetch("https://app.example/svc/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{}"
+    })
+    expect(unauthorized.status).toBe(401)
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(unauthorized.headers.get("www-authenticate") ?? "")?.[1]
+    expect(metadataUrl).toBe("https://app.example/svc/.well-known/oauth-protected-resource")
+    const resource = await (await svc.fetch(`${metadataUrl}/mcp`)).json()
+    expect(resource).toMatchObject({
+      resource: "https://app.example/svc/mcp",
+      authorization_servers: ["https://app.example/svc"]
+    })
+    // Where clients look for the authorization server of an issuer with a path, and the resource's path-inserted
+    // form (RFC 8414, RFC 9728): at the host's root, the prefix after the well-known name.
+    for (const path of ["/.well-known/oauth-authorization-server/svc", "/svc/.well-known/oauth-authorization-server"]) {
+      const server = await svc.fetch(`https://app.example${path}`)
+      expect(server.status, path).toBe(200)
+      expect(await server.json()).toMatchObject({
+        issuer: "https://app.example/svc",
+        token_endpoint: "https://app.example/svc/oauth/token"
+      })
+    }
+    const inserted = await svc.fetch("https://app.example/.well-known/oauth-protected-resource/svc/mcp")
+    expect(await inserted.json()).toMatchObject({ resource: "https://app.example/svc/mcp" })
+    expect((await svc.fetch("https://app.example/.well-known/oauth-authorization-server/other")).status).toBe(404)
+  })
+
+  it("runs the workers svc serve runs, but those switched off; mail only with an SMTP server", () => {
+    expect(svc.workers).toEqual([
+      "webhooks",
+      "instantHooks",
+      "askAnswers",
+      "askCallbacks",
+      "sequences",
+      "trashPurge",
+      "webhookPurge",
+      "oauthPurge",
+      "mailPurge"
+    ])
+  })
+
+  it("does what the command line does, in process: an account, a key, the store set up; then the clients work", async () => {
+    const { storeHandle } = await svc.admin.createAccount({
+      email: "embedded@example.com",
+      password: "a long password",
+      plan: "starter"
+    })
+    const { token } = await svc.admin.createApiKey({ email: "embedded@example.com", name: "app" })
+    await svc.admin.setStore({ email: "embedded@example.com", supportEmail: "help@example.com" })
+
+    const tools = createToolClient({ baseUrl: svc.publicUrl, token, transport: "rest", fetch: svc.fetch })
+    const { note } = await tools.svc_create_note({ markdown: "# From the embedding app" })
+    const read = await tools.svc_get_note_markdown({ noteId: note.id })
+    expect(read.note.markdown).toContain("From the embedding app")
+    const store = createStoreClient({ baseUrl: svc.publicUrl, token, fetch: svc.fetch })
+    const me = await store.identity.me()
+    expect(me.handle).toBe(storeHandle)
+    expect((await store.settings.get()).settings.support_email).toBe("help@example.com")
+
+    // A refusal rejects with the domain's error and its message.
+    await expect(
+      svc.admin.createAccount({ email: "embedded@example.com", password: "a long password" })
+    ).rejects.toMatchObject({ _tag: "Conflict", message: expect.stringContaining("already exists") })
+    await expect(svc.admin.setStore({ email: "nobody@example.com", name: "x" })).rejects.toMatchObject({
+      _tag: "NotFound"
+    })
+  })
+
+  it("refuses a setting out of range with the reason, before it opens anything", async () => {
+    await expect(
+      makeSvc({ database, publicUrl: "https://app.example", settings: { webhookLeaseMs: 10 } })
+    ).rejects.toThrow(/SVC_WEBHOOK_LEASE_MS must be longer than/)
+    await expect(makeSvc({ database, publicUrl: "ftp://app.example" })).rejects.toThrow(/http or https/)
+  })
+})
