@@ -11,12 +11,13 @@ import { migrations, runMigrations } from "@svc/adapters/sql"
 import { Plan } from "@svc/core/accounts"
 import { Level, Part } from "@svc/core/auth"
 import { ALL_TOOLSETS, toolsetNames } from "@svc/core/tools"
-import { Effect, Option } from "effect"
-import { onApp, onDatabase, serve } from "./command-context.js"
+import { Config, Effect, Option } from "effect"
+import { CommandContext, CommandExit, onApp, onDatabase, serve } from "./command-context.js"
 import { createAccount, setPlan } from "./accounts.js"
 import { createKey, listKeys, revokeKey } from "./keys.js"
 import { type Output, report } from "./output.js"
 import { createCohort, createCustomAi, setStore, tagCustomer } from "./store.js"
+import { listen } from "./webhooks-listen.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print the result (or the failure, on standard error) as one JSON document.")
@@ -275,6 +276,69 @@ const customers = Command.make("customers").pipe(
   ])
 )
 
+const webhooksCommand = Command.make("webhooks").pipe(
+  Command.withDescription("Webhook development."),
+  Command.withSubcommands([
+    Command.make(
+      "listen",
+      {
+        forwardTo: Options.text("forward-to").pipe(
+          Options.withPseudoName("url"),
+          Options.withDescription("Where to post each new event, e.g. http://localhost:3000/hooks.")
+        ),
+        url: Options.text("url").pipe(
+          Options.withDefault("http://127.0.0.1:8787"),
+          Options.withDescription("The svc server's base URL.")
+        ),
+        key: Options.text("key").pipe(
+          Options.withFallbackConfig(Config.string("SVC_API_KEY")),
+          Options.withDescription("A store API key (svc_pat_…; Store: Read is enough); or SVC_API_KEY.")
+        ),
+        events: Options.text("events").pipe(
+          Options.withDefault(""),
+          Options.withDescription("Only these event types, comma-separated (purchase.created,customer.created).")
+        ),
+        pollMs: Options.integer("poll-interval-ms").pipe(
+          Options.withDefault(1000),
+          Options.withDescription("How often the event log is read, in milliseconds.")
+        ),
+        json
+      },
+      (flags) =>
+        Effect.flatMap(CommandContext, ({ lines }) =>
+          listen(
+            {
+              forwardTo: flags.forwardTo,
+              url: flags.url,
+              key: flags.key,
+              events: flags.events
+                .split(",")
+                .map((type) => type.trim())
+                .filter((type) => type.length > 0),
+              pollMs: Math.max(100, flags.pollMs)
+            },
+            { json: flags.json, print: lines.stdout }
+          ).pipe(
+            Effect.catchTag("ListenFailed", (failure) =>
+              Effect.zipRight(
+                Effect.sync(() =>
+                  lines.stderr(
+                    flags.json ? JSON.stringify({ ok: false, error: failure.message }) : `svc: ${failure.message}`
+                  )
+                ),
+                Effect.fail(new CommandExit({ code: 1 }))
+              )
+            )
+          )
+        )
+    ).pipe(
+      Command.withDescription(
+        "Forward the store's new events to a local address, signed as deliveries are with a secret of this session (printed at start), until Ctrl-C. Reads the event log through the store API: no public address, nothing registered."
+      )
+    )
+  ])
+)
+
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
   Command.withDescription("Start the server (as npm start does); it runs until SIGINT or SIGTERM.")
 )
@@ -289,7 +353,8 @@ export const svcSubcommands = [
   storeCommand,
   customAis,
   cohorts,
-  customers
+  customers,
+  webhooksCommand
 ] as const
 
 /** The whole `svc` command line. */
