@@ -2,9 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { ChatModel } from "@svc/core/custom-ai"
 import { Effect, Layer, Option } from "effect"
-import { anthropicGenerate } from "./anthropic.js"
 import { openAiEmbeddings } from "./embeddings.js"
-import { openAiGenerate } from "./openai.js"
 import { chatCompletions } from "./openai-compatible.js"
 import { probeProvider } from "./probe.js"
 import type { ChatModelSettings } from "./settings.js"
@@ -28,11 +26,19 @@ export const ConfiguredChatModelLive = (
     ChatModel,
     Effect.gen(function* () {
       const http = HttpClient.retry(yield* HttpClient.HttpClient, { times: 1, while: neverReached })
+      // The providers' libraries are loaded only when configured: their generated API schemas alone were ~100 MB
+      // of memory and half a second of start-up in every process, with or without a model.
       const generate = yield* (
         settings.provider === "openai"
-          ? openAiGenerate(settings)
+          ? Effect.flatMap(
+              Effect.promise(() => import("./openai.js")),
+              ({ openAiGenerate }) => openAiGenerate(settings)
+            )
           : settings.provider === "anthropic"
-            ? anthropicGenerate(settings)
+            ? Effect.flatMap(
+                Effect.promise(() => import("./anthropic.js")),
+                ({ anthropicGenerate }) => anthropicGenerate(settings)
+              )
             : Effect.succeed(chatCompletions(http, settings))
       ).pipe(Effect.provideService(HttpClient.HttpClient, http))
       yield* Effect.forkScoped(probeProvider(http, settings))
