@@ -1,0 +1,129 @@
+/**
+ * What an adopter pays before the first call (issue 38's targets): the install of `@svc/core` and `@svc/adapters`
+ * with `pg` from their packed tarballs, the time `svc serve` takes to listen on an empty PGlite folder and on
+ * PostgreSQL, and its resident memory once idle. Prints one table; `npm run bench:footprint`.
+ *
+ * PostgreSQL is measured when `DATABASE_URL` is set (a schema of its own is made and dropped). The install needs the
+ * npm registry (or its cache), as `npm ci` does.
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { freePort } from "./processes.js"
+import { repoRoot } from "./settings.js"
+
+const TARGETS = { installMb: 100, startSeconds: 4, idleMb: 150 } as const
+const IDLE_WAIT_MS = 5_000
+
+const megabytes = (bytes: number) => bytes / 1024 / 1024
+
+/** Bytes under `dir`, following no links. */
+const sizeOf = (dir: string): number => {
+  let total = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) total += sizeOf(path)
+    else if (entry.isFile()) total += statSync(path).size
+  }
+  return total
+}
+
+/** The packed core and adapters installed with `pg` in a scratch project: the size of its node_modules. */
+const installSize = (): number => {
+  const scratch = mkdtempSync(join(tmpdir(), "svc-footprint-"))
+  try {
+    for (const name of ["core", "adapters"]) {
+      execFileSync("npm", ["pack", "--pack-destination", scratch], {
+        cwd: join(repoRoot, "packages", name),
+        stdio: "ignore"
+      })
+    }
+    const tarballs = readdirSync(scratch).filter((file) => file.endsWith(".tgz"))
+    execFileSync("npm", ["init", "-y"], { cwd: scratch, stdio: "ignore" })
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", ...tarballs.map((file) => `./${file}`), "pg"], {
+      cwd: scratch,
+      stdio: "ignore"
+    })
+    return sizeOf(join(scratch, "node_modules"))
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+/** Starts `svc serve` with `env`: milliseconds until it listens, and its resident memory once idle. */
+const startAndIdle = async (env: Record<string, string>) => {
+  const port = await freePort()
+  const started = Date.now()
+  // The database is the one `env` names: a DATABASE_URL of this shell would win over a DATA_DIR.
+  const { DATABASE_URL: _shell, DATA_DIR: _dir, ...inherited } = process.env
+  const child = spawn(process.execPath, [join(repoRoot, "packages/server/bin/svc.mjs"), "serve"], {
+    env: { ...inherited, ...env, PORT: String(port), SVC_BOOTSTRAP: "false" }
+  })
+  let output = ""
+  const listening = await new Promise<number>((done, fail) => {
+    const look = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes("svc listening on")) done(Date.now() - started)
+    }
+    child.stdout.on("data", look)
+    child.stderr.on("data", look)
+    child.once("exit", (code) => fail(new Error(`svc serve ended with ${code}: ${output}`)))
+  })
+  await new Promise((done) => setTimeout(done, IDLE_WAIT_MS))
+  const status = execFileSync("cat", [`/proc/${child.pid}/status`]).toString()
+  const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0)
+  child.removeAllListeners("exit")
+  await new Promise((done) => {
+    child.once("exit", done)
+    child.kill("SIGTERM")
+  })
+  return { listeningMs: listening, idleBytes: rssKb * 1024 }
+}
+
+const rows: Array<readonly [string, string, string]> = []
+const row = (what: string, value: string, target: string) => {
+  rows.push([what, value, target])
+  console.log(`${what}: ${value} (target ${target})`)
+}
+
+row("install: core + adapters + pg", `${megabytes(installSize()).toFixed(0)} MB`, `≤ ${TARGETS.installMb} MB`)
+
+const folder = mkdtempSync(join(tmpdir(), "svc-footprint-data-"))
+try {
+  const embedded = await startAndIdle({ DATA_DIR: folder })
+  row(
+    "start, PGlite on an empty folder",
+    `${(embedded.listeningMs / 1000).toFixed(1)} s`,
+    `≤ ${TARGETS.startSeconds} s`
+  )
+  row("idle memory, PGlite", `${megabytes(embedded.idleBytes).toFixed(0)} MB`, "—")
+} finally {
+  rmSync(folder, { recursive: true, force: true })
+}
+
+const url = process.env.DATABASE_URL
+if (url !== undefined && url !== "") {
+  const schema = `footprint_${Date.now()}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  try {
+    const inSchema = new URL(url)
+    inSchema.searchParams.set("options", `-c search_path=${schema}`)
+    const fresh = await startAndIdle({ DATABASE_URL: inSchema.toString() })
+    row("start, PostgreSQL (migrating)", `${(fresh.listeningMs / 1000).toFixed(1)} s`, "—")
+    const again = await startAndIdle({ DATABASE_URL: inSchema.toString() })
+    row("start, PostgreSQL (migrated)", `${(again.listeningMs / 1000).toFixed(1)} s`, "—")
+    row("idle memory, PostgreSQL", `${megabytes(again.idleBytes).toFixed(0)} MB`, `≤ ${TARGETS.idleMb} MB`)
+  } finally {
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.end()
+  }
+} else {
+  console.log("PostgreSQL: set DATABASE_URL to measure its start and idle memory")
+}
+
+console.log("\n| measure | this machine | target |\n|---|---|---|")
+for (const [what, value, target] of rows) console.log(`| ${what} | ${value} | ${target} |`)
