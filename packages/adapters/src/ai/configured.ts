@@ -15,6 +15,17 @@ import type { ChatModelSettings } from "./settings.js"
 const neverReached = (error: HttpClientError.HttpClientError) =>
   error._tag === "RequestError" && error.reason === "Transport"
 
+/** A provider's module, loaded when first configured; a defect naming the package to install when it is missing. */
+const providerModule = <A>(packageName: string, load: () => Promise<A>): Effect.Effect<A> =>
+  Effect.tryPromise({
+    try: load,
+    catch: (cause) =>
+      new Error(
+        `the ${packageName} package is needed for this language-model provider and could not be loaded; install it next to @svc/adapters (npm install ${packageName})`,
+        { cause }
+      )
+  }).pipe(Effect.orDie)
+
 /**
  * The configured provider's `ChatModel` over the given HTTP client (an ordinary one: the operator chose the URL, and
  * local models on localhost must work). The key is checked once in the background at start-up.
@@ -28,15 +39,16 @@ export const ConfiguredChatModelLive = (
       const http = HttpClient.retry(yield* HttpClient.HttpClient, { times: 1, while: neverReached })
       // The providers' libraries are loaded only when configured: their generated API schemas alone were ~100 MB
       // of memory and half a second of start-up in every process, with or without a model.
+      // They are optional peers of this package (`svc serve` installs both): one not installed is said plainly.
       const generate = yield* (
         settings.provider === "openai"
           ? Effect.flatMap(
-              Effect.promise(() => import("./openai.js")),
+              providerModule("@effect/ai-openai", () => import("./openai.js")),
               ({ openAiGenerate }) => openAiGenerate(settings)
             )
           : settings.provider === "anthropic"
             ? Effect.flatMap(
-                Effect.promise(() => import("./anthropic.js")),
+                providerModule("@effect/ai-anthropic", () => import("./anthropic.js")),
                 ({ anthropicGenerate }) => anthropicGenerate(settings)
               )
             : Effect.succeed(chatCompletions(http, settings))
