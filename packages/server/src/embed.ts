@@ -5,7 +5,7 @@
  */
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
-import { AuthUrl, GraphqlSettings, HttpFaceSettings, MailDelivery, PublicUrl, ToolFacesLive } from "@svc/adapters/http"
+import { ToolFacesLive } from "@svc/adapters/http"
 import type { DatabaseConfig } from "@svc/adapters/sql"
 import { Accounts, type Plan, WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys } from "@svc/core/auth"
@@ -13,6 +13,7 @@ import { NotFound } from "@svc/core/shared"
 import { StoreSetup, type StoreSettingsChanges } from "@svc/core/store"
 import { Cause, ConfigProvider, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { ServerConfig } from "./config.js"
+import { faceSettingsLayer } from "./face-settings.js"
 import { appLayerOn } from "./runtime.js"
 import { SVC_WORKERS, type SvcWorker, type SvcWorkers, workersLayer, workersOf } from "./workers.js"
 
@@ -204,16 +205,7 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
   const on: SvcWorkers = { ...workersOf(config), ...options.workers }
 
   const app = appLayerOn(options.database).pipe(Layer.provideMerge(HttpSenderLive))
-  const faceSettings = Layer.mergeAll(
-    PublicUrl.layer(base),
-    AuthUrl.layer(base),
-    Layer.succeed(HttpFaceSettings, {
-      maxBodyBytes: 1024 * 1024,
-      allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
-    }),
-    Layer.succeed(GraphqlSettings, config.graphql),
-    Layer.succeed(MailDelivery, { delivering: config.smtpUrl._tag === "Some" })
-  )
+  const faceSettings = faceSettingsLayer(config, { publicUrl: base, authUrl: base })
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(faceSettings, workersLayer(config, on).pipe(Layer.provideMerge(app))).pipe(
       Layer.provide(Layer.setConfigProvider(provider))

@@ -3,37 +3,23 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
-import {
-  AuthUrl,
-  GraphqlSettings,
-  HttpFaceSettings,
-  lanedServerLayer,
-  MailDelivery,
-  PublicUrl,
-  ToolFacesLive,
-  ToolLanesLive
-} from "@svc/adapters/http"
+import { lanedServerLayer, ToolFacesLive, ToolLanesLive } from "@svc/adapters/http"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicOrigin, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
+import { faceSettingsLayer } from "./face-settings.js"
 import { TracingConfig, withTracing } from "./tracing.js"
 import { workersLayer, workersOf } from "./workers.js"
 
 /** Settings of the HTTP faces from the server configuration. */
 const FaceSettingsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
-    Layer.mergeAll(
-      PublicUrl.layer(publicOrigin(config)),
-      AuthUrl.layer(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)),
-      Layer.succeed(HttpFaceSettings, {
-        maxBodyBytes: 1024 * 1024,
-        allowedOrigins: config.allowedOrigins.length > 0 ? config.allowedOrigins : undefined
-      }),
-      Layer.succeed(GraphqlSettings, config.graphql),
-      Layer.succeed(MailDelivery, { delivering: config.smtpUrl._tag === "Some" })
-    )
+    faceSettingsLayer(config, {
+      publicUrl: publicOrigin(config),
+      authUrl: config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)
+    })
   )
 )
 
