@@ -6,6 +6,12 @@ import { createToolClient } from "@svc/client"
 
 const root = resolve(import.meta.dirname, "../../..")
 const tsx = resolve(root, "node_modules/.bin/tsx")
+/**
+ * The examples that stop on a signal run in Node itself with tsx's loader, so SIGTERM reaches them directly. The tsx
+ * command relays a signal to its child and, when the child has not said it got it within 30 ms, kills it: on a busy
+ * CI machine that turned a clean stop into exit 143.
+ */
+const withTsx = (file: string) => [process.execPath, ["--import", "tsx", file]] as const
 
 /** Runs an example to its end and answers what it printed. */
 const runToEnd = (file: string, env: NodeJS.ProcessEnv = process.env) =>
@@ -30,7 +36,8 @@ interface RunningExample {
 const startExample = (file: string): Promise<RunningExample> => {
   // The examples' default database: PGlite in memory, whatever this shell points at.
   const { DATABASE_URL: _ignored, ...env } = process.env
-  const child: ChildProcess = spawn(tsx, [file], { cwd: root, env: { ...env, PORT: "0" } })
+  const [node, args] = withTsx(file)
+  const child: ChildProcess = spawn(node, args, { cwd: root, env: { ...env, PORT: "0" } })
   let output = ""
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   child.stdout?.on("data", (chunk: Buffer) => {

@@ -154,7 +154,7 @@ describe.skipIf(withoutChromium)("the MCP SDK client's OAuth flow with a real br
           await page.goto(`${app.url}/settings`)
           await page.getByRole("heading", { name: "Connected applications" }).waitFor()
           await screenshot(page, "4-settings")
-          await page.getByLabel("Name").fill("Automation")
+          await page.getByLabel("Name", { exact: true }).fill("Automation")
           await page.getByLabel("Custom: choose per part below").check()
           await page.getByRole("group", { name: "Access" }).getByLabel("Boards & documents").selectOption("edit")
           await page.getByRole("button", { name: "Create key" }).click()
