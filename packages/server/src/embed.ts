@@ -211,7 +211,11 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
       Layer.provide(Layer.setConfigProvider(provider))
     )
   )
-  const { context } = await runtime.runtime()
+  // A database that cannot be opened fails here: what was opened before it is closed again, then the reason thrown.
+  const { context } = await runtime.runtime().catch(async (error: unknown) => {
+    await runtime.dispose()
+    throw error
+  })
   const web = HttpLayerRouter.toWebHandler(ToolFacesLive.pipe(Layer.provide(Layer.succeedContext(context))), {
     disableLogger: true
   })

@@ -110,5 +110,12 @@ describe("makeSvc", { timeout: 120_000 }, () => {
       makeSvc({ database, publicUrl: "https://app.example", settings: { webhookLeaseMs: 10 } })
     ).rejects.toThrow(/SVC_WEBHOOK_LEASE_MS must be longer than/)
     await expect(makeSvc({ database, publicUrl: "ftp://app.example" })).rejects.toThrow(/http or https/)
+    // A database that does not answer: the reason, and nothing left open (the test would hang on it).
+    await expect(
+      makeSvc({
+        database: DatabaseConfig.Postgres({ url: "postgres://postgres@127.0.0.1:1/nowhere" }),
+        publicUrl: "https://app.example"
+      })
+    ).rejects.toThrow(/connect/i)
   })
 })
