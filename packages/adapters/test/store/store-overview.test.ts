@@ -175,6 +175,14 @@ layer(StoreTest.layer, { timeout: "120 seconds" })(`store seller overview (${eng
       expect(((stores[0]?.setup ?? []) as Array<{ message: string }>)[1]?.message).toMatch(
         /card processor.*own checkout/
       )
+      // What only the owner or a store key can do says who, where and through which route; no command line.
+      for (const item of (stores[0]?.setup ?? []) as Array<{ item: string; message: string }>) {
+        expect(item.message).not.toContain("svc store")
+        if (item.item === "support_email" || item.item === "payment") {
+          expect(item.message).toMatch(/no tool sets/i)
+          expect(item.message).toContain("PATCH /store-app/v1/settings")
+        }
+      }
 
       // The handle it answers is what the other store tools take.
       const handle = stores[0]?.handle as string

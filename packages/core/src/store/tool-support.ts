@@ -107,7 +107,7 @@ type ChecklistEntry = typeof ChecklistItemRow.Type
 // What an agent can do about each item, and who else can: no tool changes the store's settings, so the support email
 // and the card processor are for the store's owner (signed in, on the settings page) or a developer holding a store
 // API key, never for the agent itself.
-const agentStepsOn = (settingsPage: string): Record<ChecklistEntry["item"], (message: string) => string> => {
+export const agentStepsOn = (settingsPage: string): Record<ChecklistEntry["item"], (message: string) => string> => {
   const others = `the store's owner signed in on ${settingsPage}, or a developer with a store API key (Store: Edit) through ${SETTINGS_ROUTE}`
   return {
     support_email: () => `No tool sets the store's support email: ask ${others} with support_email.`,

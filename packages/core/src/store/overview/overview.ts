@@ -5,6 +5,8 @@ import type { StoreCaller } from "../../auth/store-caller.js"
 import { StoreSettingsRepo } from "../catalog/ports.js"
 import { OVERVIEW_PERIODS, type OverviewRequest } from "./overview-request.js"
 import type { Figure, ProductSales, SellerOverview, SetupItem } from "./seller-overview.js"
+import { StorePages } from "../catalog/store-pages.js"
+import { agentStepsOn } from "../tool-support.js"
 
 export { OVERVIEW_PERIODS, type OverviewPeriod, type OverviewRequest } from "./overview-request.js"
 export type { ProductSales } from "./seller-overview.js"
@@ -115,6 +117,8 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
   effect: Effect.gen(function* () {
     const stats = yield* StoreStatsRepo
     const settingsRepo = yield* StoreSettingsRepo
+    // Its set-up items are read by agents (svc_list_stores): said as the store tools say the publish checklist.
+    const steps = agentStepsOn((yield* StorePages).settingsPage)
 
     /** What is left before a store can sell, item by item (each `done` or with what is missing). */
     const setup = (workspaceId: string) =>
@@ -128,10 +132,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
           {
             item: "support_email",
             done: supportEmail !== null,
-            message:
-              supportEmail !== null
-                ? `support email is ${supportEmail}`
-                : "only the store's owner can set the support email, signed in on this server's settings page (/settings)"
+            message: supportEmail !== null ? `support email is ${supportEmail}` : steps.support_email("")
           },
           {
             item: "payment",
@@ -140,7 +141,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
               ? processor === "connected"
                 ? "a card processor is connected"
                 : "a product sells through your own checkout"
-              : "the store's owner connects a card processor on the settings page (/settings); or give a product fields.checkout_mode external with fields.checkout_url (your own checkout)"
+              : steps.payment("")
           },
           {
             item: "product",
