@@ -6,7 +6,7 @@ import { StoreSettingsRepo } from "../catalog/ports.js"
 import { OVERVIEW_PERIODS, type OverviewRequest } from "./overview-request.js"
 import type { Figure, ProductSales, SellerOverview, SetupItem } from "./seller-overview.js"
 import { StorePages } from "../catalog/store-pages.js"
-import { agentStepsOn } from "../tool-support.js"
+import { agentStepsOn } from "../catalog/agent-steps.js"
 
 export { OVERVIEW_PERIODS, type OverviewPeriod, type OverviewRequest } from "./overview-request.js"
 export type { ProductSales } from "./seller-overview.js"
