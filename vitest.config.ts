@@ -50,9 +50,11 @@ const engineFree = [
   // Protocol conformance of outside clients: the engine under the server changes nothing they check.
   "packages/adapters/test/interop/*.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
+  "packages/adapters/test/http/jsonrpc-codes.test.ts",
   "packages/adapters/test/browser/*.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
   "packages/adapters/test/sql/pglite-dump.test.ts",
+  "packages/adapters/test/sql/pglite-seed.test.ts",
   // Language-model providers on loopback, and their configuration: no database.
   "packages/adapters/test/ai/chat-model.test.ts",
   // Chunking, pages as text (html-to-text in a worker) and extractive quotes: pure, no database.
@@ -86,6 +88,9 @@ export default defineConfig({
     poolOptions: { forks: { minForks: 4, maxForks: 4, isolate: false } },
     // The slowest files start first, so the run does not end on one of them alone (scripts/test-order.ts).
     sequence: { sequencer: SlowestFirst },
+    // What a test logs is printed only when it fails: the servers under test log every request and every mail,
+    // megabytes a run, which buried failures and kept vitest's main process writing (see .ci/run).
+    silent: "passed-only",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

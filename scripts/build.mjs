@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` (and `npm ci`, through `prepare`): compiles the four packages into their dist/ with
 // `tsc -b tsconfig.build.json` (incremental: under a second when nothing changed), then deletes the outputs of
-// sources that no longer exist. tsc never removes an output, so a deleted or renamed module would otherwise stay in
+// sources that no longer exist, and makes the server's PGlite seed when the migrations changed. tsc never removes an output, so a deleted or renamed module would otherwise stay in
 // dist/ and in every package packed from this checkout.
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, rmSync } from "node:fs"
@@ -23,4 +23,9 @@ for (const name of ["core", "adapters", "client", "server"]) {
     }
   }
 }
-process.exitCode = build.status ?? 1
+// The server's PGlite seed, made again only when the migrations changed (scripts/pglite-seed.mjs).
+const seed =
+  build.status === 0
+    ? spawnSync(process.execPath, [join(root, "scripts/pglite-seed.mjs")], { cwd: root, stdio: "inherit" })
+    : undefined
+process.exitCode = build.status === 0 ? (seed?.status ?? 1) : (build.status ?? 1)

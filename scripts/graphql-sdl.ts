@@ -1,4 +1,5 @@
-import { Ai, Http, Sql } from "@svc/adapters"
+import { Ai, Sql } from "@svc/adapters"
+import { makeGraphqlSchema } from "@svc/adapters/graphql"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { AuthSettings } from "@svc/core/auth"
 import { App, Storage } from "@svc/server"
@@ -16,7 +17,7 @@ const HEADER =
  * The SDL of the GraphQL schema the server serves: built from the served tool registry and the store API contract on a
  * throw-away in-memory database, as the server builds it at start-up.
  */
-export const generateGraphqlSdl: Effect.Effect<GeneratedFile> = Effect.map(Http.makeGraphqlSchema, (schema) => ({
+export const generateGraphqlSdl: Effect.Effect<GeneratedFile> = Effect.map(makeGraphqlSchema, (schema) => ({
   path: SDL_PATH,
   text: `${HEADER}${printSchema(schema)}\n`
 })).pipe(

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import {
   DatabaseConfig,
   type DatabaseConfig as Database,
@@ -11,6 +12,18 @@ import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@sv
 import { Layer } from "effect"
 
 /**
+ * The migrated empty PGlite database this package ships (`dist/pglite-seed.tar.gz`, made by the build): a new
+ * `DATA_DIR` starts from it in about 2 s instead of 7. The path is the same from the sources and from `dist/`.
+ */
+export const PGLITE_SEED = fileURLToPath(new URL("../dist/pglite-seed.tar.gz", import.meta.url))
+
+/** An embedded database with no seed of its own starts from {@link PGLITE_SEED}. */
+const seeded = (database: Database): Database =>
+  DatabaseConfig.$is("Pglite")(database) && database.seed === undefined
+    ? DatabaseConfig.Pglite({ dataDir: database.dataDir, seed: PGLITE_SEED })
+    : database
+
+/**
  * Every core port for a database: the repositories over SQL with migrations applied first,
  * and the rate limiter in memory on the embedded engine (one process owns it) or in
  * PostgreSQL (shared by every instance).
@@ -18,7 +31,7 @@ import { Layer } from "effect"
 export const storageLayer = (database: Database) => {
   const limiter = DatabaseConfig.$is("Postgres")(database) ? RateLimiterSql : RateLimiterMemory
   return Layer.mergeAll(SqlReposLive, limiter, migrationsLayer(migrations)).pipe(
-    Layer.provideMerge(databaseLayer(database)),
+    Layer.provideMerge(databaseLayer(seeded(database))),
     Layer.merge(IdsLive),
     Layer.merge(SecretsLive),
     // Link titles are made from the address; a fetching LinkPreview adapter would go here.

@@ -1,6 +1,7 @@
 /**
  * The `svc` binary runs the compiled JavaScript (dist/, built by this run's global set-up): it says how to build
- * when there is none, and its stack traces name our TypeScript sources through the emitted source maps.
+ * when there is none, and with Node's source maps on (`NODE_OPTIONS=--enable-source-maps`) its stack traces name our
+ * TypeScript sources through the emitted source maps.
  */
 import { execFile } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
@@ -37,15 +38,14 @@ describe("the svc binary", { timeout: 90_000 }, () => {
     expect(stderr).toBe("svc: not built (no packages/server/dist/bin.js); run `npm run build` first\n")
   })
 
-  it("maps stack traces of the compiled JavaScript to the TypeScript sources, as svc does", async () => {
+  it("maps stack traces of the compiled JavaScript to the TypeScript sources when Node's source maps are on", async () => {
     // `runCommand` calls the given stdout synchronously, so its frame sits in the stack of what the callback throws.
     const program = [
-      "process.setSourceMapsEnabled(true)",
       `const { Cli } = await import(${JSON.stringify(pathToFileURL(join(server, "dist/index.js")).href)})`,
       'await Cli.runCommand(["--help"], { stdout: () => { throw new Error("boom") } })',
       "  .then(() => console.log('no error'), (error) => console.log(error.stack))"
     ].join("\n")
-    const { code, stdout } = await node(["--input-type=module", "--eval", program])
+    const { code, stdout } = await node(["--enable-source-maps", "--input-type=module", "--eval", program])
     expect(code).toBe(0)
     expect(stdout).toContain("Error: boom")
     expect(stdout).toMatch(new RegExp(`runCommand \\(${join(server, "src/cli/main.ts")}:\\d+:\\d+\\)`))

@@ -80,6 +80,32 @@ console.log(JSON.stringify({ ...embedded, webhook: event.id }))
 
 const tsconfig = strictTsconfig(["embed.ts"])
 
+// A backend on PostgreSQL that takes the core and the adapters alone: the embedded database and the GraphQL face are
+// optional peers it did not install. Everything else loads and type-checks; asking for either says what to install.
+const leanProgram = `import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import { Http, Sql } from "@svc/adapters"
+import { Cause, Effect, Exit, Layer } from "effect"
+
+const faces: unknown = Http.ToolFacesLive
+// Only the GraphQL face, over no services: without its packages it never reads one.
+const graphql = HttpLayerRouter.toWebHandler(Http.GraphqlRoutes as unknown as Layer.Layer<never, never, HttpLayerRouter.HttpRouter>, {
+  disableLogger: true
+})
+const answer = await graphql.handler(new Request("http://lean.test/graphql", { method: "POST", body: "{}" }))
+const embedded = await Effect.runPromiseExit(
+  Effect.scoped(Layer.build(Sql.databaseLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))))
+)
+await graphql.dispose()
+console.log(
+  JSON.stringify({
+    faces: typeof faces,
+    graphqlStatus: answer.status,
+    graphql: await answer.json(),
+    embedded: Exit.isFailure(embedded) ? (Cause.squash(embedded.cause) as Error).message : "started"
+  })
+)
+`
+
 describe("the packed packages, installed outside the repository", { timeout: 600_000 }, () => {
   it("pack and install from their tarballs", async () => {
     const tarballs = join(scratch, "tarballs")
@@ -114,6 +140,47 @@ describe("the packed packages, installed outside the repository", { timeout: 600
         project
       )
     )
+  })
+
+  it("install the core and the adapters alone, with pg: the embedded database and GraphQL are asked for, not installed", async () => {
+    const lean = join(scratch, "lean")
+    mkdirSync(lean)
+    writeFileSync(
+      join(lean, "package.json"),
+      JSON.stringify({ name: "lean", version: "1.0.0", private: true, type: "module" }, null, 2)
+    )
+    const tarballs = join(scratch, "tarballs")
+    succeeded(
+      "npm install",
+      await run(
+        "npm",
+        [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          join(tarballs, "svc-core-0.1.0.tgz"),
+          join(tarballs, "svc-adapters-0.1.0.tgz"),
+          "pg",
+          "@types/node@20"
+        ],
+        lean
+      )
+    )
+    const installed = readdirSync(join(lean, "node_modules"))
+    expect(installed).not.toContain("graphql")
+    expect(installed).not.toContain("@electric-sql")
+    expect(installed).not.toContain("@modelcontextprotocol")
+    writeFileSync(join(lean, "lean.ts"), leanProgram)
+    writeFileSync(join(lean, "tsconfig.json"), JSON.stringify(strictTsconfig(["lean.ts"]), null, 2))
+    succeeded("tsc", await run(process.execPath, [tsc, "-p", "tsconfig.json"], lean))
+    const output = succeeded("node out/lean.js", await run(process.execPath, ["out/lean.js"], lean))
+    const result = JSON.parse(output.trim().split("\n").at(-1) ?? "{}")
+    expect(result.faces).toBe("object")
+    expect(result.graphqlStatus).toBe(501)
+    expect(result.graphql.errors[0].extensions.code).toBe("GRAPHQL_NOT_INSTALLED")
+    expect(result.graphql.errors[0].message).toContain("npm install graphql graphql-yoga")
+    expect(result.embedded).toContain("npm install @electric-sql/pglite @electric-sql/pglite-pgvector")
+    expect(result.embedded).toContain("DATABASE_URL")
   })
 
   it("run `svc --help` from the installed binary", async () => {

@@ -3,6 +3,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { ChatModel } from "@svc/core/custom-ai"
 import { Effect, Layer, Option } from "effect"
 import { openAiEmbeddings } from "./embeddings.js"
+import { loadOptional } from "../optional-package.js"
 import { chatCompletions } from "./openai-compatible.js"
 import { probeProvider } from "./probe.js"
 import type { ChatModelSettings } from "./settings.js"
@@ -17,14 +18,7 @@ const neverReached = (error: HttpClientError.HttpClientError) =>
 
 /** A provider's module, loaded when first configured; a defect naming the package to install when it is missing. */
 const providerModule = <A>(packageName: string, load: () => Promise<A>): Effect.Effect<A> =>
-  Effect.tryPromise({
-    try: load,
-    catch: (cause) =>
-      new Error(
-        `the ${packageName} package is needed for this language-model provider and could not be loaded; install it next to @svc/adapters (npm install ${packageName})`,
-        { cause }
-      )
-  }).pipe(Effect.orDie)
+  Effect.orDie(loadOptional({ packages: [packageName], purpose: "this language-model provider", load }))
 
 /**
  * The configured provider's `ChatModel` over the given HTTP client (an ordinary one: the operator chose the URL, and

@@ -19,11 +19,11 @@ export {
 } from "./config.js"
 export {
   DEFAULT_GRAPHQL_SETTINGS,
+  GRAPHQL_PACKAGES,
   GRAPHQL_PATH,
   GraphqlRoutes,
   GraphqlSettings,
-  type GraphqlSettingsShape,
-  makeGraphqlSchema
+  type GraphqlSettingsShape
 } from "./graphql/index.js"
 export { AiStepsRoutes, ASK_STEP_PATH, CHAT_PATH } from "./ai-steps/index.js"
 export { lanedServerLayer } from "./laned-server.js"

@@ -16,9 +16,17 @@ import type { LeanSql } from "./lean.js"
 import * as Pglite from "./pglite.js"
 import * as Postgres from "./postgres.js"
 
-/** Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server. */
+/**
+ * Where the data lives: an embedded PGlite directory (`undefined` = in memory) or a PostgreSQL server.
+ *
+ * A PGlite `seed` is a migrated database to start a new one from: a file PGlite's `dumpDataDir` wrote (a tarball,
+ * gzipped or not). A directory without a database, or an in-memory one, is unpacked from it instead of made by
+ * `initdb` and every migration, which is most of a first start (`svc serve` ships one: `@svc/server`'s
+ * `PGLITE_SEED`). A seed that is missing or unreadable is passed over: the database is then made from scratch. A
+ * directory that already holds a database never reads it.
+ */
 export type DatabaseConfig = Data.TaggedEnum<{
-  Pglite: { readonly dataDir: string | undefined }
+  Pglite: { readonly dataDir: string | undefined; readonly seed?: string | undefined }
   Postgres: { readonly url: string }
 }>
 
@@ -179,13 +187,36 @@ export const lockDataDir = (
 // ---------------------------------------------------------------------------------------------------------------
 // Engines.
 
+// PostgreSQL writes this file first into every data directory it makes: its absence means no database there yet.
+const holdsDatabase = (dir: string): boolean => fs.existsSync(path.join(dir, "PG_VERSION"))
+
+/** The seed's bytes, or nothing (said once, at debug level) when it cannot be read. */
+const readSeed = (seed: string | undefined): Effect.Effect<Blob | undefined> =>
+  seed === undefined
+    ? Effect.succeed(undefined)
+    : Effect.try(() => new Blob([fs.readFileSync(seed)])).pipe(
+        Effect.catchAll((cause) =>
+          Effect.as(Effect.logDebug(`no PGlite seed at ${seed}: the database is made from scratch`, cause), undefined)
+        )
+      )
+
 const pgliteLayer = (
-  dataDir: string | undefined
+  dataDir: string | undefined,
+  seed: string | undefined
 ): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> => {
-  if (dataDir === undefined) return Pglite.layer()
+  if (dataDir === undefined) {
+    return Layer.unwrapEffect(Effect.map(readSeed(seed), (loadDataDir) => Pglite.layer({ loadDataDir })))
+  }
   const dir = path.resolve(dataDir)
-  // The lock is taken before PGlite opens the directory and released after it has closed (scope order).
-  return Layer.unwrapScoped(Effect.as(lockDataDir(dir), Pglite.layer({ dataDir: dir })))
+  // The lock is taken before PGlite opens the directory and released after it has closed (scope order); the seed
+  // is looked at under the lock, so two processes never both unpack one into the same directory.
+  return Layer.unwrapScoped(
+    Effect.gen(function* () {
+      yield* lockDataDir(dir)
+      const loadDataDir = holdsDatabase(dir) ? undefined : yield* readSeed(seed)
+      return Pglite.layer({ dataDir: dir, loadDataDir })
+    })
+  )
 }
 
 /**
@@ -196,7 +227,7 @@ export const databaseLayer = (
   config: DatabaseConfig
 ): Layer.Layer<SqlClient.SqlClient | LeanSql, SqlError | DataDirectoryLocked | DataDirectoryUnavailable> =>
   DatabaseConfig.$match(config, {
-    Pglite: ({ dataDir }) => pgliteLayer(dataDir),
+    Pglite: ({ dataDir, seed }) => pgliteLayer(dataDir, seed),
     Postgres: ({ url }) => Postgres.layer(url)
   })
 

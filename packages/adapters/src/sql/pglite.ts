@@ -12,15 +12,33 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import { PGlite, type ParserOptions, type PGliteOptions, type Results, type RowMode } from "@electric-sql/pglite"
-import { vector } from "@electric-sql/pglite-pgvector"
+// Types only: PGlite itself is an optional peer, loaded when an embedded database is opened (`make`).
+import type { PGliteOptions, Results, RowMode } from "@electric-sql/pglite"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { loadOptional } from "../optional-package.js"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
+
+/** PGlite's result parsers by type OID (its `ParserOptions`, written here so these types need no PGlite installed). */
+export type ResultParsers = { readonly [typeOid: number]: (text: string) => unknown }
+
+/** What the embedded database runs on: optional peers of `@svc/adapters`, which `svc serve` installs. */
+export const PGLITE_PACKAGES = ["@electric-sql/pglite", "@electric-sql/pglite-pgvector"] as const
+
+const loadPglite = loadOptional({
+  packages: PGLITE_PACKAGES,
+  purpose: "The embedded database (PGlite)",
+  load: () => Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite-pgvector")])
+}).pipe(
+  Effect.mapError(
+    (missing) =>
+      new SqlError({ cause: missing, message: `${missing.message}, or set DATABASE_URL to use a PostgreSQL server` })
+  )
+)
 
 /** Type id of {@link PgliteClient}. */
 export const TypeId: unique symbol = Symbol.for("svc/sql/PgliteClient")
@@ -42,7 +60,7 @@ export interface PgliteClientConfig {
   readonly transformQueryNames?: ((str: string) => string) | undefined
   readonly transformJson?: boolean | undefined
   /** Extra PGlite result parsers by type OID, applied over {@link resultParsers}. */
-  readonly parsers?: ParserOptions | undefined
+  readonly parsers?: ResultParsers | undefined
 }
 
 /** A `SqlClient` backed by PGlite, with `json` for `jsonb` parameters like `PgClient`'s. */
@@ -78,7 +96,7 @@ export const TypeOid = {
  * - `numeric` is left as the exact decimal string (both drivers' default) rather than a lossy float.
  * - `timestamptz` stays a `Date` (both drivers' default); `json`/`jsonb` are parsed; `bytea` is a `Uint8Array`.
  */
-export const resultParsers: ParserOptions = {
+export const resultParsers: ResultParsers = {
   [TypeOid.int8]: (text: string) => Number(text),
   [TypeOid.date]: (text: string) => text
 }
@@ -99,6 +117,7 @@ export const make = (
   options: PgliteClientConfig = {}
 ): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
+    const [{ PGlite }, { vector }] = yield* loadPglite
     // pgvector ships with every instance (its files load at start; the extension is created when first needed), so
     // Custom AI knowledge can be searched by meaning on the embedded database.
     const pgliteOptions: PGliteOptions = { parsers: { ...resultParsers, ...options.parsers }, extensions: { vector } }

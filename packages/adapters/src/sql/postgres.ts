@@ -40,7 +40,7 @@ const pgTypeOid = (oid: number): PgTypeOid => oid
 export const postgresResultTypes = (): pg.CustomTypesConfig => {
   const types = new pg.TypeOverrides(pg.types)
   for (const [oid, parse] of Object.entries(Pglite.resultParsers)) {
-    types.setTypeParser(Number(oid), "text", (text: string) => parse(text, Number(oid)))
+    types.setTypeParser(Number(oid), "text", (text: string) => parse(text))
   }
   const textArray: (text: string) => unknown = pg.types.getTypeParser(pgTypeOid(Pglite.TypeOid.textArray), "text")
   types.setTypeParser(Pglite.TypeOid.int8Array, "text", (text: string) => mapNested(textArray(text), Number))

@@ -99,7 +99,8 @@ export class StoreGraphql extends Context.Tag("test/StoreGraphql")<StoreGraphql,
       const client: StoreGraphqlHarness["client"] = (token) =>
         new GraphQLClient(`${BASE}/graphql`, {
           ...(token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }),
-          fetch: (input: RequestInfo | URL, init?: RequestInit) => web.handler(new Request(input, init))
+          fetch: (input: ConstructorParameters<typeof Request>[0], init?: RequestInit) =>
+            web.handler(new Request(input, init))
         })
       const run: StoreGraphqlHarness["run"] = (effect) => Effect.provide(effect, core)
       const seller: StoreGraphqlHarness["seller"] = (options = {}) =>

@@ -48,7 +48,7 @@ const call = async (
             new Request(input, {
               method: init.method,
               headers: init.headers,
-              body: (init.body ?? null) as BodyInit | null
+              body: (init.body ?? null) as NonNullable<RequestInit["body"]> | null
             })
           )
       }

@@ -8,9 +8,9 @@ import { GraphQLError } from "graphql"
 import { bearerTokenOf, makeToolGate } from "../auth.js"
 import type { PublicUrl } from "../config.js"
 import { failureError, graphqlError } from "./errors.js"
+import type { GraphqlServices } from "./services.js"
 
-/** The services the GraphQL resolvers run their effects with. */
-export type GraphqlServices = ToolServer | Authenticator | WorkspacesRepo
+export type { GraphqlServices }
 
 /**
  * A failure any resolver's effect may end with: a domain failure (answered through the face's failure table), or a

@@ -4,7 +4,20 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Option } from "effect"
 import { type BodyError, BodyTooLarge, declaresTooLarge, readBodyText } from "../body.js"
 import { DEFAULT_MAX_BODY_BYTES, HttpFaceSettings } from "../config.js"
-import { GRAPHQL_PATH, makeGraphqlYoga } from "./yoga.js"
+import { loadOptional } from "../../optional-package.js"
+import { GRAPHQL_PATH } from "./path.js"
+
+/**
+ * What the GraphQL face runs on. They are optional peers of `@svc/adapters` (`svc serve` installs them all): a
+ * backend that leaves them out still serves every other face, and `/graphql` says what to install.
+ */
+export const GRAPHQL_PACKAGES = [
+  "graphql",
+  "graphql-yoga",
+  "@escape.tech/graphql-armor",
+  "@graphql-yoga/render-graphiql",
+  "dataloader"
+] as const
 
 const refusal = (status: number, code: string, message: string) =>
   HttpServerResponse.unsafeJson({ errors: [{ message, extensions: { code } }] }, { status })
@@ -18,15 +31,40 @@ const bodyRefusal = (error: BodyError) =>
  * `GET` and `POST /graphql` on the shared router: the request is handed to yoga as a web `Request` (the body read
  * first through the faces' bounded reader, so a long body answers 413 before yoga sees it) and yoga's answer,
  * an SSE stream for a subscription included, goes back as it comes.
+ *
+ * The face (graphql, yoga, the armor, and the schema derived from every tool) is loaded and built on the first
+ * request to `/graphql`, not at start: a server nobody asks for GraphQL never holds it (about 0.5 s of start-up and
+ * tens of MB of memory), and the first GraphQL request waits that long once.
  */
 export const GraphqlRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
-    const yoga = yield* makeGraphqlYoga
+    const build = Effect.flatMap(
+      loadOptional({ packages: GRAPHQL_PACKAGES, purpose: "The GraphQL face", load: () => import("./yoga.js") }),
+      (face) => face.makeGraphqlYoga
+    )
+    // Built with the services the face was given, whichever request comes first.
+    const services = yield* Effect.context<Effect.Effect.Context<typeof build>>()
+    // Uninterruptible: a first caller that goes away must not leave every later request an interrupted build.
+    const yogaOnce = yield* Effect.cached(
+      Effect.uninterruptible(
+        Effect.either(build).pipe(
+          Effect.tap((built) =>
+            built._tag === "Left"
+              ? Effect.logWarning(`${built.left.message}; until then /graphql answers 501`)
+              : Effect.void
+          ),
+          Effect.provide(services)
+        )
+      )
+    )
     const maxBytes = Option.match(yield* Effect.serviceOption(HttpFaceSettings), {
       onNone: () => DEFAULT_MAX_BODY_BYTES,
       onSome: (settings) => settings.maxBodyBytes
     })
     const handle = Effect.gen(function* () {
+      const built = yield* yogaOnce
+      if (built._tag === "Left") return refusal(501, "GRAPHQL_NOT_INSTALLED", built.left.message)
+      const yoga = built.right
       const request = yield* HttpServerRequest.HttpServerRequest
       const hasBody = request.method !== "GET" && request.method !== "HEAD"
       let body: string | undefined

@@ -2,11 +2,9 @@ import { Effect, Option } from "effect"
 import { createYoga, type YogaServerInstance } from "graphql-yoga"
 import { type GraphqlContext, makeContextFactory } from "./context.js"
 import { guardPlugins } from "./guards.js"
+import { GRAPHQL_PATH } from "./path.js"
 import { makeGraphqlSchema } from "./schema.js"
 import { DEFAULT_GRAPHQL_SETTINGS, GraphqlSettings } from "./settings.js"
-
-/** Where the GraphQL face answers. */
-export const GRAPHQL_PATH = "/graphql"
 
 /** The yoga server of the GraphQL face: the derived schema, one context per request, the guards and GraphiQL. */
 export type GraphqlYoga = YogaServerInstance<Record<string, never>, GraphqlContext>

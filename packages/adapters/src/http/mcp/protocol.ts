@@ -2,7 +2,6 @@
  * MCP protocol constants and JSON-RPC 2.0 envelopes. Bodies are built as strings, so cached JSON
  * (tool lists, tool answers) is spliced in without being parsed or encoded again.
  */
-import { ErrorCode as SdkErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { isJsonObject } from "../body.js"
 import type { Reply } from "../exchange.js"
 
@@ -42,16 +41,17 @@ export const CACHEABLE_TTL_MS = 300_000
 export const cacheableFields = { ttlMs: CACHEABLE_TTL_MS, cacheScope: "private" } as const
 
 /**
- * JSON-RPC error codes we answer with: the standard ones as the MCP SDK's `ErrorCode` names them, and the
- * service description's own codes in JSON-RPC's server-error range (-32000 to -32099), which the SDK's enum
- * does not name (it gives -32000 and -32001 client-side meanings, a closed connection and a timeout).
+ * JSON-RPC error codes we answer with: JSON-RPC 2.0's standard ones (the numbers the MCP SDK's `ErrorCode` names;
+ * written out so the SDK stays a development dependency), and the service description's own codes in JSON-RPC's
+ * server-error range (-32000 to -32099), which the SDK's enum does not name (it gives -32000 and -32001 client-side
+ * meanings, a closed connection and a timeout).
  */
 export const ErrorCode = {
-  ParseError: SdkErrorCode.ParseError,
-  InvalidRequest: SdkErrorCode.InvalidRequest,
-  MethodNotFound: SdkErrorCode.MethodNotFound,
-  InvalidParams: SdkErrorCode.InvalidParams,
-  InternalError: SdkErrorCode.InternalError,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
   /** Transport refusals and the rate limit (the service description fixes -32000 for 429). */
   ServerError: -32000,
   /** Missing or invalid bearer token (fixed by the service description). */

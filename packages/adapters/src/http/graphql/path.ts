@@ -1,0 +1,2 @@
+/** Where the GraphQL face answers. */
+export const GRAPHQL_PATH = "/graphql"
