@@ -1,7 +1,8 @@
 /**
- * Every TypeScript block of the README, the packages' READMEs and docs/ type-checks against the packages' built
- * declarations, as a reader who copies it into a strict project of their own would compile it. A block that only
- * continues another (a line of a larger program) says so on the line above its fence: `<!-- fragment: why -->`.
+ * Every TypeScript block of the README, the packages' READMEs and docs/ type-checks against the packages as a reader
+ * installs them: packed with `npm pack` and installed from the tarballs, so a declaration that imports a package the
+ * tarball does not depend on, or a file left out of it, fails here as it would for them. A block that only continues
+ * another (a line of a larger program) says so on the line above its fence: `<!-- fragment: why -->`.
  */
 import { execFile } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -9,8 +10,25 @@ import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 
 const root = resolve(import.meta.dirname, "..")
-// Under the repository's node_modules, so `@svc/*` and the other packages resolve as in a project that installed them.
+// A project of its own with the four tarballs installed, under the repository's node_modules: `@svc/*` and their
+// dependencies resolve from its own node_modules, and what only the docs' examples use (express, hono, …) from ours.
 const scratch = join(root, "node_modules/.cache/svc-doc-snippets")
+const workspaces = ["core", "adapters", "client", "server"]
+
+// npm as a reader runs it: without the npm_* variables of the `npm test` this runs under.
+const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+
+/** Runs npm in `cwd`, failing the test with its output unless it exits 0. */
+const npm = (args: ReadonlyArray<string>, cwd: string) =>
+  new Promise<void>((done, fail) =>
+    execFile(
+      "npm",
+      [...args],
+      { cwd, env: npmEnv, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error === null ? done() : fail(new Error(`npm ${args[0]} failed:\n${stdout}\n${stderr}`))
+    )
+  )
 
 interface Block {
   readonly doc: string
@@ -51,8 +69,8 @@ const typeCheck = (project: string) =>
     )
   )
 
-describe("the TypeScript blocks of the docs", { timeout: 300_000 }, () => {
-  it("type-check strictly against the packages' declarations, each as a module of its own", async () => {
+describe("the TypeScript blocks of the docs", { timeout: 600_000 }, () => {
+  it("type-check strictly against the packages installed from their tarballs, each as a module of its own", async () => {
     const blocks = docs.flatMap((doc) => {
       try {
         return blocksOf(doc)
@@ -63,7 +81,27 @@ describe("the TypeScript blocks of the docs", { timeout: 300_000 }, () => {
     })
     expect(blocks.length).toBeGreaterThan(10)
     rmSync(scratch, { recursive: true, force: true })
-    mkdirSync(scratch, { recursive: true })
+    const tarballs = join(scratch, "tarballs")
+    mkdirSync(tarballs, { recursive: true })
+    await npm(
+      ["pack", "--pack-destination", tarballs, ...workspaces.flatMap((name) => ["--workspace", `packages/${name}`])],
+      root
+    )
+    writeFileSync(
+      join(scratch, "package.json"),
+      JSON.stringify({ name: "doc-snippets", private: true, type: "module" })
+    )
+    await npm(
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--prefer-offline",
+        ...readdirSync(tarballs).map((file) => join(tarballs, file))
+      ],
+      scratch
+    )
     const names = blocks.map((_, i) => `block${i}.ts`)
     for (const [i, block] of blocks.entries())
       writeFileSync(join(scratch, names[i] ?? ""), `${block.code}\nexport {}\n`)

@@ -7,6 +7,14 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { ToolFacesLive } from "@svc/adapters/http"
 import type { DatabaseConfig } from "@svc/adapters/sql"
+import {
+  createStoreClient,
+  createToolClient,
+  type StoreClient,
+  type StoreClientOptions,
+  type ToolClient,
+  type ToolClientOptions
+} from "@svc/client"
 import { Accounts, type Plan, WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys } from "@svc/core/auth"
 import { NotFound } from "@svc/core/shared"
@@ -86,7 +94,10 @@ export interface SvcOptions {
   readonly settings?: SvcSettings
 }
 
-/** svc, built: its handler, a `fetch` that calls it in process, the workers it runs, admin work, and its end. */
+/**
+ * svc, built: its handler, the typed clients and a `fetch` that call it in process, the workers it runs, admin work,
+ * and its end.
+ */
 export interface Svc {
   /**
    * Answers every svc route under the public URL's prefix, and OAuth discovery at the host's root with the prefix
@@ -109,8 +120,21 @@ export interface Svc {
   readonly workers: ReadonlyArray<SvcWorker>
   /** What the `svc` command line does for an operator, in process. */
   readonly admin: SvcAdmin
+  /** The typed clients (`@svc/client`) over the handler, in process: no socket, the same answers as over HTTP. */
+  readonly client: SvcClients
   /** Stops taking requests, stops the workers, then closes the database. Safe to call twice. */
   readonly dispose: () => Promise<void>
+}
+
+/** Options of an in-process client: those of `@svc/client`'s, less where svc is and the key, which are given. */
+type InProcess<Options> = Omit<Options, "baseUrl" | "token" | "fetch">
+
+/** `@svc/client`'s clients, made for one key or OAuth token and calling the handler in process. */
+export interface SvcClients {
+  /** The tools client: one method per tool (`svc.client.tools(token).svc_create_note({ markdown })`). */
+  readonly tools: (token: string, options?: InProcess<ToolClientOptions>) => ToolClient
+  /** The store API client (`svc.client.store(token).products.list()`). */
+  readonly store: (token: string, options?: InProcess<StoreClientOptions>) => StoreClient
 }
 
 /** The operator's commands of `svc` (accounts, keys, store settings), as functions. */
@@ -285,15 +309,22 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
       )
   }
 
+  const inProcess: typeof fetch = (input, init) => handler(new Request(input, init))
+  const client: SvcClients = {
+    tools: (token, options) => createToolClient({ ...options, baseUrl: base, token, fetch: inProcess }),
+    store: (token, options) => createStoreClient({ ...options, baseUrl: base, token, fetch: inProcess })
+  }
+
   let disposed: Promise<void> | undefined
   return {
     handler,
     serves: (path) => routedPath(path.split("?")[0] ?? "") !== undefined,
-    fetch: (input, init) => handler(new Request(input, init)),
+    fetch: inProcess,
     publicUrl: base,
     basePath,
     workers: (Object.keys(SVC_WORKERS) as Array<SvcWorker>).filter((worker) => on[worker]),
     admin,
+    client,
     dispose: () => {
       disposed ??= web.dispose().then(() => runtime.dispose())
       return disposed

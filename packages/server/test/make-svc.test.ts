@@ -87,14 +87,22 @@ describe("makeSvc", { timeout: 120_000 }, () => {
     const { token } = await svc.admin.createApiKey({ email: "embedded@example.com", name: "app" })
     await svc.admin.setStore({ email: "embedded@example.com", supportEmail: "help@example.com" })
 
-    const tools = createToolClient({ baseUrl: svc.publicUrl, token, transport: "rest", fetch: svc.fetch })
+    // The clients svc makes, over the handler in process, on either transport.
+    const tools = svc.client.tools(token)
     const { note } = await tools.svc_create_note({ markdown: "# From the embedding app" })
-    const read = await tools.svc_get_note_markdown({ noteId: note.id })
+    const read = await svc.client.tools(token, { transport: "mcp" }).svc_get_note_markdown({ noteId: note.id })
     expect(read.note.markdown).toContain("From the embedding app")
-    const store = createStoreClient({ baseUrl: svc.publicUrl, token, fetch: svc.fetch })
+    const store = svc.client.store(token)
     const me = await store.identity.me()
     expect(me.handle).toBe(storeHandle)
     expect((await store.settings.get()).settings.support_email).toBe("help@example.com")
+    // The same as @svc/client's own constructors over `svc.fetch`.
+    const own = createStoreClient({ baseUrl: svc.publicUrl, token, fetch: svc.fetch })
+    expect(await own.identity.me()).toEqual(me)
+    const ownTools = createToolClient({ baseUrl: svc.publicUrl, token, transport: "rest", fetch: svc.fetch })
+    expect((await ownTools.svc_get_note_markdown({ noteId: note.id })).note.markdown).toBe(read.note.markdown)
+    // A key the clients refuse is refused in process as over HTTP.
+    await expect(svc.client.store("svc_pat_not_a_key").identity.me()).rejects.toMatchObject({ status: 401 })
 
     // A refusal rejects with the domain's error and its message.
     await expect(

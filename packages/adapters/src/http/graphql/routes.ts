@@ -32,39 +32,30 @@ const bodyRefusal = (error: BodyError) =>
  * first through the faces' bounded reader, so a long body answers 413 before yoga sees it) and yoga's answer,
  * an SSE stream for a subscription included, goes back as it comes.
  *
- * The face (graphql, yoga, the armor, and the schema derived from every tool) is loaded and built on the first
- * request to `/graphql`, not at start: a server nobody asks for GraphQL never holds it (about 0.5 s of start-up and
- * tens of MB of memory), and the first GraphQL request waits that long once.
+ * The face is built at start, as the other faces are (a subscription's feed starts when its request arrives, so the
+ * first one must not wait on a build). Its modules, and graphql, yoga and the armor with them, are loaded only here:
+ * without them the route answers 501 naming what to install, and the start says so once.
  */
 export const GraphqlRoutes = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
-    const build = Effect.flatMap(
-      loadOptional({ packages: GRAPHQL_PACKAGES, purpose: "The GraphQL face", load: () => import("./yoga.js") }),
-      (face) => face.makeGraphqlYoga
+    const loaded = yield* Effect.either(
+      loadOptional({ packages: GRAPHQL_PACKAGES, purpose: "The GraphQL face", load: () => import("./yoga.js") })
     )
-    // Built with the services the face was given, whichever request comes first.
-    const services = yield* Effect.context<Effect.Effect.Context<typeof build>>()
-    // Uninterruptible: a first caller that goes away must not leave every later request an interrupted build.
-    const yogaOnce = yield* Effect.cached(
-      Effect.uninterruptible(
-        Effect.either(build).pipe(
-          Effect.tap((built) =>
-            built._tag === "Left"
-              ? Effect.logWarning(`${built.left.message}; until then /graphql answers 501`)
-              : Effect.void
-          ),
-          Effect.provide(services)
-        )
+    if (loaded._tag === "Left") {
+      const missing = loaded.left
+      yield* Effect.logWarning(`${missing.message}; until then /graphql answers 501`)
+      return yield* router.add(
+        "*",
+        GRAPHQL_PATH,
+        Effect.succeed(refusal(501, "GRAPHQL_NOT_INSTALLED", missing.message))
       )
-    )
+    }
+    const yoga = yield* loaded.right.makeGraphqlYoga
     const maxBytes = Option.match(yield* Effect.serviceOption(HttpFaceSettings), {
       onNone: () => DEFAULT_MAX_BODY_BYTES,
       onSome: (settings) => settings.maxBodyBytes
     })
     const handle = Effect.gen(function* () {
-      const built = yield* yogaOnce
-      if (built._tag === "Left") return refusal(501, "GRAPHQL_NOT_INSTALLED", built.left.message)
-      const yoga = built.right
       const request = yield* HttpServerRequest.HttpServerRequest
       const hasBody = request.method !== "GET" && request.method !== "HEAD"
       let body: string | undefined
