@@ -13,7 +13,8 @@ import { Layer } from "effect"
 
 /**
  * The migrated empty PGlite database this package ships (`dist/pglite-seed.tar.gz`, made by the build): a new
- * `DATA_DIR` opens from it in about 1.4 s, where `initdb` and the migrations take about 6. The path is the same from the sources and from `dist/`.
+ * `DATA_DIR` opens from it in about 1.4 s, where `initdb` and the migrations take about 6. The path is the same
+ * from the sources and from `dist/`.
  */
 export const PGLITE_SEED = fileURLToPath(new URL("../dist/pglite-seed.tar.gz", import.meta.url))
 
