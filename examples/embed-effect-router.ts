@@ -46,10 +46,15 @@ const Announce = Layer.effectDiscard(
   })
 ).pipe(Layer.merge(SvcWorkersLive), Layer.provide(SvcCoreLive))
 
-const Main = HttpLayerRouter.serve(Layer.mergeAll(AppRoutes, SvcRoutes), {
-  disableLogger: true,
-  disableListenLog: true
-}).pipe(Layer.merge(Announce), Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })))
+// The port opens first (the HTTP server layer) and the routes are served once built; a request that came between
+// would wait unanswered. So the key and the address are announced only after the routes are served: whoever reads
+// them may call at once.
+const Main = Announce.pipe(
+  Layer.provide(
+    HttpLayerRouter.serve(Layer.mergeAll(AppRoutes, SvcRoutes), { disableLogger: true, disableListenLog: true })
+  ),
+  Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" }))
+)
 
 // `runMain` closes everything on SIGTERM or SIGINT (the server, then the core and its database) and exits 0.
 NodeRuntime.runMain(Layer.launch(Main))
