@@ -7,7 +7,7 @@ import {
   StoreInvalidError,
   StoreRateLimitedError
 } from "@svc/client"
-import { StoreApiClient, StoreNotFound } from "@svc/client/effect"
+import { StoreApiClient } from "@svc/client/effect"
 import { Effect } from "effect"
 
 const store = createStoreClient({
@@ -61,13 +61,10 @@ console.log(await Effect.runPromise(productTitle(product.id)))
 // The Effect face: the client derived from the server's HttpApi contract.
 const recentSales = Effect.gen(function* () {
   const client = yield* StoreApiClient
-  const page = yield* client.sales.list({ urlParams: { product: product.id, limit: "10" } })
+  const page = yield* client.sales.list({ urlParams: { product: product.id, limit: 10 } })
   return page.data
 }).pipe(
-  Effect.catchIf(
-    (error) => error instanceof StoreNotFound,
-    () => Effect.succeed([])
-  ),
+  Effect.catchTag("StoreNotFound", () => Effect.succeed([])),
   Effect.provide(StoreApiClient.layer({ baseUrl: "http://127.0.0.1:8787", token: process.env.SVC_STORE_KEY ?? "" })),
   Effect.provide(FetchHttpClient.layer)
 )

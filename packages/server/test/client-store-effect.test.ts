@@ -54,8 +54,13 @@ describe(`the store API client's Effect face against svc serve on ${engineName}`
         payload: { event: "sale", product, email: "buyer@example.com", order_id: "effect-1" }
       })
       expect(sale).toEqual({ ok: true, status: "granted" })
-      const page = yield* store.sales.list({ urlParams: { product, limit: "10" } })
+      const page = yield* store.sales.list({ urlParams: { product, limit: 10 } })
       expect(page.data.map((row) => row.order_id)).toEqual(["effect-1"])
+      // Query values are typed as the OpenAPI document types them: a boolean, a number, a choice of words.
+      const withAccess = yield* store.customers.list({ urlParams: { product, has_access: true, created_after: 0 } })
+      expect(withAccess.data.map((row) => row.email)).toEqual(["buyer@example.com"])
+      expect((yield* store.customers.list({ urlParams: { product, has_access: false } })).data).toEqual([])
+      expect((yield* store.sales.list({ urlParams: { product, status: "refunded" } })).data).toEqual([])
 
       const found = yield* store.customers.find({ urlParams: { email: "buyer@example.com" } })
       expect(found.customers).toHaveLength(1)
@@ -77,6 +82,21 @@ describe(`the store API client's Effect face against svc serve on ${engineName}`
       const store = yield* StoreApiClient
       const missing = yield* Effect.flip(store.products.get({ path: { id: "prod_missing" } }))
       expect(missing).toBeInstanceOf(StoreNotFound)
+      // Each class has its name as `_tag`, for Effect.catchTag; the wire body does not carry it.
+      const caught = yield* store.products.get({ path: { id: "prod_missing" } }).pipe(
+        Effect.as("found"),
+        Effect.catchTag("StoreNotFound", (error) => Effect.succeed(`${error._tag}: ${error.error}`))
+      )
+      expect(caught).toBe("StoreNotFound: not_found")
+      expect(Object.keys(missing)).not.toContain("_tag")
+
+      // A query value the contract refuses is refused before it is sent (and does not compile).
+      // @ts-expect-error "pending" is not a sale status
+      const wrongStatus = yield* Effect.flip(store.sales.list({ urlParams: { status: "pending" } }))
+      expect(ParseResult.isParseError(wrongStatus)).toBe(true)
+      // @ts-expect-error the page size is a number
+      const wrongLimit = yield* Effect.flip(store.sales.list({ urlParams: { limit: "10" } }))
+      expect(ParseResult.isParseError(wrongLimit)).toBe(true)
 
       const { product } = yield* store.products.create({ payload: { custom_ai_id: secondCustomAiId } })
       // Well-formed, but the server's product rules refuse trial days on a one-time product.

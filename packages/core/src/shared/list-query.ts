@@ -3,12 +3,15 @@ import { type CreatedRange, decodeCursor, encodeCursor, type Page, type PageKey,
 import { startsWithImpossibleDay } from "./time.js"
 import { BadListRequest } from "./errors.js"
 
-/** The common query of the store API's paged lists (the webhooks group's too), as text from the URL. */
+/**
+ * The common query of the store API's paged lists (the webhooks group's too): as the contract decoded it, or as text
+ * from a face that passes it on unread (GraphQL's arguments).
+ */
 export interface StoreListQuery {
-  readonly limit?: string | undefined
+  readonly limit?: number | string | undefined
   readonly starting_after?: string | undefined
-  readonly created_after?: string | undefined
-  readonly created_before?: string | undefined
+  readonly created_after?: string | number | undefined
+  readonly created_before?: string | number | undefined
 }
 
 /** Reads "ISO date or milliseconds" (e.g. `2026-11-21`, `2026-11-21T09:30:00Z`, `1795000000000`). */
@@ -37,10 +40,10 @@ export const readCursor = (cursor: string | undefined): Effect.Effect<PageKey | 
 /** A bound of a list's window of creation times, read from `text` ("ISO date or milliseconds"). */
 const readBound = (
   name: "created_after" | "created_before",
-  text: string | undefined
+  text: string | number | undefined
 ): Effect.Effect<Date | undefined, BadListRequest> => {
   if (text === undefined) return Effect.succeed(undefined)
-  const date = parseInstant(text)
+  const date = parseInstant(String(text))
   return date === undefined
     ? Effect.fail(new BadListRequest({ message: `${name} must be an ISO date or milliseconds since 1970` }))
     : Effect.succeed(date)
@@ -50,7 +53,7 @@ const readBound = (
 export const readListQuery = (query: StoreListQuery) =>
   Effect.gen(function* () {
     const limit = query.limit === undefined ? 25 : Number(query.limit)
-    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100) || (query.limit ?? "1").trim() === "") {
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100) || String(query.limit ?? "1").trim() === "") {
       return yield* new BadListRequest({ message: "limit must be a whole number from 1 to 100 (default 25)" })
     }
     const after = yield* readCursor(query.starting_after)

@@ -73,7 +73,7 @@ const products = HttpApiGroup.make("products")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          status: Schema.optional(queryChoice(ProductStatus.literals)).annotations({
+          status: Schema.optional(queryChoice(ProductStatus.literals, "status must be draft, live or off")).annotations({
             description: "draft, live or off."
           })
         }).annotations(strict)
@@ -185,7 +185,7 @@ const sales = HttpApiGroup.make("sales")
           ...listQueryFields,
           product: Schema.optional(Schema.String),
           email: Schema.optional(Schema.String),
-          status: Schema.optional(queryChoice(SaleRow.fields.status.literals)).annotations({
+          status: Schema.optional(queryChoice(SaleRow.fields.status.literals, "status must be paid, refunded or free")).annotations({
             description: "paid, refunded or free."
           })
         }).annotations(strict)
@@ -236,7 +236,7 @@ const customers = HttpApiGroup.make("customers")
         Schema.Struct({
           ...listQueryFields,
           product: Schema.optional(Schema.String),
-          has_access: Schema.optional(queryBoolean).annotations({ description: "true or false." }),
+          has_access: Schema.optional(queryBoolean("has_access")).annotations({ description: "true or false." }),
           tag: Schema.optional(Schema.String).annotations({ description: "A tag's id (tag_…) or name (any case)." })
         }).annotations(strict)
       )

@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import { withCaller } from "./caller.js"
 import { answer } from "./errors.js"
 
-const hasPagingField = (query: Readonly<Record<string, string | undefined>>) =>
+const hasPagingField = (query: Readonly<Record<string, unknown>>) =>
   ["limit", "starting_after", "created_after", "created_before", "status"].some((key) => query[key] !== undefined)
 /** The store API's product routes, with a product's cohorts. */
 export const ProductsHandlersLive = HttpApiBuilder.group(StoreApi, "products", (handlers) =>

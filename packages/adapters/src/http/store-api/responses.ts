@@ -119,7 +119,8 @@ export const tidyProblems = (
 /** The `message` of an `invalid_field` answer: its first problems, each after its path, and how many more. */
 export const problemsMessage = (errors: ReadonlyArray<{ readonly path: string; readonly message: string }>): string => {
   const shown = tidyProblems(errors.slice(0, PROBLEMS_IN_MESSAGE))
-    .map((e) => (e.path === "" ? e.message : `${e.path}: ${e.message}`))
+    // A message that already names its field (`limit must be a whole number …`) is not prefixed with it again.
+    .map((e) => (e.path === "" || e.message.startsWith(`${e.path} `) ? e.message : `${e.path}: ${e.message}`))
     .join("; ")
   return errors.length > PROBLEMS_IN_MESSAGE ? `${shown} (and ${errors.length - PROBLEMS_IN_MESSAGE} more)` : shown
 }

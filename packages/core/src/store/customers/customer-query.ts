@@ -7,12 +7,12 @@ import type { CustomerListQuery } from "./customer-record.js"
 export const readCustomerListQuery = (
   query: StoreListQuery & {
     readonly product?: string | undefined
-    readonly has_access?: string | undefined
+    readonly has_access?: boolean | string | undefined
     readonly tag?: string | undefined
   }
 ) =>
   Effect.gen(function* () {
-    const hasAccess = query.has_access
+    const hasAccess = query.has_access === undefined ? undefined : String(query.has_access)
     if (hasAccess !== undefined && hasAccess !== "true" && hasAccess !== "false") {
       return yield* new BadListRequest({ message: "has_access must be true or false" })
     }
