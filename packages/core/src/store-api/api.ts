@@ -73,9 +73,11 @@ const products = HttpApiGroup.make("products")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          status: Schema.optional(queryChoice(ProductStatus.literals, "status must be draft, live or off")).annotations({
-            description: "draft, live or off."
-          })
+          status: Schema.optional(queryChoice(ProductStatus.literals, "status must be draft, live or off")).annotations(
+            {
+              description: "draft, live or off."
+            }
+          )
         }).annotations(strict)
       )
       .addSuccess(
@@ -185,7 +187,9 @@ const sales = HttpApiGroup.make("sales")
           ...listQueryFields,
           product: Schema.optional(Schema.String),
           email: Schema.optional(Schema.String),
-          status: Schema.optional(queryChoice(SaleRow.fields.status.literals, "status must be paid, refunded or free")).annotations({
+          status: Schema.optional(
+            queryChoice(SaleRow.fields.status.literals, "status must be paid, refunded or free")
+          ).annotations({
             description: "paid, refunded or free."
           })
         }).annotations(strict)

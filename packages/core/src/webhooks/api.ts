@@ -140,7 +140,9 @@ export const WebhooksApiGroup = HttpApiGroup.make("webhooks")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          type: Schema.optional(queryChoice(WEBHOOK_EVENT_TYPES, "type must be an event type; GET /webhook-events lists them")).annotations({
+          type: Schema.optional(
+            queryChoice(WEBHOOK_EVENT_TYPES, "type must be an event type; GET /webhook-events lists them")
+          ).annotations({
             description: "Only events of this type."
           })
         }).annotations(strict)

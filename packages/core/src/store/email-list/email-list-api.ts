@@ -40,7 +40,9 @@ export const EmailListApiGroup = HttpApiGroup.make("emailList")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          status: Schema.optional(queryChoice(ContactStatus.literals, "status must be subscribed, unsubscribed, bounced or complained")).annotations({
+          status: Schema.optional(
+            queryChoice(ContactStatus.literals, "status must be subscribed, unsubscribed, bounced or complained")
+          ).annotations({
             description: "subscribed, unsubscribed, bounced or complained."
           }),
           tag: Schema.optional(Schema.String).annotations({ description: "A tag's id (tag_…) or name (any case)." })

@@ -43,7 +43,9 @@ export const FormsApiGroup = HttpApiGroup.make("forms")
       .setUrlParams(
         Schema.Struct({
           ...listQueryFields,
-          status: Schema.optional(queryChoice(["pending", "accepted", "declined", "all"], "status must be pending, accepted, declined or all")).annotations({
+          status: Schema.optional(
+            queryChoice(["pending", "accepted", "declined", "all"], "status must be pending, accepted, declined or all")
+          ).annotations({
             description: "pending (default), accepted, declined or all."
           })
         }).annotations(strict)
