@@ -30,6 +30,8 @@ const engineFree = [
   "packages/server/test/tracing-config.test.ts",
   "packages/server/test/graphql-config.test.ts",
   "packages/server/test/mail-config.test.ts",
+  // Where a PUBLIC_URL with a path is answered: routing and the addresses given out, the same over either engine.
+  "packages/server/test/public-url-path.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.
   "packages/server/test/settings-at-the-edge.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.

@@ -3,6 +3,7 @@ import { fromAddressProblem } from "@svc/adapters/mail"
 import { StoreSaleLimits } from "@svc/core/store"
 import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config, Redacted } from "effect"
+import { parsePublicUrl } from "./base-path.js"
 
 const list = (name: string) =>
   Config.string(name).pipe(
@@ -65,7 +66,14 @@ export const ServerConfig = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   port: Config.port("PORT").pipe(Config.withDefault(8787)),
   /** The origin clients use to reach us; defaults to http://HOST:PORT. */
-  publicUrl: Config.option(Config.url("PUBLIC_URL")),
+  publicUrl: Config.option(
+    Config.url("PUBLIC_URL").pipe(
+      Config.validate({
+        message: "PUBLIC_URL must be an http or https URL",
+        validation: (url) => url.protocol === "http:" || url.protocol === "https:"
+      })
+    )
+  ),
   /** The authorization server's base URL (`{auth_url}`, the OAuth issuer); defaults to the public origin. */
   authUrl: Config.option(Config.url("AUTH_URL")),
   bootstrap: Config.boolean("SVC_BOOTSTRAP").pipe(Config.withDefault(true)),
@@ -154,13 +162,16 @@ export type ServerConfig = Config.Config.Success<typeof ServerConfig>
 /** The From address of outgoing mail: `SMTP_FROM`, or a no-reply address at the public URL's host. */
 export const mailFrom = (config: ServerConfig): string => {
   if (config.smtpFrom._tag === "Some") return config.smtpFrom.value
-  const host = new URL(publicOrigin(config)).hostname
+  const host = new URL(publicBase(config)).hostname
   // An address or a bare name (127.0.0.1, a container name) is no mail domain a server would accept.
   return `svc <no-reply@${/^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : "localhost"}>`
 }
 
-/** The public origin, without a trailing slash. */
-export const publicOrigin = (config: ServerConfig): string =>
+/**
+ * Where callers reach the server, without a trailing slash: `PUBLIC_URL` with its path (a server behind a proxy under
+ * `/svc` answers there too, see serve.ts), or `http://HOST:PORT`.
+ */
+export const publicBase = (config: ServerConfig): string =>
   config.publicUrl._tag === "Some"
-    ? config.publicUrl.value.origin
+    ? parsePublicUrl(config.publicUrl.value, "PUBLIC_URL").base
     : `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`

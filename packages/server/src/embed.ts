@@ -20,6 +20,7 @@ import { type Access, ApiKeys } from "@svc/core/auth"
 import { NotFound } from "@svc/core/shared"
 import { StoreSetup, type StoreSettingsChanges } from "@svc/core/store"
 import { Cause, ConfigProvider, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { parsePublicUrl, routedPath } from "./base-path.js"
 import { ServerConfig } from "./config.js"
 import { faceSettingsLayer } from "./face-settings.js"
 import { appLayerOn } from "./runtime.js"
@@ -208,16 +209,6 @@ const settingsByName = (options: SvcOptions): Map<string, string> => {
   return named
 }
 
-/** The public URL without a trailing slash, and its path as the prefix; throws when it is not an http(s) URL. */
-const parsePublicUrl = (publicUrl: string) => {
-  const url = new URL(publicUrl)
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Error(`publicUrl must be an http or https URL, not ${publicUrl}`)
-  }
-  const basePath = url.pathname.replace(/\/+$/, "")
-  return { base: `${url.origin}${basePath}`, basePath }
-}
-
 /**
  * Builds svc: migrates the database, starts the workers, and answers a handler for the host's router. Throws when an
  * option is wrong (a setting out of range, a database that cannot be opened), with the reason.
@@ -244,22 +235,10 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
     disableLogger: true
   })
 
-  // The router knows svc's paths from the root: a request under the prefix goes in with the prefix taken off. OAuth
-  // discovery is also asked at the host's root with the prefix after the well-known name (RFC 8414 and RFC 9728:
-  // `/.well-known/oauth-authorization-server/svc`), which is where MCP clients look; those go in as
-  // `/.well-known/oauth-authorization-server`.
-  const routedPath = (path: string): string | undefined => {
-    if (basePath === "") return path
-    if (path === basePath || path.startsWith(`${basePath}/`)) return path.slice(basePath.length) || "/"
-    const wellKnown = /^(\/\.well-known\/[^/]+)(\/.*)$/.exec(path)
-    const [, name, rest] = wellKnown ?? []
-    if (name === undefined || rest === undefined) return undefined
-    if (rest === basePath || rest.startsWith(`${basePath}/`)) return `${name}${rest.slice(basePath.length)}`
-    return undefined
-  }
+  // A request under the prefix goes in with it taken off (base-path.ts); the host's other paths are not svc's.
   const handler = (request: Request): Promise<Response> => {
     const url = new URL(request.url)
-    const path = routedPath(url.pathname)
+    const path = routedPath(basePath, url.pathname)
     if (path === undefined) return Promise.resolve(Response.json({ ok: false, error: "not_found" }, { status: 404 }))
     if (path === url.pathname) return web.handler(request)
     url.pathname = path
@@ -318,7 +297,7 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
   let disposed: Promise<void> | undefined
   return {
     handler,
-    serves: (path) => routedPath(path.split("?")[0] ?? "") !== undefined,
+    serves: (path) => routedPath(basePath, path.split("?")[0] ?? "") !== undefined,
     fetch: inProcess,
     publicUrl: base,
     basePath,

@@ -8,7 +8,7 @@ import { AskSettings } from "@svc/core/custom-ai"
 import { StorePages, StoreSaleLimits } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { ChatModelLive } from "./ai-config.js"
-import { publicOrigin, ServerConfig } from "./config.js"
+import { publicBase, ServerConfig } from "./config.js"
 import { storageLayer } from "./storage.js"
 
 /** Auth settings from the server configuration. */
@@ -39,7 +39,7 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
       Layer.succeed(StoreSaleLimits, config.storeSaleLimits),
       // The settings page is served by the authorization server's pages, as the sign-in page is.
       Layer.succeed(StorePages, {
-        settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)).replace(/\/+$/, "")}/settings`
+        settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicBase(config)).replace(/\/+$/, "")}/settings`
       }),
       Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) })
     )

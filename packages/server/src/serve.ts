@@ -1,13 +1,16 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { lanedServerLayer, ToolFacesLive, ToolLanesLive } from "@svc/adapters/http"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
+import { parsePublicUrl, routedPath } from "./base-path.js"
 import { bootstrapDemoOwner } from "./bootstrap.js"
-import { publicOrigin, ServerConfig } from "./config.js"
+import { publicBase, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
 import { faceSettingsLayer } from "./face-settings.js"
 import { TracingConfig, withTracing } from "./tracing.js"
@@ -17,8 +20,8 @@ import { workersLayer, workersOf } from "./workers.js"
 const FaceSettingsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     faceSettingsLayer(config, {
-      publicUrl: publicOrigin(config),
-      authUrl: config.authUrl._tag === "Some" ? config.authUrl.value.href : publicOrigin(config)
+      publicUrl: publicBase(config),
+      authUrl: config.authUrl._tag === "Some" ? config.authUrl.value.href : publicBase(config)
     })
   )
 )
@@ -27,7 +30,7 @@ const FaceSettingsLive = Layer.unwrapEffect(
 const StartupLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* ServerConfig
-    const base = publicOrigin(config)
+    const base = publicBase(config)
     if (config.bootstrap) yield* bootstrapDemoOwner(base)
     yield* Effect.logInfo(`svc listening on http://${config.host}:${config.port} (public URL ${base})`)
   })
@@ -56,11 +59,32 @@ const ServedLive = Layer.mergeAll(
 ).pipe(Layer.provide(FaceSettingsLive), Layer.provide(ServedAppLive))
 
 /**
+ * The router under `PUBLIC_URL`'s path (`https://example.com/svc`): a request under it goes in with the path taken off
+ * (base-path.ts), OAuth discovery with the path after the well-known name too. Any other path goes in unchanged, as a
+ * proxy that takes the prefix off itself sends it.
+ */
+const underBasePath = <E, R>(basePath: string, app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+  basePath === ""
+    ? app
+    : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const query = request.url.indexOf("?")
+        const path = query === -1 ? request.url : request.url.slice(0, query)
+        const routed = routedPath(basePath, path)
+        if (routed === undefined || routed === path) return app
+        const url = query === -1 ? routed : `${routed}${request.url.slice(query)}`
+        return Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
+      })
+
+/**
  * Serves the router on the HTTP server, with no log line per request: at thousands of calls a second it costs more
  * than the call (defects still log).
  */
 const ServeRouterLive = Layer.scopedDiscard(
-  Effect.flatMap(HttpLayerRouter.HttpRouter, (router) => HttpServer.serveEffect(router.asHttpEffect()))
+  Effect.gen(function* () {
+    const router = yield* HttpLayerRouter.HttpRouter
+    const { basePath } = parsePublicUrl(publicBase(yield* ServerConfig))
+    return yield* HttpServer.serveEffect(underBasePath(basePath, router.asHttpEffect()))
+  })
 ).pipe(HttpServer.withLogAddress)
 
 /**

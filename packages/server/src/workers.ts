@@ -11,7 +11,7 @@ import { RoutineWorkerLive } from "@svc/core/routines"
 import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Layer } from "effect"
-import { mailFrom, publicOrigin, type ServerConfig } from "./config.js"
+import { mailFrom, publicBase, type ServerConfig } from "./config.js"
 
 /** Every background worker, with what it does. */
 export const SVC_WORKERS = {
@@ -74,7 +74,7 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.routines, () => RoutineWorkerLive({ leaseMs: config.aiLeaseMs })),
     when(on.sequences, () => SequenceWorkerLive()),
     config.smtpUrl._tag === "Some" && on.mail
-      ? MailWorkerLive({ publicBase: publicOrigin(config) }).pipe(
+      ? MailWorkerLive({ publicBase: publicBase(config) }).pipe(
           Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))
         )
       : Layer.empty
