@@ -54,6 +54,12 @@ const engineFree = [
   "packages/adapters/test/http-sender/sender.test.ts",
   "packages/adapters/test/http/jsonrpc-codes.test.ts",
   "packages/adapters/test/browser/*.test.ts",
+  // Journeys a real Chromium drives. What a browser adds is its side: the pages, their forms and redirects, the SDK's
+  // own flow; the storage under those flows (OAuth codes and tokens, double opt-in signups, feeds, deliveries) is what
+  // the storage files of the same areas check on both engines. Chromium is the heaviest thing a test starts on a
+  // 2-core CI machine, so these run once, on PGlite.
+  "packages/adapters/test/oauth/mcp-sdk-browser.test.ts",
+  "packages/adapters/test/store/signup-browser.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
   "packages/adapters/test/sql/pglite-dump.test.ts",
   "packages/adapters/test/sql/pglite-seed.test.ts",

@@ -38,30 +38,27 @@ const marks = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 const openWith = (config: DatabaseConfig) => Effect.scoped(Effect.provide(marks, databaseLayer(config)))
 
 describe("a PGlite seed", { timeout: 120_000 }, () => {
-  it.effect("starts a new directory and an in-memory database; a directory with a database keeps its own", () =>
-    Effect.gen(function* () {
-      yield* makeSeed
-      const fresh = join(scratch, "fresh")
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: fresh, seed: seedFile }))).toEqual([
-        { mark: "from the seed" }
-      ])
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: undefined, seed: seedFile }))).toEqual([
-        { mark: "from the seed" }
-      ])
+  it.effect(
+    "starts a new directory and an in-memory database; a directory with a database keeps its own; a missing seed is passed over",
+    () =>
+      Effect.gen(function* () {
+        yield* makeSeed
+        const fresh = join(scratch, "fresh")
+        expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: fresh, seed: seedFile }))).toEqual([
+          { mark: "from the seed" }
+        ])
+        expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: undefined, seed: seedFile }))).toEqual([
+          { mark: "from the seed" }
+        ])
 
-      // A directory made without the seed holds a database: opening it again with one changes nothing there.
-      const own = join(scratch, "own")
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own }))).toEqual([])
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own, seed: seedFile }))).toEqual([])
-      // The seeded directory was written on disk, and reopens as it was left.
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: fresh }))).toEqual([{ mark: "from the seed" }])
-    })
-  )
-
-  it.effect("that is not there is passed over: the database is made from scratch", () =>
-    Effect.gen(function* () {
-      const missing = join(scratch, "no-such-seed.tar.gz")
-      expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: join(scratch, "unseeded"), seed: missing }))).toEqual([])
-    })
+        // A seed that is not there is passed over: the database is made from scratch. That directory then holds a
+        // database, and opening it again with a seed changes nothing there.
+        const own = join(scratch, "own")
+        const missing = join(scratch, "no-such-seed.tar.gz")
+        expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own, seed: missing }))).toEqual([])
+        expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own, seed: seedFile }))).toEqual([])
+        // The seeded directory was written on disk, and reopens as it was left.
+        expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: fresh }))).toEqual([{ mark: "from the seed" }])
+      })
   )
 })
