@@ -29,6 +29,14 @@ export const SvcCoreLive = toolServerLive(everyToolset).pipe(
   Layer.provideMerge(Storage.storageLayer(database)),
   Layer.provideMerge(Auth.AuthSettings.Default),
   Layer.provideMerge(HttpSender.HttpSenderLive),
+  // Development only: SVC_WEBHOOKS_ALLOW_LOOPBACK=true lets webhooks deliver to a receiver on this machine over plain
+  // http (examples/webhook-receiver.ts). Left out, `OutboundSettings` refuses loopback, as a server should.
+  Layer.provideMerge(
+    Layer.succeed(HttpSender.OutboundSettings, {
+      allowLoopback: process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "true",
+      instantHookHosts: Webhooks.DEFAULT_INSTANT_HOOK_HOSTS
+    })
+  ),
   Layer.provideMerge(Ai.CustomAiPortsNoModel)
 )
 
@@ -81,7 +89,13 @@ export const SVC_PREFIX = "/svc"
  * `svc serve`), with an owner account and its first API key made in process.
  */
 export const startSvc = async (appUrl: string): Promise<{ readonly svc: Svc; readonly apiKey: string }> => {
-  const svc = await makeSvc({ database, publicUrl: `${appUrl}${SVC_PREFIX}` })
+  // SVC_WEBHOOKS_ALLOW_LOOPBACK=true lets webhooks deliver to a receiver on this machine over plain http, for local
+  // development (examples/webhook-receiver.ts); makeSvc itself reads no environment.
+  const svc = await makeSvc({
+    database,
+    publicUrl: `${appUrl}${SVC_PREFIX}`,
+    settings: { allowLoopback: process.env.SVC_WEBHOOKS_ALLOW_LOOPBACK === "true" }
+  })
   // New on every run, so the examples also start on a PostgreSQL database an earlier run left accounts in.
   const email = `owner-${Date.now()}@example.com`
   await svc.admin.createAccount({ email, password: "a long password", plan: "starter" })

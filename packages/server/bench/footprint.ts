@@ -1,7 +1,7 @@
 /**
  * What an adopter pays before the first call (issue 38's targets): the install of `@svc/core` and `@svc/adapters`
  * with `pg` from their packed tarballs, the time `svc serve` takes to listen on an empty PGlite folder and on
- * PostgreSQL, and its resident memory once idle. Prints one table; `npm run bench:footprint`.
+ * PostgreSQL, and its resident memory just after start and once idle. Prints one table; `npm run bench:footprint`.
  *
  * PostgreSQL is measured when `DATABASE_URL` is set (a schema of its own is made and dropped). The install needs the
  * npm registry (or its cache), as `npm ci` does.
@@ -15,7 +15,14 @@ import { freePort } from "./processes.js"
 import { repoRoot } from "./settings.js"
 
 const TARGETS = { installMb: 100, startSeconds: 4, idleMb: 150 } as const
-const IDLE_WAIT_MS = 5_000
+/** When memory is read after listening: just after start, and once V8 has settled an idle process's heap. */
+const RIGHT_AFTER_MS = 5_000
+/**
+ * V8 gives an idle process's start-up garbage back by itself, some 20–25 s after the last allocation (its memory
+ * reducer): before that, resident memory still counts the pages start-up filled (svc on PostgreSQL, this machine:
+ * 171 MB at 5 s, 128 MB from 26 s on). Read well after, it is the process at rest.
+ */
+const SETTLED_MS = 45_000
 
 const megabytes = (bytes: number) => bytes / 1024 / 1024
 
@@ -52,8 +59,16 @@ const installSize = (): number => {
   }
 }
 
-/** Starts `svc serve` with `env`: milliseconds until it listens, and its resident memory once idle. */
-const startAndIdle = async (env: Record<string, string>) => {
+const residentBytes = (pid: number | undefined): number => {
+  const status = execFileSync("cat", [`/proc/${pid}/status`]).toString()
+  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0) * 1024
+}
+
+/**
+ * Starts `svc serve` with `env`: milliseconds until it listens, and its resident memory 5 s after, and (with
+ * `settle`) once settled.
+ */
+const startAndIdle = async (env: Record<string, string>, settle: boolean) => {
   const port = await freePort()
   const started = Date.now()
   // The database is the one `env` names: a DATABASE_URL of this shell would win over a DATA_DIR.
@@ -71,15 +86,16 @@ const startAndIdle = async (env: Record<string, string>) => {
     child.stderr.on("data", look)
     child.once("exit", (code) => fail(new Error(`svc serve ended with ${code}: ${output}`)))
   })
-  await new Promise((done) => setTimeout(done, IDLE_WAIT_MS))
-  const status = execFileSync("cat", [`/proc/${child.pid}/status`]).toString()
-  const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0)
+  await new Promise((done) => setTimeout(done, RIGHT_AFTER_MS))
+  const rightAfterBytes = residentBytes(child.pid)
+  if (settle) await new Promise((done) => setTimeout(done, SETTLED_MS - RIGHT_AFTER_MS))
+  const settledBytes = settle ? residentBytes(child.pid) : rightAfterBytes
   child.removeAllListeners("exit")
   await new Promise((done) => {
     child.once("exit", done)
     child.kill("SIGTERM")
   })
-  return { listeningMs: listening, idleBytes: rssKb * 1024 }
+  return { listeningMs: listening, rightAfterBytes, settledBytes }
 }
 
 const rows: Array<readonly [string, string, string]> = []
@@ -92,13 +108,14 @@ row("install: core + adapters + pg", `${megabytes(installSize()).toFixed(0)} MB`
 
 const folder = mkdtempSync(join(tmpdir(), "svc-footprint-data-"))
 try {
-  const embedded = await startAndIdle({ DATA_DIR: folder })
+  const embedded = await startAndIdle({ DATA_DIR: folder }, true)
   row(
     "start, PGlite on an empty folder",
     `${(embedded.listeningMs / 1000).toFixed(1)} s`,
     `≤ ${TARGETS.startSeconds} s`
   )
-  row("idle memory, PGlite", `${megabytes(embedded.idleBytes).toFixed(0)} MB`, "—")
+  row("memory 5 s after start, PGlite", `${megabytes(embedded.rightAfterBytes).toFixed(0)} MB`, "—")
+  row("idle memory (45 s after start), PGlite", `${megabytes(embedded.settledBytes).toFixed(0)} MB`, "—")
 } finally {
   rmSync(folder, { recursive: true, force: true })
 }
@@ -112,11 +129,16 @@ if (url !== undefined && url !== "") {
   try {
     const inSchema = new URL(url)
     inSchema.searchParams.set("options", `-c search_path=${schema}`)
-    const fresh = await startAndIdle({ DATABASE_URL: inSchema.toString() })
+    const fresh = await startAndIdle({ DATABASE_URL: inSchema.toString() }, false)
     row("start, PostgreSQL (migrating)", `${(fresh.listeningMs / 1000).toFixed(1)} s`, "—")
-    const again = await startAndIdle({ DATABASE_URL: inSchema.toString() })
+    const again = await startAndIdle({ DATABASE_URL: inSchema.toString() }, true)
     row("start, PostgreSQL (migrated)", `${(again.listeningMs / 1000).toFixed(1)} s`, "—")
-    row("idle memory, PostgreSQL", `${megabytes(again.idleBytes).toFixed(0)} MB`, `≤ ${TARGETS.idleMb} MB`)
+    row("memory 5 s after start, PostgreSQL", `${megabytes(again.rightAfterBytes).toFixed(0)} MB`, "—")
+    row(
+      "idle memory (45 s after start), PostgreSQL",
+      `${megabytes(again.settledBytes).toFixed(0)} MB`,
+      `≤ ${TARGETS.idleMb} MB`
+    )
   } finally {
     await admin.query(`DROP SCHEMA ${schema} CASCADE`)
     await admin.end()

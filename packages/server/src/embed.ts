@@ -219,7 +219,8 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
   const config = await Effect.runPromise(Effect.withConfigProvider(ServerConfig, provider))
   const on: SvcWorkers = { ...workersOf(config), ...options.workers }
 
-  const app = appLayerOn(options.database).pipe(Layer.provideMerge(HttpSenderLive))
+  // The sender is built on the app, as in `svc serve`, so it takes the app's `OutboundSettings` (loopback, hook hosts).
+  const app = HttpSenderLive.pipe(Layer.provideMerge(appLayerOn(options.database)))
   const faceSettings = faceSettingsLayer(config, { publicUrl: base, authUrl: base })
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(faceSettings, workersLayer(config, on).pipe(Layer.provideMerge(app))).pipe(

@@ -2,7 +2,9 @@ import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createHmac } from "node:crypto"
 import { resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { createToolClient } from "@svc/client"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { constructEvent, createStoreClient, createToolClient } from "@svc/client"
 
 const root = resolve(import.meta.dirname, "../../..")
 const tsx = resolve(root, "node_modules/.bin/tsx")
@@ -37,7 +39,11 @@ const startExample = (file: string): Promise<RunningExample> => {
   // The examples' default database: PGlite in memory, whatever this shell points at.
   const { DATABASE_URL: _ignored, ...env } = process.env
   const [node, args] = withTsx(file)
-  const child: ChildProcess = spawn(node, args, { cwd: root, env: { ...env, PORT: "0" } })
+  const child: ChildProcess = spawn(node, args, {
+    cwd: root,
+    // The test's webhook receiver listens on this machine over plain http.
+    env: { ...env, PORT: "0", SVC_WEBHOOKS_ALLOW_LOOPBACK: "true" }
+  })
   let output = ""
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -69,6 +75,56 @@ const startExample = (file: string): Promise<RunningExample> => {
       }
     })
   })
+}
+
+/** A webhook receiver on this machine: each delivery's raw body and headers, answered 200. */
+const startReceiver = async () => {
+  const deliveries: Array<{ readonly body: string; readonly headers: Record<string, string> }> = []
+  const server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers[name] = value
+      deliveries.push({ body: Buffer.concat(chunks).toString("utf8"), headers })
+      response.end("ok")
+    })
+  })
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
+  const close = () => new Promise<void>((done) => server.close(() => done()))
+  return { url, deliveries, close }
+}
+
+/**
+ * A first sale with no command line, as a newcomer makes it from the tarballs: a Custom AI through the tools, then
+ * through the store API a webhook to this machine, a product the publish checklist holds back, the settings that
+ * free it, the sale, and its signed `purchase.created` delivery.
+ */
+const firstSale = async (svcUrl: string, key: string, name: string) => {
+  const receiver = await startReceiver()
+  try {
+    const tools = createToolClient({ baseUrl: svcUrl, token: key, transport: "rest" })
+    const { customAI } = await tools.svc_create_custom_ai({ name: `${name} coach` })
+    const store = createStoreClient({ baseUrl: svcUrl, token: key })
+    const { webhook } = await store.webhooks.create({ url: receiver.url, events: ["purchase.created"] })
+
+    const { product, publish_checklist } = await store.products.create({ custom_ai_id: customAI.id, price_cents: 4900 })
+    expect(publish_checklist.map((item) => item.item)).toContain("support_email")
+    await store.settings.update({ support_email: "help@example.com", card_processor: "connected" })
+    expect((await store.products.publish({ id: product.id })).product.status).toBe("live")
+    const sale = await store.sales.record({ event: "sale", product: product.id, email: "buyer@example.com" })
+    expect(sale).toMatchObject({ ok: true, status: "granted" })
+
+    const deadline = Date.now() + 30_000
+    while (receiver.deliveries.length === 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100))
+    const [delivery] = receiver.deliveries
+    expect(delivery, "no webhook delivery within 30 s").toBeDefined()
+    const event = await constructEvent(delivery?.body ?? "", delivery?.headers ?? {}, webhook.secret)
+    expect(event.type).toBe("purchase.created")
+  } finally {
+    await receiver.close()
+  }
 }
 
 describe("the examples", { timeout: 120_000 }, () => {
@@ -108,11 +164,8 @@ describe("the examples", { timeout: 120_000 }, () => {
         })
         expect(await echoed.json()).toEqual({ echoed: { a: 1 } })
 
-        // The store API is mounted too, behind the same key.
-        const products = await fetch(`${example.svc}/store-app/v1/products`, {
-          headers: { authorization: `Bearer ${example.key}` }
-        })
-        expect(products.status).toBe(200)
+        // The store API is mounted too, behind the same key: a first sale, and its webhook received here.
+        await firstSale(example.svc, example.key, framework)
 
         // Mounted under a prefix, svc answers OAuth discovery where MCP clients look: at the app's root, with the
         // prefix after the well-known name (RFC 8414).
