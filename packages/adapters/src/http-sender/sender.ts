@@ -253,7 +253,7 @@ export const HttpSenderLive = Layer.scoped(
     const { allowLoopback } = yield* OutboundSettings
     if (allowLoopback) {
       yield* Effect.logWarning(
-        "SVC_WEBHOOKS_ALLOW_LOOPBACK=true: outgoing requests may reach loopback addresses over plain http. Use this only in tests."
+        "loopback allowed (SVC_WEBHOOKS_ALLOW_LOOPBACK=true, or allowLoopback when embedding): outgoing requests may reach loopback addresses over plain http. Use this only in development and tests."
       )
     }
     return yield* makeSsrfSafeSender({
