@@ -32,6 +32,10 @@ const engineFree = [
   "packages/server/test/mail-config.test.ts",
   // Where a PUBLIC_URL with a path is answered: routing and the addresses given out, the same over either engine.
   "packages/server/test/public-url-path.test.ts",
+  // How the HTTP server stops (readiness, in-flight requests): the engine under it changes nothing there.
+  "packages/server/test/drain.test.ts",
+  // The embedded database's own takeover at start: always PGlite (a directory of its own), whatever the engine.
+  "packages/server/test/lease-takeover.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.
   "packages/server/test/settings-at-the-edge.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.

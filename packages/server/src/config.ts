@@ -1,4 +1,4 @@
-import { DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
+import { DEFAULT_DRAIN, DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeoutsProblem } from "@svc/adapters/http"
 import { fromAddressProblem } from "@svc/adapters/mail"
 import { StoreSaleLimits } from "@svc/core/store"
 import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
@@ -20,6 +20,12 @@ const positive = (name: string, fallback: number) =>
   Config.integer(name).pipe(
     Config.withDefault(fallback),
     Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
+  )
+
+const notNegative = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be 0 or more`, validation: (n) => n >= 0 })
   )
 
 const switchedOn = (name: string, fallback: boolean) => Config.boolean(name).pipe(Config.withDefault(fallback))
@@ -145,6 +151,11 @@ export const ServerConfig = Config.all({
     )
   ),
   /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
+  /** How a stop drains the HTTP server (`drain.ts` in the adapters): "not ready" for `delayMs`, then in-flight calls. */
+  drain: Config.all({
+    delayMs: notNegative("SVC_DRAIN_DELAY_MS", DEFAULT_DRAIN.delayMs),
+    timeoutMs: positive("SVC_DRAIN_TIMEOUT_MS", DEFAULT_DRAIN.timeoutMs)
+  }),
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),
     requestMs: positive("SVC_HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.requestMs),

@@ -101,7 +101,7 @@ const ServeRouterLive = Layer.scopedDiscard(
 export const ServerLive = Layer.unwrapEffect(
   Effect.map(Effect.zip(ServerConfig, TracingConfig), ([config, tracing]) => {
     const http = Layer.merge(
-      lanedServerLayer({ host: config.host, port: config.port }, config.httpTimeouts),
+      lanedServerLayer({ host: config.host, port: config.port }, config.httpTimeouts, config.drain),
       NodeHttpServer.layerContext
     )
     const server = ServeRouterLive.pipe(Layer.provide(http), Layer.provide(ServedLive))

@@ -3,6 +3,7 @@ import {
   DatabaseConfig,
   type DatabaseConfig as Database,
   databaseLayer,
+  LeaseTakeoverLive,
   migrations,
   migrationsLayer,
   RateLimiterSql,
@@ -27,11 +28,17 @@ const seeded = (database: Database): Database =>
 /**
  * Every core port for a database: the repositories over SQL with migrations applied first,
  * and the rate limiter in memory on the embedded engine (one process owns it) or in
- * PostgreSQL (shared by every instance).
+ * PostgreSQL (shared by every instance). On the embedded engine, leases a dead process left are taken back.
  */
 export const storageLayer = (database: Database) => {
-  const limiter = DatabaseConfig.$is("Postgres")(database) ? RateLimiterSql : RateLimiterMemory
-  return Layer.mergeAll(SqlReposLive, limiter, migrationsLayer(migrations)).pipe(
+  const embedded = DatabaseConfig.$is("Pglite")(database)
+  const limiter = embedded ? RateLimiterMemory : RateLimiterSql
+  // The embedded database is this process's alone (its directory lock): what a dead predecessor held is taken back
+  // at once, after the migrations, instead of when its leases expire.
+  const migrated = embedded
+    ? LeaseTakeoverLive.pipe(Layer.provide(migrationsLayer(migrations)))
+    : migrationsLayer(migrations)
+  return Layer.mergeAll(SqlReposLive, limiter, migrated).pipe(
     Layer.provideMerge(databaseLayer(seeded(database))),
     Layer.merge(IdsLive),
     Layer.merge(SecretsLive),

@@ -26,6 +26,7 @@ export {
   type GraphqlSettingsShape
 } from "./graphql/index.js"
 export { AiStepsRoutes, ASK_STEP_PATH, CHAT_PATH } from "./ai-steps/index.js"
+export { DEFAULT_DRAIN, type DrainSettings } from "./drain.js"
 export { lanedServerLayer } from "./laned-server.js"
 export { MailDelivery, MailRoutes, UNSUBSCRIBE_PATH } from "./mail/index.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"

@@ -3,6 +3,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
+import { DEFAULT_DRAIN, type DrainSettings, makeDrain } from "./drain.js"
 import { ToolLanes } from "./lanes.js"
 import { DEFAULT_HTTP_TIMEOUTS, guardBodyIdle, type HttpTimeouts, serverTimeoutOptions } from "./timeouts.js"
 
@@ -17,20 +18,27 @@ const notServing = (_request: IncomingMessage, response: ServerResponse): void =
  * `HttpServer` (the router of every face). Listening and closing are the platform's own (`NodeHttpServer.make`).
  * Both share one `node:http` server, so `timeouts` (header, whole-request and body-idle deadlines) hold for every
  * face alike.
+ *
+ * It answers `GET /ready` itself, and stops by draining (`drain.ts`): when what it serves is taken off it (the first
+ * thing released when the process stops), it says "not ready", closes the listener and waits for the requests in
+ * flight, before the app under them (workers, database) is closed.
  */
 export const lanedServerLayer = (
   listen: {
     readonly host: string
     readonly port: number
   },
-  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS
+  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS,
+  drainSettings: DrainSettings = DEFAULT_DRAIN
 ): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, ToolLanes> =>
   Layer.scoped(
     HttpServer.HttpServer,
     Effect.gen(function* () {
       const lane = yield* ToolLanes
+      const drain = makeDrain(drainSettings)
       let platform = notServing
       const server = createServer(serverTimeoutOptions(timeouts), (request, response) => {
+        if (drain.track(request, response)) return
         guardBodyIdle(request, response, timeouts.bodyIdleMs)
         if (!lane(request, response)) platform(request, response)
       })
@@ -43,10 +51,21 @@ export const lanedServerLayer = (
               ? NodeHttpServer.makeHandler(app)
               : NodeHttpServer.makeHandler(app, middleware)
             platform = handler
+            // The app is served until the drain is over: requests already on their way are answered by it.
             yield* Effect.addFinalizer(() =>
-              Effect.sync(() => {
-                platform = notServing
-              })
+              drain.drain(server).pipe(
+                Effect.tap(({ inFlightAtClose, cutOff }) =>
+                  Effect.logInfo(
+                    `stopped taking connections; ${inFlightAtClose} requests were in flight` +
+                      (cutOff > 0 ? `, ${cutOff} cut off after ${drainSettings.timeoutMs} ms` : ", all answered")
+                  )
+                ),
+                Effect.ensuring(
+                  Effect.sync(() => {
+                    platform = notServing
+                  })
+                )
+              )
             )
           })
       })

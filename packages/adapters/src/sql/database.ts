@@ -252,7 +252,8 @@ const migrator = Migrator.make({})
  * Applies the migrations not applied yet and answers the `[id, name]` of those it ran (none on a second run).
  *
  * Concurrent runs (several processes starting at once on one PostgreSQL) are serialised by a transaction-level
- * advisory lock per schema. The Migrator only locks its table once it exists and creates it with a check-then-
+ * advisory lock per schema. A database with a migration newer than any of `migrations` is refused (an older svc
+ * started on a database a newer one migrated). The Migrator only locks its table once it exists and creates it with a check-then-
  * create that races, so the table is created here, under the lock, in the same transaction.
  */
 export const runMigrations = (
@@ -283,6 +284,19 @@ export const runMigrations = (
           created_at timestamp with time zone not null default now(),
           name text not null
         )`
+        // A database a newer svc migrated has tables this code does not know: serving it could write rows the newer
+        // code reads wrongly. Refused, before anything is done, naming both versions.
+        const known = Math.max(0, ...Object.keys(migrations).map((key) => Number(MIGRATION_KEY.exec(key)?.[1] ?? 0)))
+        const [newest] = yield* sql<{ readonly id: number | null; readonly name: string | null }>`
+          SELECT migration_id AS id, name FROM ${sql(table)} ORDER BY migration_id DESC LIMIT 1`
+        if (newest?.id != null && newest.id > known) {
+          return yield* new Migrator.MigrationError({
+            reason: "bad-state",
+            message:
+              `the database was migrated by a newer svc (its newest migration is ${newest.id}_${newest.name}; this ` +
+              `svc knows up to ${known}): run that newer version of svc on it, or point this one at another database`
+          })
+        }
         return yield* migrator({ loader: Migrator.fromRecord(migrations), table })
       })
     )

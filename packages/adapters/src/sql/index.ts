@@ -17,6 +17,7 @@ export {
 } from "./database.js"
 export { DataDirectoryLocked, DataDirectoryUnavailable } from "./errors.js"
 export { LeanSql, LeanSqlFromClient, type LeanValue } from "./lean.js"
+export { LeaseTakeoverLive, takeBackLeases } from "./lease-takeover.js"
 export { SqlPortsLive, SqlReposLive } from "./layers.js"
 export { migrations } from "./migrations/index.js"
 export { layerFromPool as postgresLayerFromPool, postgresResultTypes } from "./postgres.js"

@@ -120,11 +120,12 @@ layer(TestApp.layer.pipe(Layer.provide(CountingTracer)), { timeout: "120 seconds
           }
 
           // Counted at all (a tracer that saw nothing would pass any bound), then: no more for 50 boards than for 5
-          // (but one remembered lookup made again should its few seconds end between the two; a read per board
-          // would add 45 or more), and few: the reach check, the list of boards, one read of the boards' items and
-          // one of their connections (5 when measured, loading one batch per board instead: 13 and 103).
+          // (but the remembered lookups, the key's and the workspace's, made again should their few seconds end
+          // between the two, as a busy full run once saw; a read per board would add 45 or more), and few: the reach
+          // check, the list of boards, one read of the boards' items and one of their connections (5 when measured,
+          // loading one batch per board instead: 13 and 103).
           expect(five.statements).toBeGreaterThan(0)
-          expect(fifty.statements).toBeLessThanOrEqual(five.statements + 1)
+          expect(fifty.statements).toBeLessThanOrEqual(five.statements + 2)
           expect(fifty.statements).toBeLessThanOrEqual(8)
         })
       )

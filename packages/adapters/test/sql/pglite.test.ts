@@ -252,6 +252,30 @@ layer(testDatabaseLayer(migrations), { timeout: "60 seconds" })(`SqlClient on ${
     })
   )
 
+  it.effect("refuses a database a newer version migrated, naming both versions, and changes nothing", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      const newer: Migrations = {
+        "0001_first": Effect.void,
+        "0002_second": Effect.asVoid(sql`CREATE TABLE newer_only (id text)`)
+      }
+      expect(yield* runMigrations(newer, { table: "versioned_migrations" })).toHaveLength(2)
+      const older: Migrations = {
+        "0001_first": Effect.void,
+        "0003_never": Effect.asVoid(sql`CREATE TABLE older_only (id text)`)
+      }
+      const refused = yield* Effect.flip(
+        runMigrations({ "0001_first": Effect.void }, { table: "versioned_migrations" })
+      )
+      expect(refused._tag).toBe("MigrationError")
+      expect(refused.message).toContain(
+        "migrated by a newer svc (its newest migration is 2_second; this svc knows up to 1)"
+      )
+      // A code with a newer migration than the database still migrates it (and one with a gap is the Migrator's).
+      expect(yield* runMigrations(older, { table: "versioned_migrations" })).toEqual([[3, "never"]])
+    })
+  )
+
   it.effect("refuses migration keys that are not <id>_<name>", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(runMigrations({ init: Effect.void }))
