@@ -36,6 +36,8 @@ const engineFree = [
   "packages/server/test/drain.test.ts",
   // The embedded database's own takeover at start: always PGlite (a directory of its own), whatever the engine.
   "packages/server/test/lease-takeover.test.ts",
+  // HAProxy in front of three instances: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
+  "packages/server/test/haproxy.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.
   "packages/server/test/settings-at-the-edge.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.

@@ -19,13 +19,15 @@ export interface DrainSettings {
 export const DEFAULT_DRAIN: DrainSettings = { delayMs: 0, timeoutMs: 30_000 }
 
 /**
- * The requests a `node:http` server is answering, its readiness, and its drain: `GET /ready` answers 200 until the
- * drain starts and 503 after, while `/health` (a route like any other) keeps answering 200. A drain says "not ready",
- * waits `delayMs`, closes the listener (Node also closes idle keep-alive connections then), answers what is already
- * in flight with `Connection: close` until none is left or `timeoutMs` passes, and then cuts off the rest. Event
- * streams are closed when the listener is: they would never finish.
+ * The requests a `node:http` server is answering, its readiness, and its drain. `GET /ready` answers 200 from the
+ * moment the app is served until the drain starts, and 503 before and after; `/health` (a route like any other)
+ * keeps answering 200. A drain says "not ready", waits `delayMs`, closes the listener (Node also closes idle
+ * keep-alive connections then), answers what is already in flight with `Connection: close` until none is left or
+ * `timeoutMs` passes, and then cuts off the rest. Event streams are closed when the listener is: they would never
+ * finish.
  */
 export const makeDrain = (settings: DrainSettings) => {
+  let serving = false
   let draining = false
   let inFlight = 0
   const open = new Set<ServerResponse>()
@@ -42,10 +44,17 @@ export const makeDrain = (settings: DrainSettings) => {
       (request.method === "GET" || request.method === "HEAD") &&
       (request.url === "/ready" || request.url?.startsWith("/ready?"))
     ) {
-      const body = draining
-        ? { ok: false, ready: false, message: "the server is stopping: send new requests to another instance" }
-        : { ok: true, ready: true }
-      response.writeHead(draining ? 503 : 200, { "content-type": "application/json", "cache-control": "no-store" })
+      const ready = serving && !draining
+      const body = ready
+        ? { ok: true, ready: true }
+        : {
+            ok: false,
+            ready: false,
+            message: draining
+              ? "the server is stopping: send new requests to another instance"
+              : "the server is starting"
+          }
+      response.writeHead(ready ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" })
       response.end(request.method === "HEAD" ? undefined : JSON.stringify(body))
       return true
     }
@@ -76,8 +85,12 @@ export const makeDrain = (settings: DrainSettings) => {
       const inFlightAtClose = inFlight
       // An event stream (an MCP session's, a GraphQL subscription's) never finishes by itself: it is closed now, and
       // its client reconnects, to another instance.
+      let streamsClosed = 0
       for (const response of open) {
-        if (String(response.getHeader("content-type") ?? "").startsWith("text/event-stream")) response.destroy()
+        if (String(response.getHeader("content-type") ?? "").startsWith("text/event-stream")) {
+          response.destroy()
+          streamsClosed++
+        }
       }
       // A drain runs as a finalizer, where nothing is interruptible: the wait is made so, or the timeout could not
       // stop it and a stuck request would hold the stop.
@@ -86,8 +99,13 @@ export const makeDrain = (settings: DrainSettings) => {
       )
       const cutOff = finished ? 0 : inFlight
       if (!finished) server.closeAllConnections()
-      return { inFlightAtClose, cutOff }
+      return { inFlightAtClose: inFlightAtClose - streamsClosed, streamsClosed, cutOff }
     })
 
-  return { track, drain, isDraining: () => draining }
+  /** Marks the app served: `/ready` answers 200 from now until the drain starts. */
+  const served = () => {
+    serving = true
+  }
+
+  return { track, drain, served }
 }

@@ -51,13 +51,15 @@ export const lanedServerLayer = (
               ? NodeHttpServer.makeHandler(app)
               : NodeHttpServer.makeHandler(app, middleware)
             platform = handler
+            drain.served()
             // The app is served until the drain is over: requests already on their way are answered by it.
             yield* Effect.addFinalizer(() =>
               drain.drain(server).pipe(
-                Effect.tap(({ inFlightAtClose, cutOff }) =>
+                Effect.tap(({ inFlightAtClose, streamsClosed, cutOff }) =>
                   Effect.logInfo(
                     `stopped taking connections; ${inFlightAtClose} requests were in flight` +
-                      (cutOff > 0 ? `, ${cutOff} cut off after ${drainSettings.timeoutMs} ms` : ", all answered")
+                      (cutOff > 0 ? `, ${cutOff} cut off after ${drainSettings.timeoutMs} ms` : ", all answered") +
+                      (streamsClosed > 0 ? `; ${streamsClosed} event streams closed` : "")
                   )
                 ),
                 Effect.ensuring(

@@ -88,3 +88,46 @@ export const pythonMcpTool = (): ExternalTool =>
       }
     }
   })
+
+/** Debian's HAProxy, in front of several `svc serve` in the deployment test (deploy/haproxy.cfg). */
+export const haproxyTool = (): ExternalTool =>
+  findExternalTool({
+    id: "haproxy",
+    command: "haproxy",
+    install: "apt-get install -y haproxy (Debian's package), as .ci/run does"
+  })
+
+/** Where the multi-instance tests that run outside the storage passes find PostgreSQL. */
+export const testPostgresUrl = (): string =>
+  process.env.SVC_TEST_POSTGRES_URL?.trim() ||
+  process.env.TEST_DATABASE_URL?.trim() ||
+  "postgres://postgres@127.0.0.1:5432/test"
+
+/**
+ * A PostgreSQL that answers at {@link testPostgresUrl}, for the tests that need several instances on one database
+ * whatever the pass's engine. Probed by connecting (from a child process: the probe is synchronous).
+ */
+export const postgresTool = (): ExternalTool =>
+  findExternalTool({
+    id: "postgresql",
+    command: "postgres",
+    install: "a PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth, database test), or SVC_TEST_POSTGRES_URL",
+    probe: () => {
+      const url = testPostgresUrl()
+      try {
+        execFileSync(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 }); await c.connect(); await c.end()",
+            url
+          ],
+          { stdio: "ignore", timeout: 15_000, cwd: import.meta.dirname }
+        )
+        return url
+      } catch {
+        return undefined
+      }
+    }
+  })
