@@ -57,8 +57,16 @@ describe("a PGlite seed", { timeout: 120_000 }, () => {
         const missing = join(scratch, "no-such-seed.tar.gz")
         expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own, seed: missing }))).toEqual([])
         expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: own, seed: seedFile }))).toEqual([])
-        // The seeded directory was written on disk, and reopens as it was left.
+        // The seeded directory was written on disk, and reopens as it was left, with the embedded server's settings
+        // (EMBEDDED_POSTGRES_SETTINGS: small shared buffers) over those the seed's cluster was made with.
         expect(yield* openWith(DatabaseConfig.Pglite({ dataDir: fresh }))).toEqual([{ mark: "from the seed" }])
+        const sharedBuffers = Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ readonly shared_buffers: string }>`SHOW shared_buffers`
+        )
+        expect(
+          yield* Effect.scoped(Effect.provide(sharedBuffers, databaseLayer(DatabaseConfig.Pglite({ dataDir: fresh }))))
+        ).toEqual([{ shared_buffers: "16MB" }])
       })
   )
 })
