@@ -15,13 +15,10 @@ import {
   type ToolClient,
   type ToolClientOptions
 } from "@svc/client"
-import { Accounts, type Plan, WorkspacesRepo } from "@svc/core/accounts"
-import { type Access, ApiKeys } from "@svc/core/auth"
-import { NotFound } from "@svc/core/shared"
-import { StoreSetup, type StoreSettingsChanges } from "@svc/core/store"
-import { Cause, ConfigProvider, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { parsePublicUrl, routedPath } from "./base-path.js"
 import { ServerConfig } from "./config.js"
+import { makeSvcAdmin, type SvcAdmin } from "./embed-admin.js"
 import { faceSettingsLayer } from "./face-settings.js"
 import { appLayerOn } from "./runtime.js"
 import { SVC_WORKERS, type SvcWorker, type SvcWorkers, workersLayer, workersOf } from "./workers.js"
@@ -138,27 +135,6 @@ export interface SvcClients {
   readonly store: (token: string, options?: InProcess<StoreClientOptions>) => StoreClient
 }
 
-/** The operator's commands of `svc` (accounts, keys, store settings), as functions. */
-export interface SvcAdmin {
-  /** `svc accounts create`: an account with its workspace and store. */
-  readonly createAccount: (input: {
-    readonly email: string
-    readonly password: string
-    readonly name?: string
-    readonly plan?: Plan
-  }) => Promise<{ readonly accountId: string; readonly workspaceId: string; readonly storeHandle: string }>
-  /** `svc keys create`: an API key of the account (the token is in this answer only). */
-  readonly createApiKey: (input: {
-    readonly email: string
-    readonly name?: string
-    readonly access?: Access
-    readonly storeHandle?: string
-    readonly expiresInDays?: number
-  }) => Promise<{ readonly keyId: string; readonly token: string }>
-  /** `svc store set`: the store settings of the account's default workspace. */
-  readonly setStore: (input: { readonly email: string } & StoreSettingsChanges) => Promise<void>
-}
-
 const text = (value: string | number | boolean | ReadonlyArray<string> | undefined): string | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value.join(",") : String(value)
 
@@ -253,41 +229,7 @@ export const makeSvc = async (options: SvcOptions): Promise<Svc> => {
       throw Cause.squash(exit.cause)
     })
 
-  const admin: SvcAdmin = {
-    createAccount: (input) =>
-      run(
-        Effect.map(
-          Effect.flatMap(Accounts, (accounts) => accounts.create(input)),
-          ({ account, workspace, store }) => ({
-            accountId: account.id,
-            workspaceId: workspace.id,
-            storeHandle: store.handle
-          })
-        )
-      ),
-    createApiKey: (input) =>
-      run(
-        Effect.gen(function* () {
-          const account = yield* (yield* Accounts).findByEmail(input.email)
-          const { key, token } = yield* (yield* ApiKeys).create(account.id, {
-            name: input.name,
-            access: input.access,
-            storeHandle: input.storeHandle,
-            expiresInDays: input.expiresInDays
-          })
-          return { keyId: key.id, token }
-        })
-      ),
-    setStore: ({ email, ...changes }) =>
-      run(
-        Effect.gen(function* () {
-          const account = yield* (yield* Accounts).findByEmail(email)
-          const workspace = yield* (yield* WorkspacesRepo).findDefault(account.id)
-          if (Option.isNone(workspace)) return yield* new NotFound({ message: `${email} has no default workspace` })
-          yield* (yield* StoreSetup).set(workspace.value.id, changes)
-        })
-      )
-  }
+  const admin = makeSvcAdmin(run)
 
   const inProcess: typeof fetch = (input, init) => handler(new Request(input, init))
   const client: SvcClients = {

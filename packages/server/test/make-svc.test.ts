@@ -113,6 +113,36 @@ describe("makeSvc", { timeout: 120_000 }, () => {
     })
   })
 
+  it("does the rest of the command line in process: plans, keys listed and revoked, Custom AIs, cohorts, tags", async () => {
+    const email = "operator@example.com"
+    await svc.admin.createAccount({ email, password: "a long password" })
+    // On the free plan the store API refuses the key (402); moved to Starter, a key made then is served.
+    const { token: freeToken } = await svc.admin.createApiKey({ email, name: "before" })
+    await expect(svc.client.store(freeToken).products.summaries()).rejects.toMatchObject({ status: 402 })
+    await svc.admin.setPlan({ email, plan: "starter" })
+    const { keyId, token } = await svc.admin.createApiKey({ email, name: "after" })
+    const store = svc.client.store(token)
+
+    const { customAiId } = await svc.admin.createCustomAi({ email, name: "Coach" })
+    expect((await store.identity.customAis()).custom_ais.map((ai) => ai.id)).toContain(customAiId)
+    const { product } = await store.products.create({ custom_ai_id: customAiId, price_cents: 900 })
+    const cohort = await svc.admin.createCohort({ email, productId: product.id, name: "January", capacity: 10 })
+    expect(cohort).toMatchObject({ product_id: product.id, name: "January", capacity: 10 })
+    expect((await store.products.cohorts({ id: product.id })).cohorts.map((c) => c.id)).toEqual([cohort.id])
+    const tagged = await svc.admin.tagCustomer({ email, customer: "Buyer@Example.com", tags: ["VIP", "vip"] })
+    expect(tagged).toMatchObject({ email: "buyer@example.com", tags: [{ name: "VIP" }] })
+
+    const keys = await svc.admin.listApiKeys({ email })
+    expect(keys.map((key) => key.name).sort()).toEqual(["after", "before"])
+    expect(keys.every((key) => key.revokedAt === null)).toBe(true)
+    await svc.admin.revokeApiKey(keyId)
+    const revoked = (await svc.admin.listApiKeys({ email })).find((key) => key.id === keyId)
+    expect(revoked?.revokedAt).not.toBeNull()
+    await expect(svc.admin.createCustomAi({ email, name: "x", storeHandle: "no-such-store" })).rejects.toMatchObject({
+      _tag: "NotFound"
+    })
+  })
+
   it("refuses a setting out of range with the reason, before it opens anything", async () => {
     await expect(
       makeSvc({ database, publicUrl: "https://app.example", settings: { webhookLeaseMs: 10 } })

@@ -43,7 +43,7 @@ export const parseToolsets = (values: ReadonlyArray<string>) => {
 
 const describeToolsets = (toolsets: ReadonlyArray<string> | null) => (toolsets === null ? "all" : toolsets.join(","))
 
-const keyView = (key: {
+export const keyView = (key: {
   readonly id: string
   readonly name: string
   readonly prefix: string

@@ -7,7 +7,7 @@ import { accountByEmail } from "./accounts.js"
 import { type Output, report } from "./output.js"
 
 /** The store a command acts on: `--store <handle>` of the owner, else the owner's default workspace's store. */
-const storeOf = (email: string, handle: string | undefined) =>
+export const storeOf = (email: string, handle: string | undefined) =>
   Effect.gen(function* () {
     const account = yield* accountByEmail(email)
     const workspaces = yield* WorkspacesRepo
