@@ -150,12 +150,12 @@ export const ServerConfig = Config.all({
       })
     )
   ),
-  /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   /** How a stop drains the HTTP server (`drain.ts` in the adapters): "not ready" for `delayMs`, then in-flight calls. */
   drain: Config.all({
     delayMs: notNegative("SVC_DRAIN_DELAY_MS", DEFAULT_DRAIN.delayMs),
     timeoutMs: positive("SVC_DRAIN_TIMEOUT_MS", DEFAULT_DRAIN.timeoutMs)
   }),
+  /** How long the HTTP server waits on a slow client (docs/http-limits.md). */
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),
     requestMs: positive("SVC_HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.requestMs),
