@@ -38,6 +38,8 @@ const engineFree = [
   "packages/server/test/lease-takeover.test.ts",
   // HAProxy in front of three instances: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/haproxy.test.ts",
+  // Two instances publishing 200 posts, one killed: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
+  "packages/server/test/scheduling-instances.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.
   "packages/server/test/settings-at-the-edge.test.ts",
   // The GraphQL document limits, the GraphiQL page and the served switches answer before any storage is read.
@@ -58,6 +60,9 @@ const engineFree = [
   // Protocol conformance of outside clients: the engine under the server changes nothing they check.
   "packages/adapters/test/interop/*.test.ts",
   "packages/adapters/test/http-sender/sender.test.ts",
+  // The checked fetch and the publishers through it, against servers on loopback: no database.
+  "packages/adapters/test/http-sender/checked-fetch.test.ts",
+  "packages/adapters/test/publisher/checked-network.test.ts",
   "packages/adapters/test/http/jsonrpc-codes.test.ts",
   "packages/adapters/test/browser/*.test.ts",
   // Journeys a real Chromium drives. What a browser adds is its side: the pages, their forms and redirects, the SDK's
@@ -73,7 +78,11 @@ const engineFree = [
   "packages/adapters/test/ai/chat-model.test.ts",
   // Chunking, pages as text (html-to-text in a worker) and extractive quotes: pure, no database.
   "packages/adapters/test/custom-ai/knowledge-text.test.ts",
-  "packages/server/test/ai-config.test.ts"
+  "packages/server/test/ai-config.test.ts",
+  // The Mastodon publisher against recorded exchanges on a loopback replay server: no database.
+  "packages/adapters/test/publisher/mastodon.test.ts",
+  // The Bluesky publisher against a local PDS in a child process (SQLite of its own): no test database.
+  "packages/adapters/test/publisher/bluesky.test.ts"
 ]
 
 // Tests, like the dev loop, read our packages' TypeScript sources: `@svc/source` is the first condition of each

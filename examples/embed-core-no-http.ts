@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://user@127.0.0.1:5432/mydb npx tsx examples/embed-core-no-http.ts
  */
 import { Ai, HttpSender, Sql } from "@svc/adapters"
-import { Accounts, Auth, Boards, CoreLive, Store, toolServerLive, Tools, Workspace } from "@svc/core"
+import { Accounts, Auth, Boards, CoreLive, Scheduling, Store, toolServerLive, Tools, Workspace } from "@svc/core"
 import { Console, Effect, Layer, Schema } from "effect"
 import pg from "pg"
 
@@ -44,6 +44,9 @@ const storage = Layer.mergeAll(Sql.SqlPortsLive, Sql.migrationsLayer(Sql.migrati
 // HttpSenderLive is the SSRF-safe sender webhook deliveries would go out through; nothing is served.
 const core = toolServerLive([Workspace.workspaceTools, Boards.noteTools]).pipe(
   Layer.provideMerge(CoreLive),
+  // Where scheduled posts can go (the workspace's own feed, at this public address) and the links people open to
+  // connect social accounts.
+  Layer.provideMerge(Scheduling.SchedulingPortsLive(process.env.PUBLIC_URL ?? "http://127.0.0.1:8787")),
   Layer.provideMerge(storage),
   Layer.provideMerge(Auth.AuthSettings.Default),
   Layer.provideMerge(HttpSender.HttpSenderLive),

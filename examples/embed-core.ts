@@ -8,7 +8,7 @@ import { HttpLayerRouter } from "@effect/platform"
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
 import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
-import { Accounts, Auth, Boards, CoreLive, toolServerLive, Workspace } from "@svc/core"
+import { Accounts, Auth, Boards, CoreLive, Scheduling, toolServerLive, Workspace } from "@svc/core"
 import { Storage } from "@svc/server"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
@@ -18,6 +18,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 const storage = Storage.storageLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))
 const core = toolServerLive([Workspace.workspaceTools, Boards.noteTools, Boards.boardTools]).pipe(
   Layer.provideMerge(CoreLive),
+  Layer.provideMerge(Scheduling.SchedulingPortsLive(process.env.PUBLIC_URL ?? "http://127.0.0.1:8787")),
   Layer.provideMerge(storage),
   Layer.provideMerge(Auth.AuthSettings.Default),
   Layer.provideMerge(HttpSender.HttpSenderLive),

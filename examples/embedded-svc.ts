@@ -7,7 +7,7 @@
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
 import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
-import { Accounts, Auth, Boards, CoreLive, everyToolset, toolServerLive, Webhooks } from "@svc/core"
+import { Accounts, Auth, Boards, CoreLive, everyToolset, Scheduling, toolServerLive, Webhooks } from "@svc/core"
 import { makeSvc, Storage, type Svc } from "@svc/server"
 import { type Context, Effect, Layer } from "effect"
 
@@ -19,6 +19,12 @@ export const database: Sql.DatabaseConfig = process.env.DATABASE_URL
 /** Which database {@link database} is, for the start-up line (never the URL: it may hold a password). */
 export const databaseName = Sql.DatabaseConfig.$is("Postgres")(database) ? "PostgreSQL" : "PGlite in memory"
 
+/** The port to listen on: `PORT`, or 3000 (`PORT=0` picks a free one). */
+export const port = Number(process.env.PORT ?? 3000)
+
+/** Where callers reach the app: `PUBLIC_URL`, or this machine on {@link port}. */
+export const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`
+
 /**
  * Every core service and every tool (the svc server's set; `toolServerLive` takes fewer toolsets too), over all
  * storage ports on {@link database} with its migrations applied, plus the SSRF-safe sender webhook deliveries
@@ -26,6 +32,7 @@ export const databaseName = Sql.DatabaseConfig.$is("Postgres")(database) ? "Post
  */
 export const SvcCoreLive = toolServerLive(everyToolset).pipe(
   Layer.provideMerge(CoreLive),
+  Layer.provideMerge(Scheduling.SchedulingPortsLive(publicUrl)),
   Layer.provideMerge(Storage.storageLayer(database)),
   Layer.provideMerge(Auth.AuthSettings.Default),
   Layer.provideMerge(HttpSender.HttpSenderLive),
@@ -102,12 +109,6 @@ export const startSvc = async (appUrl: string): Promise<{ readonly svc: Svc; rea
   const { token } = await svc.admin.createApiKey({ email, name: "embedded" })
   return { svc, apiKey: token }
 }
-
-/** The port to listen on: `PORT`, or 3000 (`PORT=0` picks a free one). */
-export const port = Number(process.env.PORT ?? 3000)
-
-/** Where callers reach the app: `PUBLIC_URL`, or this machine on {@link port}. */
-export const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`
 
 /**
  * The lines a newcomer (and the examples' test) reads: where the app listens, where svc is (the app itself, or

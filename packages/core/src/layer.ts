@@ -21,10 +21,14 @@ import { knowledgeTools } from "./custom-ai/knowledge-tools.js"
 import { Highlights } from "./highlights/service.js"
 import { highlightTools } from "./highlights/tools.js"
 import { LibrarySaves } from "./library/service.js"
+import { MediaLibrary } from "./media/service.js"
+import { mediaTools } from "./media/tools.js"
 import { Skills } from "./skills/service.js"
 import { skillTools } from "./skills/tools.js"
 import { libraryTools } from "./library/tools.js"
 import { RoutinesLive } from "./routines/layer.js"
+import { SchedulingLive } from "./scheduling/layer.js"
+import { schedulingTools } from "./scheduling/tools.js"
 import { routineTools } from "./routines/tools.js"
 import { StoreLive } from "./store/layer.js"
 import { WebhookSamplesLive } from "./store-api/sample-events.js"
@@ -63,12 +67,14 @@ export const CoreLive = Layer.mergeAll(
   Credits.Default,
   CustomAiLive,
   RoutinesLive,
+  SchedulingLive,
   Skills.Default,
   StoreLive,
   // The samples a test send posts are the store API's events, which webhooks deliver without knowing the store.
   Webhooks.Default.pipe(Layer.provide(WebhookSamplesLive)),
   InstantHooks.Default,
-  AskCallbacks.Default
+  AskCallbacks.Default,
+  MediaLibrary.Default
 )
 
 /**
@@ -97,6 +103,8 @@ export const everyToolset = [
   knowledgeTools,
   askTools,
   routineTools,
+  schedulingTools,
   skillTools,
-  storeTools
+  storeTools,
+  mediaTools
 ] as const

@@ -18,6 +18,7 @@ import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { DatabaseConfig } from "@svc/adapters/sql"
 import { CoreLive } from "@svc/core"
+import { SchedulingPortsLive } from "@svc/core/scheduling"
 import { Accounts } from "@svc/core/accounts"
 import { AuthSettings } from "@svc/core/auth"
 import { EventLog } from "@svc/core/events"
@@ -138,6 +139,8 @@ const queueEvents = (database: BenchDatabase, sinkUrl: string, events: number, h
     return sample?.body ?? "{}"
   })
   const layer = CoreLive.pipe(
+    // Scheduling's links are not followed here: any public address does.
+    Layer.provideMerge(SchedulingPortsLive("http://127.0.0.1")),
     Layer.provideMerge(storageLayer(engine)),
     Layer.provideMerge(AuthSettings.Default),
     Layer.provideMerge(HttpSenderLive),

@@ -4,6 +4,7 @@ import { StoreSaleLimits } from "@svc/core/store"
 import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
 import { Config, Redacted } from "effect"
 import { parsePublicUrl } from "./base-path.js"
+import { MediaConfig } from "./media-config.js"
 
 const list = (name: string) =>
   Config.string(name).pipe(
@@ -123,12 +124,24 @@ export const ServerConfig = Config.all({
   aiWorker: switchedOn("SVC_AI_WORKER", true),
   /** Whether this process sends the email sequences' due steps (off: another instance sends them). */
   sequenceWorker: switchedOn("SVC_SEQUENCE_WORKER", true),
+  /** Whether this process publishes scheduled posts (off: another instance publishes them). */
+  publishWorker: switchedOn("SVC_PUBLISH_WORKER", true),
+  /**
+   * How long a post's delivery is held before another instance may take it over (after a crash); a delivery taken
+   * over asks the network whether it already went out before publishing again.
+   */
+  publishLeaseMs: Config.integer("SVC_PUBLISH_LEASE_MS").pipe(
+    Config.withDefault(300_000),
+    Config.validate({ message: "SVC_PUBLISH_LEASE_MS must be at least 10000", validation: (ms) => ms >= 10_000 })
+  ),
   /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
   aiLeaseMs: Config.integer("SVC_AI_LEASE_MS").pipe(
     Config.withDefault(120_000),
     Config.validate({ message: "SVC_AI_LEASE_MS must be at least 2000", validation: (ms) => ms >= 2_000 })
   ),
   graphql: graphqlSettings,
+  /** Where media files are kept: the filesystem or an S3-compatible bucket (media-config.ts, docs/media.md). */
+  media: MediaConfig,
   /**
    * The SMTP server mail goes out through (docs/email.md), e.g. `smtps://user:pass@smtp.example.com:465`. Unset: no
    * mail is sent, and the owner reads the outbox at /settings/outbox.

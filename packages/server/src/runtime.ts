@@ -9,6 +9,8 @@ import { StorePages, StoreSaleLimits } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { ChatModelLive } from "./ai-config.js"
 import { publicBase, ServerConfig } from "./config.js"
+import { mediaStoreOf } from "./media-config.js"
+import { schedulingPortsAt } from "./publishing.js"
 import { storageLayer } from "./storage.js"
 
 /** Auth settings from the server configuration. */
@@ -46,11 +48,19 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
   )
 )
 
+/** The publishers and public addresses of scheduling, at the server's public address. */
+export const SchedulingPortsLive = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (config) => schedulingPortsAt(publicBase(config), config.allowLoopback))
+)
+
 /** The tools `svc` serves: every area's (a server that serves fewer lists its own toolsets here). */
 export const servedToolsets = everyToolset
 
 /** Every core service and the tool server, over the ports the caller provides. */
-export const ServedCoreLive = toolServerLive(servedToolsets).pipe(Layer.provideMerge(CoreLive))
+export const ServedCoreLive = toolServerLive(servedToolsets).pipe(
+  Layer.provideMerge(CoreLive),
+  Layer.provideMerge(SchedulingPortsLive)
+)
 
 /**
  * The core with its ports, on the database the environment names (`DATABASE_URL` or `DATA_DIR`), and the settings
@@ -62,7 +72,14 @@ export const AppLive = Layer.unwrapEffect(Effect.map(databaseConfig, (database) 
 /** The core with its ports on `database`, and the settings the server configuration gives them. */
 export const appLayerOn = (database: DatabaseConfig) =>
   ServedCoreLive.pipe(
-    Layer.provideMerge(storageLayer(database)),
+    Layer.provideMerge(SchedulingPortsLive),
+    Layer.provideMerge(
+      Layer.unwrapEffect(
+        Effect.map(ServerConfig, (config) =>
+          storageLayer(database, mediaStoreOf(config.media, publicBase(config), database))
+        )
+      )
+    ),
     Layer.provideMerge(ChatModelLive),
     Layer.provideMerge(PageFetcherLive),
     Layer.provideMerge(DocumentTextLive),

@@ -10,6 +10,7 @@ import {
   SqlReposLive
 } from "@svc/adapters/sql"
 import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@svc/adapters/system"
+import { MediaLocalLive, type MediaStoreConfig, mediaLayer } from "@svc/adapters/media"
 import { Layer } from "effect"
 
 /**
@@ -28,9 +29,10 @@ const seeded = (database: Database): Database =>
 /**
  * Every core port for a database: the repositories over SQL with migrations applied first,
  * and the rate limiter in memory on the embedded engine (one process owns it) or in
- * PostgreSQL (shared by every instance). On the embedded engine, leases a dead process left are taken back.
+ * PostgreSQL (shared by every instance), and media in `media` (the server's `SVC_MEDIA_STORE`). On the embedded
+ * engine, leases a dead process left are taken back.
  */
-export const storageLayer = (database: Database) => {
+export const storageLayer = (database: Database, media?: MediaStoreConfig) => {
   const embedded = DatabaseConfig.$is("Pglite")(database)
   const limiter = embedded ? RateLimiterMemory : RateLimiterSql
   // The embedded database is this process's alone (its directory lock): what a dead predecessor held is taken back
@@ -38,7 +40,9 @@ export const storageLayer = (database: Database) => {
   const migrated = embedded
     ? LeaseTakeoverLive.pipe(Layer.provide(migrationsLayer(migrations)))
     : migrationsLayer(migrations)
-  return Layer.mergeAll(SqlReposLive, limiter, migrated).pipe(
+  // Media in the given store; else the filesystem store with `MediaStoreSettings` (its defaults unless provided).
+  const mediaPorts = media === undefined ? MediaLocalLive : mediaLayer(media)
+  return Layer.mergeAll(SqlReposLive, limiter, migrated, mediaPorts).pipe(
     Layer.provideMerge(databaseLayer(seeded(database))),
     Layer.merge(IdsLive),
     Layer.merge(SecretsLive),

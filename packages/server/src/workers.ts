@@ -7,7 +7,9 @@ import { OAuthPurgeLive } from "@svc/core/auth"
 import { TrashPurgeLive } from "@svc/core/boards"
 import { AskWorkerLive } from "@svc/core/custom-ai"
 import { MailPurgeLive, MailWorkerLive } from "@svc/core/mail"
+import { MediaPurgeLive } from "@svc/core/media"
 import { RoutineWorkerLive } from "@svc/core/routines"
+import { PublishWorkerLive } from "@svc/core/scheduling"
 import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Layer } from "effect"
@@ -21,11 +23,13 @@ export const SVC_WORKERS = {
   askCallbacks: "calls back the ask step's callback addresses",
   routines: "runs routines when they are due",
   sequences: "sends the email sequences' due steps",
+  publishing: "publishes scheduled posts to their platforms",
   mail: "sends the outbox over SMTP (only with an SMTP server)",
   trashPurge: "empties the trash of items deleted over 30 days ago",
   webhookPurge: "drops delivery records and events past their keeping time",
   oauthPurge: "drops expired OAuth grants, codes and sessions",
-  mailPurge: "drops sent and failed mail past its keeping time"
+  mailPurge: "drops sent and failed mail past its keeping time",
+  mediaPurge: "deletes abandoned media uploads (never completed) an hour after they expire"
 } as const
 
 /** A worker's name. */
@@ -46,11 +50,13 @@ export const workersOf = (config: ServerConfig): SvcWorkers => ({
   askCallbacks: config.aiWorker,
   routines: config.aiWorker,
   sequences: config.sequenceWorker,
+  publishing: config.publishWorker,
   mail: config.smtpUrl._tag === "Some",
   trashPurge: true,
   webhookPurge: true,
   oauthPurge: true,
-  mailPurge: true
+  mailPurge: true,
+  mediaPurge: true
 })
 
 /** The layers of the workers switched on; the mail worker runs only with an SMTP server to send through. */
@@ -61,6 +67,7 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.webhookPurge, () => WebhookPurgeLive()),
     when(on.oauthPurge, () => OAuthPurgeLive()),
     when(on.mailPurge, () => MailPurgeLive()),
+    when(on.mediaPurge, () => MediaPurgeLive()),
     when(on.webhooks, () =>
       WebhookWorkerLive({
         concurrency: config.webhookConcurrency,
@@ -73,6 +80,7 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.askCallbacks, () => AskCallbackWorkerLive()),
     when(on.routines, () => RoutineWorkerLive({ leaseMs: config.aiLeaseMs })),
     when(on.sequences, () => SequenceWorkerLive()),
+    when(on.publishing, () => PublishWorkerLive({ leaseMs: config.publishLeaseMs })),
     config.smtpUrl._tag === "Some" && on.mail
       ? MailWorkerLive({ publicBase: publicBase(config) }).pipe(
           Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))

@@ -71,10 +71,12 @@ describe("makeSvc", { timeout: 120_000 }, () => {
       "askAnswers",
       "askCallbacks",
       "sequences",
+      "publishing",
       "trashPurge",
       "webhookPurge",
       "oauthPurge",
-      "mailPurge"
+      "mailPurge",
+      "mediaPurge"
     ])
   })
 

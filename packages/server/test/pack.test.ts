@@ -29,6 +29,7 @@ import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@sv
 import { Webhooks } from "@svc/client"
 import { CoreLive } from "@svc/core"
 import { Accounts } from "@svc/core/accounts"
+import { SchedulingPortsLive } from "@svc/core/scheduling"
 import { ApiKeys, AuthSettings } from "@svc/core/auth"
 import { Effect, Layer } from "effect"
 
@@ -39,6 +40,7 @@ const storage = Layer.mergeAll(SqlReposLive, RateLimiterMemory, migrationsLayer(
   Layer.merge(LinkPreviewOffline)
 )
 const core = CoreLive.pipe(
+  Layer.provideMerge(SchedulingPortsLive("http://127.0.0.1:8787")),
   Layer.provideMerge(storage),
   Layer.provideMerge(AuthSettings.Default),
   Layer.provideMerge(CustomAiPortsNoModel)

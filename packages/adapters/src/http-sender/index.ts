@@ -7,3 +7,11 @@ export {
   type SenderOptions
 } from "./sender.js"
 export { makePageFetcher, type PageFetcherOptions, PageFetcherLive } from "./page-fetcher.js"
+export {
+  AddressRefused,
+  addressRefusalOf,
+  type CheckedFetch,
+  type CheckedFetchOptions,
+  makeCheckedFetch,
+  withDispatcher
+} from "./checked-fetch.js"

@@ -2,12 +2,16 @@ import { Layer } from "effect"
 import { AiStepsRoutes } from "./ai-steps/index.js"
 import { GraphqlRoutes } from "./graphql/index.js"
 import { MailRoutes } from "./mail/index.js"
+import { MediaRoutes } from "./media/index.js"
 import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
 import { OAuthRoutes } from "./oauth/index.js"
+import { ConnectRoutes } from "./connect/routes.js"
+import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
+import { WorkspaceStepsRoutes } from "./workspace-steps/index.js"
 
 export {
   DEFAULT_MAX_BODY_BYTES,
@@ -33,10 +37,13 @@ export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"
 export { HANDSHAKE_VERSIONS, STATELESS_VERSION, SUPPORTED_VERSIONS } from "./mcp/protocol.js"
 export { McpRoutes } from "./mcp/routes.js"
+export { MediaRoutes } from "./media/index.js"
 export { toMcpTool } from "./mcp/tool-list.js"
 export { makeToolsOpenApi } from "./rest/openapi.js"
 export { MetaRoutes } from "./meta.js"
 export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
+export { CONNECT_TRIES_PER_WINDOW, CONNECT_WINDOW_MS, ConnectRoutes } from "./connect/routes.js"
+export { PostFeedRoutes } from "./public-pages/post-feed.js"
 export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW, StorePagesRoutes } from "./public-pages/routes.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
@@ -55,5 +62,9 @@ export const ToolFacesLive = Layer.mergeAll(
   GraphqlRoutes,
   AiStepsRoutes,
   MailRoutes,
-  StorePagesRoutes
+  StorePagesRoutes,
+  PostFeedRoutes,
+  ConnectRoutes,
+  MediaRoutes,
+  WorkspaceStepsRoutes
 )

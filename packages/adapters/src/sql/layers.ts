@@ -4,7 +4,9 @@ import { IdsLive } from "../system/ids.js"
 import { LinkPreviewOffline } from "../system/link-preview-offline.js"
 import { SecretsLive } from "../system/secrets.js"
 import { WebhookSecretsLive } from "../system/webhook-secrets.js"
+import { CredentialSealerLive } from "../system/credential-sealer.js"
 import { MailSignerLive } from "../mail/signer.js"
+import { MediaLocalLive } from "../media/layers.js"
 import { RateLimiterSql } from "./rate-limiter.js"
 import { AccountsRepoSql } from "./repos/accounts.js"
 import { ApiKeysRepoSql } from "./repos/api-keys.js"
@@ -22,7 +24,12 @@ import { HighlightsRepoSql } from "./repos/highlights.js"
 import { ItemsRepoSql } from "./repos/items.js"
 import { LibraryRepoSql } from "./repos/library.js"
 import { OAuthReposSql } from "./repos/oauth.js"
+import { MediaRepoSql } from "./repos/media.js"
 import { RoutinesRepoSql } from "./repos/routines.js"
+import { PostingSchedulesRepoSql } from "./repos/posting-schedules.js"
+import { PostsRepoSql } from "./repos/posts.js"
+import { SocialAccountsRepoSql } from "./repos/social-accounts.js"
+import { MastodonAppsRepoSql } from "./repos/mastodon-apps.js"
 import { SearchRepoSql } from "./repos/search.js"
 import { SkillsRepoSql } from "./repos/skills.js"
 import { StoreReposSql } from "./repos/store-repos.js"
@@ -55,12 +62,18 @@ export const SqlReposLive = Layer.mergeAll(
   KnowledgeRepoSql,
   SkillsRepoSql,
   RoutinesRepoSql,
+  MediaRepoSql,
+  PostsRepoSql,
+  SocialAccountsRepoSql,
+  PostingSchedulesRepoSql,
   EventLogSql,
   DeliveryQueueSql,
   OAuthReposSql,
   StoreReposSql,
   WebhooksRepoSql,
   WebhookSecretsLive,
+  CredentialSealerLive.pipe(Layer.provide(WebhookSecretsLive)),
+  MastodonAppsRepoSql.pipe(Layer.provide(CredentialSealerLive.pipe(Layer.provide(WebhookSecretsLive)))),
   MailSignerLive,
   TransactorSql
 )
@@ -69,4 +82,12 @@ export const SqlReposLive = Layer.mergeAll(
  * All core ports over SQL plus the system's randomness; the rate limiter in PostgreSQL, so
  * several instances share one count. Swap in `RateLimiterMemory` for a single embedded server.
  */
-export const SqlPortsLive = Layer.mergeAll(SqlReposLive, RateLimiterSql, IdsLive, SecretsLive, LinkPreviewOffline)
+export const SqlPortsLive = Layer.mergeAll(
+  SqlReposLive,
+  RateLimiterSql,
+  IdsLive,
+  SecretsLive,
+  LinkPreviewOffline,
+  // Media on the filesystem store, in `MediaStoreSettings`' directory (the server picks its store in storage.ts).
+  MediaLocalLive
+)

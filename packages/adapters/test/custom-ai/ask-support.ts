@@ -23,7 +23,7 @@ import { DocumentTextLive } from "../../src/ai/document-text.js"
 import { NoChatModelLive } from "../../src/ai/none.js"
 import { SqlPortsLive } from "../../src/sql/layers.js"
 import { migrations } from "../../src/sql/migrations/index.js"
-import { testPageFetcherLayer, testSenderLayer } from "../support/core.js"
+import { testPageFetcherLayer, testSchedulingPorts, testSenderLayer } from "../support/core.js"
 import { testDatabaseLayer } from "../support/database.js"
 
 /** What the scripted model does with one prompt. */
@@ -63,7 +63,7 @@ export const askTestLayer = (
 ) =>
   toolServerLive([askTools, searchTools]).pipe(
     Layer.provideMerge(CoreLive),
-    Layer.provideMerge(SqlPortsLive),
+    Layer.provideMerge(Layer.merge(SqlPortsLive, testSchedulingPorts)),
     Layer.provideMerge(testSenderLayer),
     Layer.provideMerge(model),
     Layer.provideMerge(testPageFetcherLayer),

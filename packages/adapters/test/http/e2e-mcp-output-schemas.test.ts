@@ -3,14 +3,33 @@
  * every `structuredContent` against the listed `outputSchema` (and throws when one does not match), on successes
  * and on failures alike. Every served tool is called once to success, and once to an `invalid` failure.
  */
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { connectMcpClient } from "../support/mcp-client.js"
+import { png } from "../media/fixtures.js"
 
 const connect = (url: string, token: string) => connectMcpClient(url, token, "svc-output-schemas")
+
+/** A loopback server answering any path with `bytes`; closed with the scope. Answers its base URL. */
+const servingFile = (bytes: Uint8Array) =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.promise(
+        () =>
+          new Promise<http.Server>((done) => {
+            const server = http.createServer((_request, response) => response.end(bytes))
+            server.listen(0, "127.0.0.1", () => done(server))
+          })
+      ),
+      (server) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
+    ),
+    (server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  )
 
 type Answer = Readonly<Record<string, unknown>>
 type Record1<K extends string> = { readonly [key in K]: { readonly id: string } }
@@ -211,6 +230,41 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         yield* ok("svc_list_skills", {})
         yield* ok("svc_get_skill", { skill: skill.id })
         yield* ok("svc_export_skill", { skill: skill.id })
+
+        // Media: inline, imported from a URL, and the upload URLs (their PUTs are in server/test/media-upload.test.ts).
+        const image = yield* Effect.promise(() => png(16, 16))
+        yield* ok("svc_upload_scheduling_media", { data: Buffer.from(image).toString("base64"), fileName: "dot.png" })
+        const site = yield* servingFile(image)
+        yield* ok("svc_import_scheduling_media", { url: `${site}/dot.png` })
+        yield* ok("svc_prepare_scheduling_media_upload", { fileName: "clip.mp4" })
+        const parts = yield* ok<{ upload: { uploadId: string } }>("svc_scheduling_media_multipart", {
+          action: "start",
+          bytes: 1000
+        })
+        yield* ok("svc_scheduling_media_multipart", { action: "abort", uploadId: parts.upload.uploadId })
+
+        // Scheduling: a schedule, a post with the uploaded image (scheduled, changed, published now, listed), a draft
+        // under the deprecated name, cancelled, and the connect link.
+        const uploaded = yield* ok<{ media: { id: string } }>("svc_upload_scheduling_media", {
+          data: Buffer.from(image).toString("base64")
+        })
+        yield* ok("svc_update_schedule", { timeZone: "Europe/Berlin", slots: [{ weekday: 1, time: "09:00" }] })
+        yield* ok("svc_list_schedules", {})
+        const { post } = yield* ok<{ post: { id: string } }>("svc_schedule_post", {
+          text: "A dot",
+          platforms: ["feed"],
+          media: [{ ...uploaded.media, altText: "A dot" }]
+        })
+        yield* ok("svc_update_scheduled_post", { postId: post.id, text: "A blue dot" })
+        yield* ok("svc_publish_post_now", { postId: post.id })
+        yield* ok("svc_list_scheduled_posts", { status: "posted" })
+        const draft = yield* ok<{ post: { id: string } }>("svc_create_scheduling_draft", {
+          text: "Later",
+          platforms: ["feed"],
+          draft: true
+        })
+        yield* ok("svc_cancel_scheduled_post", { postId: draft.post.id })
+        yield* ok("svc_connect_social_accounts", {})
 
         // The trash, last.
         yield* ok("svc_trash_item", { itemId: table.id })

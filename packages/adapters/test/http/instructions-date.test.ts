@@ -38,7 +38,7 @@ layer(Layer.merge(testCoreLayer(), PublicUrl.layer("http://localhost:8787")), { 
           yield* TestClock.setTime(Date.UTC(2026, 10, 20, 23, 58))
           const first = instructionsOf(yield* ask("initialize", { protocolVersion: "2025-11-25", capabilities: {} }))
           expect(first).toContain("When this was sent it was Friday 2026-11-20, 23:58 UTC.")
-          expect(first).toContain("workspaces keep no time zone of their own")
+          expect(first).toContain("Answers give times in UTC (ISO 8601)")
           // The rest of the text is kept per served list; the date is not, so it never goes stale with it.
           yield* TestClock.adjust("3 minutes")
           const next = instructionsOf(yield* ask("server/discover", stateless))

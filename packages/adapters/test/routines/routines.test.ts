@@ -25,7 +25,7 @@ import {
   scriptedModel,
   testAskSettings
 } from "../custom-ai/ask-support.js"
-import { signUp, testPageFetcherLayer, testSenderLayer } from "../support/core.js"
+import { signUp, testPageFetcherLayer, testSchedulingPorts, testSenderLayer } from "../support/core.js"
 import { engineName, testDatabaseLayer } from "../support/database.js"
 
 // A language model the test switches on and off: off, Custom AIs answer extractively (free, at once), as in every
@@ -45,7 +45,7 @@ const switchableModel = Layer.effect(
 
 const testLayer = toolServerLive(everyToolset).pipe(
   Layer.provideMerge(CoreLive),
-  Layer.provideMerge(SqlPortsLive),
+  Layer.provideMerge(Layer.merge(SqlPortsLive, testSchedulingPorts)),
   Layer.provideMerge(testSenderLayer),
   Layer.provideMerge(switchableModel),
   Layer.provideMerge(testPageFetcherLayer),

@@ -131,3 +131,32 @@ export const postgresTool = (): ExternalTool =>
       }
     }
   })
+
+/**
+ * A local AT Protocol network: `@atproto/pds` and `@did-plc/server` (root devDependencies) with the native
+ * `better-sqlite3` that `npm ci` installs for this Node (built from source with python3, make and g++ where its prebuilt
+ * download is out of reach, as on our machines). Probed by loading them in a child process, as atproto-pds.mjs will.
+ */
+export const atprotoTool = (): ExternalTool =>
+  findExternalTool({
+    id: "atproto",
+    command: "node",
+    install:
+      "a better-sqlite3 built for this Node under @atproto/pds (npm ci builds it where python3, make and g++ are on the PATH; then npm rebuild better-sqlite3)",
+    probe: () => {
+      try {
+        execFileSync(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            "import Database from 'better-sqlite3'; new Database(':memory:').close(); await import('@atproto/pds'); await import('@did-plc/server')"
+          ],
+          { stdio: "ignore", timeout: 60_000, cwd: import.meta.dirname }
+        )
+        return process.execPath
+      } catch {
+        return undefined
+      }
+    }
+  })

@@ -739,6 +739,267 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_list_schedules": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List schedules
+         * @description The workspace's time zone, weekly posting slots, next free slots, connected social accounts (and which need reconnecting), and the platforms posts can go to. Free.
+         */
+        readonly post: operations["svc_list_schedules"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_scheduled_posts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List scheduled posts
+         * @description List posts, newest first, with status and each platform's delivery (url, error). Filter by status, platform and scheduled time window. Paged. Free.
+         */
+        readonly post: operations["svc_list_scheduled_posts"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_update_schedule": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update schedule
+         * @description Set the workspace's IANA time zone and/or replace its weekly posting slots (local weekday and time; daylight saving keeps the local time). Returns the schedule. Free.
+         */
+        readonly post: operations["svc_update_schedule"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_prepare_scheduling_media_upload": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Prepare media upload
+         * @description Get a URL to PUT one file's bytes to (to 100 MB; JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, read from the bytes), once, within 15 minutes; then put mediaId in svc_schedule_post's media. Over 8 MB: svc_scheduling_media_multipart. Free.
+         */
+        readonly post: operations["svc_prepare_scheduling_media_upload"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_scheduling_media_multipart": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Upload media in parts
+         * @description Upload a large file (to 100 MB) in 8 MB parts. start (fileName, bytes): part URLs for 1 hour; PUT each part. sign_parts (uploadId, partNumbers): new URLs. complete (uploadId, parts): checks it, returns media for svc_schedule_post. abort (uploadId). Free.
+         */
+        readonly post: operations["svc_scheduling_media_multipart"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_upload_scheduling_media": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Upload small media
+         * @description Store a small file sent as base64 (at most 5 MB decoded, and the call within the server's 1 MB request limit by default); returns media for svc_schedule_post. JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, read from the bytes. Larger: svc_prepare_scheduling_media_upload. Free.
+         */
+        readonly post: operations["svc_upload_scheduling_media"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_import_scheduling_media": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import media from URL
+         * @description Fetch a file from a public https URL (no redirects followed; up to 100 MB; JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, told from the bytes) and store it; returns media for svc_schedule_post. Free.
+         */
+        readonly post: operations["svc_import_scheduling_media"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_create_scheduling_draft": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Create scheduling draft
+         * @deprecated
+         * @description Deprecated name of svc_schedule_post: the same input and answer. Call svc_schedule_post instead.
+         */
+        readonly post: operations["svc_create_scheduling_draft"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_schedule_post": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Schedule post
+         * @description Schedule a post to platforms at scheduledAtIso or the next free slot, or save a draft (draft true). Checked per platform now. Free. Publishes via the worker; webhooks get post.published/post.failed.
+         */
+        readonly post: operations["svc_schedule_post"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_publish_post_now": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Publish post now
+         * @description Publish now: a draft or scheduled post (postId), or a new post (text, platforms, media). Waits up to 10 s for the outcome; else check svc_list_scheduled_posts. Free.
+         */
+        readonly post: operations["svc_publish_post_now"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_update_scheduled_post": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update scheduled post
+         * @description Change a draft or scheduled post before it goes out (others stay); draft false schedules a draft. Rechecked per platform. Returns the post. Free.
+         */
+        readonly post: operations["svc_update_scheduled_post"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_cancel_scheduled_post": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Cancel scheduled post
+         * @description Cancel a draft or scheduled post before it goes out; a post already going out cannot be. Returns it (cancelled). Free.
+         */
+        readonly post: operations["svc_cancel_scheduled_post"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_connect_social_accounts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Connect social accounts
+         * @description Answer an address for a person to open in a browser to connect (or reconnect) a social account: Bluesky (handle and app password) or Mastodon. Valid 1 hour. Also lists connected accounts. Free.
+         */
+        readonly post: operations["svc_connect_social_accounts"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_list_routines": {
         readonly parameters: {
             readonly query?: never;
@@ -1433,6 +1694,26 @@ export interface paths {
          * @description Forms (quizzes); with review on, responses are applications: accept or decline adds the form's tags, a product, an email.
          */
         readonly post: operations["svc_manage_forms"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/media": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Upload a media file
+         * @description Stores one file for posts (up to 100 MB; JPG, PNG, WebP, GIF, PDF, MP4, MOV or WebM, read from the bytes, not the name or declared type), refused while it streams when over the limit. The answer's media.id goes in svc_schedule_post's media. Needs what Scheduling's write tools need (edit access, the Starter plan).
+         */
+        readonly post: operations["uploadMedia"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -6683,6 +6964,2055 @@ export interface operations {
                              */
                             readonly updatedAt: string;
                         };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_schedules: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description IANA time zone of the slots. */
+                        readonly timeZone: string;
+                        /** @description Weekly posting slots, local time. */
+                        readonly slots: readonly {
+                            /** @description 1 Monday … 7 Sunday. */
+                            readonly weekday: number;
+                            /** @description Local time "HH:MM". */
+                            readonly time: string;
+                        }[];
+                        /** @description Next free slot times (UTC). */
+                        readonly nextSlots: readonly string[];
+                        /** @description Connected social accounts. */
+                        readonly accounts: readonly {
+                            /** @description Account id (sac_…). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            readonly handle: string;
+                            readonly displayName: string | null;
+                            /**
+                             * @description needs_reconnect: posts to it fail until a person reconnects it.
+                             * @enum {string}
+                             */
+                            readonly status: "connected" | "needs_reconnect";
+                            readonly statusReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly connectedAt: string;
+                        }[];
+                        /** @description Handles to reconnect. */
+                        readonly needsReconnect: readonly string[];
+                        /** @description Platforms this server publishes to. */
+                        readonly publishableTo: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                        /** @description The workspace's public posts page (platform feed). */
+                        readonly feedUrl: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_scheduled_posts: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /**
+                     * @description Only this status.
+                     * @enum {string}
+                     */
+                    readonly status?: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                    /**
+                     * @description Only posts to this platform.
+                     * @enum {string}
+                     */
+                    readonly platform?: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                    /** @description Scheduled at or after (ISO). */
+                    readonly fromIso?: string;
+                    /** @description Scheduled before (ISO). */
+                    readonly toIso?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The posts, newest first. */
+                        readonly posts: readonly {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_schedule: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description IANA zone, e.g. "Europe/Berlin". */
+                    readonly timeZone?: string;
+                    /** @description All slots; [] clears. */
+                    readonly slots?: readonly {
+                        /** @description 1 Monday … 7 Sunday. */
+                        readonly weekday: number;
+                        /** @description Local time "HH:MM". */
+                        readonly time: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description IANA time zone of the slots. */
+                        readonly timeZone: string;
+                        /** @description Weekly posting slots, local time. */
+                        readonly slots: readonly {
+                            /** @description 1 Monday … 7 Sunday. */
+                            readonly weekday: number;
+                            /** @description Local time "HH:MM". */
+                            readonly time: string;
+                        }[];
+                        /** @description Next free slot times (UTC). */
+                        readonly nextSlots: readonly string[];
+                        /** @description Connected social accounts. */
+                        readonly accounts: readonly {
+                            /** @description Account id (sac_…). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            readonly handle: string;
+                            readonly displayName: string | null;
+                            /**
+                             * @description needs_reconnect: posts to it fail until a person reconnects it.
+                             * @enum {string}
+                             */
+                            readonly status: "connected" | "needs_reconnect";
+                            readonly statusReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly connectedAt: string;
+                        }[];
+                        /** @description Handles to reconnect. */
+                        readonly needsReconnect: readonly string[];
+                        /** @description Platforms this server publishes to. */
+                        readonly publishableTo: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                        /** @description The workspace's public posts page (platform feed). */
+                        readonly feedUrl: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_prepare_scheduling_media_upload: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Name for people; the type is read from the bytes. */
+                    readonly fileName?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Where to PUT the file's bytes (no other headers needed), and until when. */
+                        readonly upload: {
+                            /** @description mup_… */
+                            readonly uploadId: string;
+                            /** @description Media id once the file is sent (med_…). */
+                            readonly mediaId: string;
+                            /** @description PUT the file's bytes here. */
+                            readonly url: string;
+                            /** @enum {string} */
+                            readonly method: "PUT";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly expiresAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_scheduling_media_multipart: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /**
+                     * @description Step; the description says which fields each reads.
+                     * @enum {string}
+                     */
+                    readonly action: "start" | "sign_parts" | "complete" | "abort";
+                    /** @description mup_… from start (complete: also from svc_prepare_scheduling_media_upload). */
+                    readonly uploadId?: string;
+                    /** @description Name for people; the type is read from the bytes. */
+                    readonly fileName?: string;
+                    /** @description start: the file's size in bytes. */
+                    readonly bytes?: number;
+                    /** @description complete: the parts' ETags, if the store needs them. */
+                    readonly parts?: readonly {
+                        /** @description Part number. */
+                        readonly partNumber: number;
+                        /** @description Its PUT's ETag. */
+                        readonly etag: string;
+                    }[];
+                    /** @description sign_parts: which parts; default all. */
+                    readonly partNumbers?: readonly number[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description start, sign_parts: the parts' URLs. */
+                        readonly upload?: {
+                            /** @description mup_… */
+                            readonly uploadId: string;
+                            /** @description Media id it becomes on complete (med_…). */
+                            readonly mediaId: string;
+                            /** @description Every part is this size but the last. */
+                            readonly partBytes: number;
+                            /** @description an integer */
+                            readonly partCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly expiresAt: string;
+                            /** @description URLs of the parts asked for. */
+                            readonly parts: readonly {
+                                /** @description 1-based. */
+                                readonly partNumber: number;
+                                /** @description PUT this part's bytes here. */
+                                readonly url: string;
+                            }[];
+                        };
+                        /** @description complete: the stored file. */
+                        readonly media?: {
+                            /** @description Media id (med_…): put it in svc_schedule_post's media. */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "image" | "gif" | "video" | "pdf";
+                            /** @description Type read from the bytes, e.g. image/png. */
+                            readonly mimeType: string;
+                            /** @description Size in bytes. */
+                            readonly bytes: number;
+                            /** @description Pixels, images and GIFs; else null. */
+                            readonly width: number | null;
+                            readonly height: number | null;
+                            readonly fileName: string | null;
+                            /** @description SHA-256 of the bytes, hex. */
+                            readonly sha256: string;
+                            /** @description WebP preview of an image; null for other kinds. */
+                            readonly thumbnail: {
+                                readonly mimeType: string;
+                                /** @description an integer */
+                                readonly width: number;
+                                /** @description an integer */
+                                readonly height: number;
+                                /** @description an integer */
+                                readonly bytes: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                        };
+                        /** @description abort: true. */
+                        readonly aborted?: boolean;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_upload_scheduling_media: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description The file's bytes, base64. */
+                    readonly data: string;
+                    /** @description Name for people; the type is read from the bytes. */
+                    readonly fileName?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The stored file, ready to post. */
+                        readonly media: {
+                            /** @description Media id (med_…): put it in svc_schedule_post's media. */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "image" | "gif" | "video" | "pdf";
+                            /** @description Type read from the bytes, e.g. image/png. */
+                            readonly mimeType: string;
+                            /** @description Size in bytes. */
+                            readonly bytes: number;
+                            /** @description Pixels, images and GIFs; else null. */
+                            readonly width: number | null;
+                            readonly height: number | null;
+                            readonly fileName: string | null;
+                            /** @description SHA-256 of the bytes, hex. */
+                            readonly sha256: string;
+                            /** @description WebP preview of an image; null for other kinds. */
+                            readonly thumbnail: {
+                                readonly mimeType: string;
+                                /** @description an integer */
+                                readonly width: number;
+                                /** @description an integer */
+                                readonly height: number;
+                                /** @description an integer */
+                                readonly bytes: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_import_scheduling_media: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description https URL of the file itself. */
+                    readonly url: string;
+                    /** @description Name for people; the type is read from the bytes. */
+                    readonly fileName?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The stored file, ready to post. */
+                        readonly media: {
+                            /** @description Media id (med_…): put it in svc_schedule_post's media. */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "image" | "gif" | "video" | "pdf";
+                            /** @description Type read from the bytes, e.g. image/png. */
+                            readonly mimeType: string;
+                            /** @description Size in bytes. */
+                            readonly bytes: number;
+                            /** @description Pixels, images and GIFs; else null. */
+                            readonly width: number | null;
+                            readonly height: number | null;
+                            readonly fileName: string | null;
+                            /** @description SHA-256 of the bytes, hex. */
+                            readonly sha256: string;
+                            /** @description WebP preview of an image; null for other kinds. */
+                            readonly thumbnail: {
+                                readonly mimeType: string;
+                                /** @description an integer */
+                                readonly width: number;
+                                /** @description an integer */
+                                readonly height: number;
+                                /** @description an integer */
+                                readonly bytes: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_create_scheduling_draft: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post text. Over a platform's length it becomes a thread on bluesky (300) and mastodon (500). */
+                    readonly text: string;
+                    /** @description Where it goes, e.g. ["feed","bluesky"]; svc_list_schedules says which work. */
+                    readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                    /** @description When, ISO 8601 UTC, e.g. 2026-12-01T09:30:00Z; omit for the next free slot. */
+                    readonly scheduledAtIso?: string;
+                    /** @description true: save for review, not going out. */
+                    readonly draft?: boolean;
+                    /** @description Uploaded media: {id, altText}, or the upload's answer as is. */
+                    readonly media?: readonly {
+                        /** @description Media id (med_…) from an upload. */
+                        readonly id: string;
+                        /** @description Alt text (platforms cap it lower). */
+                        readonly altText?: string;
+                    }[];
+                    /** @description Number thread parts ("1/3"); default false. */
+                    readonly numberThread?: boolean;
+                    /**
+                     * @description Mastodon audience; default public.
+                     * @enum {string}
+                     */
+                    readonly visibility?: "public" | "unlisted" | "private";
+                    /** @description Mastodon content warning; "" clears it. */
+                    readonly contentWarning?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The post as it now is. */
+                        readonly post: {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_schedule_post: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post text. Over a platform's length it becomes a thread on bluesky (300) and mastodon (500). */
+                    readonly text: string;
+                    /** @description Where it goes, e.g. ["feed","bluesky"]; svc_list_schedules says which work. */
+                    readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                    /** @description When, ISO 8601 UTC, e.g. 2026-12-01T09:30:00Z; omit for the next free slot. */
+                    readonly scheduledAtIso?: string;
+                    /** @description true: save for review, not going out. */
+                    readonly draft?: boolean;
+                    /** @description Uploaded media: {id, altText}, or the upload's answer as is. */
+                    readonly media?: readonly {
+                        /** @description Media id (med_…) from an upload. */
+                        readonly id: string;
+                        /** @description Alt text (platforms cap it lower). */
+                        readonly altText?: string;
+                    }[];
+                    /** @description Number thread parts ("1/3"); default false. */
+                    readonly numberThread?: boolean;
+                    /**
+                     * @description Mastodon audience; default public.
+                     * @enum {string}
+                     */
+                    readonly visibility?: "public" | "unlisted" | "private";
+                    /** @description Mastodon content warning; "" clears it. */
+                    readonly contentWarning?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The post as it now is. */
+                        readonly post: {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_publish_post_now: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post id (post_…) from svc_list_scheduled_posts. */
+                    readonly postId?: string;
+                    /** @description Post text. Over a platform's length it becomes a thread on bluesky (300) and mastodon (500). */
+                    readonly text?: string;
+                    /** @description Where it goes, e.g. ["feed","bluesky"]; svc_list_schedules says which work. */
+                    readonly platforms?: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                    /** @description Uploaded media: {id, altText}, or the upload's answer as is. */
+                    readonly media?: readonly {
+                        /** @description Media id (med_…) from an upload. */
+                        readonly id: string;
+                        /** @description Alt text (platforms cap it lower). */
+                        readonly altText?: string;
+                    }[];
+                    /** @description Number thread parts ("1/3"); default false. */
+                    readonly numberThread?: boolean;
+                    /**
+                     * @description Mastodon audience; default public.
+                     * @enum {string}
+                     */
+                    readonly visibility?: "public" | "unlisted" | "private";
+                    /** @description Mastodon content warning; "" clears it. */
+                    readonly contentWarning?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The post as it now is. */
+                        readonly post: {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_scheduled_post: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post id (post_…) from svc_list_scheduled_posts. */
+                    readonly postId: string;
+                    /** @description Post text. Over a platform's length it becomes a thread on bluesky (300) and mastodon (500). */
+                    readonly text?: string;
+                    /** @description Where it goes, e.g. ["feed","bluesky"]; svc_list_schedules says which work. */
+                    readonly platforms?: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                    /** @description When, ISO 8601 UTC, e.g. 2026-12-01T09:30:00Z; omit for the next free slot. */
+                    readonly scheduledAtIso?: string;
+                    /** @description true: save for review, not going out. */
+                    readonly draft?: boolean;
+                    /** @description Uploaded media: {id, altText}, or the upload's answer as is. */
+                    readonly media?: readonly {
+                        /** @description Media id (med_…) from an upload. */
+                        readonly id: string;
+                        /** @description Alt text (platforms cap it lower). */
+                        readonly altText?: string;
+                    }[];
+                    /** @description Number thread parts ("1/3"); default false. */
+                    readonly numberThread?: boolean;
+                    /**
+                     * @description Mastodon audience; default public.
+                     * @enum {string}
+                     */
+                    readonly visibility?: "public" | "unlisted" | "private";
+                    /** @description Mastodon content warning; "" clears it. */
+                    readonly contentWarning?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The post as it now is. */
+                        readonly post: {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_cancel_scheduled_post: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post id (post_…) from svc_list_scheduled_posts. */
+                    readonly postId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The post as it now is. */
+                        readonly post: {
+                            /** @description Post id (post_…). */
+                            readonly id: string;
+                            /**
+                             * @description draft, scheduled, publishing, then posted, partial or failed; or cancelled.
+                             * @enum {string}
+                             */
+                            readonly status: "draft" | "scheduled" | "publishing" | "posted" | "partial" | "failed" | "cancelled";
+                            readonly text: string;
+                            readonly platforms: readonly ("feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest")[];
+                            readonly media: readonly {
+                                readonly id: string;
+                                readonly altText: string | null;
+                            }[];
+                            /** @description When it goes out; null for an untimed draft. */
+                            readonly scheduledFor: string | null;
+                            /** @description The time is a posting slot's. */
+                            readonly fromSlot: boolean;
+                            readonly numberThread: boolean;
+                            /** @enum {string} */
+                            readonly visibility: "public" | "unlisted" | "private";
+                            readonly contentWarning: string | null;
+                            /** @description First live link. */
+                            readonly url: string | null;
+                            readonly postedAt: string | null;
+                            readonly error: string | null;
+                            /** @description One per platform once scheduled. */
+                            readonly deliveries: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                /**
+                                 * @description pending: waiting for its time or its next try.
+                                 * @enum {string}
+                                 */
+                                readonly status: "pending" | "posted" | "failed" | "cancelled";
+                                /** @description The live post's address. */
+                                readonly url: string | null;
+                                /** @description Why it failed, or why it is being retried. */
+                                readonly error: string | null;
+                                /** @description an integer */
+                                readonly attempts: number;
+                                readonly nextAttemptAt: string | null;
+                                readonly postedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_connect_social_accounts: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /**
+                     * @description Open that platform's form first.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "mastodon";
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Give it to the person; it expires. */
+                        readonly connectUrl: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                         */
+                        readonly expiresAt: string;
+                        /** @description Connected accounts. */
+                        readonly accounts: readonly {
+                            /** @description Account id (sac_…). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            readonly handle: string;
+                            readonly displayName: string | null;
+                            /**
+                             * @description needs_reconnect: posts to it fail until a person reconnects it.
+                             * @enum {string}
+                             */
+                            readonly status: "connected" | "needs_reconnect";
+                            readonly statusReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly connectedAt: string;
+                        }[];
                     };
                 };
             };
@@ -12730,6 +15060,124 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ToolFailure"];
                 };
             };
+        };
+    };
+    readonly uploadMedia: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "multipart/form-data": {
+                    /** @description Workspace (ws_…), sent before the file part; default: yours. */
+                    readonly workspace_id?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (the first file part is taken).
+                     */
+                    readonly file: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The stored file, as svc_upload_scheduling_media answers it. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The stored file, ready to post. */
+                        readonly media: {
+                            /** @description Media id (med_…): put it in svc_schedule_post's media. */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "image" | "gif" | "video" | "pdf";
+                            /** @description Type read from the bytes, e.g. image/png. */
+                            readonly mimeType: string;
+                            /** @description Size in bytes. */
+                            readonly bytes: number;
+                            /** @description Pixels, images and GIFs; else null. */
+                            readonly width: number | null;
+                            readonly height: number | null;
+                            readonly fileName: string | null;
+                            /** @description SHA-256 of the bytes, hex. */
+                            readonly sha256: string;
+                            /** @description WebP preview of an image; null for other kinds. */
+                            readonly thumbnail: {
+                                readonly mimeType: string;
+                                /** @description an integer */
+                                readonly width: number;
+                                /** @description an integer */
+                                readonly height: number;
+                                /** @description an integer */
+                                readonly bytes: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid: the body is not multipart/form-data with a file part. */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow Scheduling writes. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such workspace) or missing-workspace. */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the file is over 100 MB (refused as it streams, or from Content-Length). */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the file's bytes are not an allowed type. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
         };
     };
 }

@@ -41,6 +41,19 @@ export const TOOL_NAMES = [
   "svc_update_table",
   "svc_update_item_tags",
   "svc_set_item_note",
+  "svc_list_schedules",
+  "svc_list_scheduled_posts",
+  "svc_update_schedule",
+  "svc_prepare_scheduling_media_upload",
+  "svc_scheduling_media_multipart",
+  "svc_upload_scheduling_media",
+  "svc_import_scheduling_media",
+  "svc_create_scheduling_draft",
+  "svc_schedule_post",
+  "svc_publish_post_now",
+  "svc_update_scheduled_post",
+  "svc_cancel_scheduled_post",
+  "svc_connect_social_accounts",
   "svc_list_routines",
   "svc_create_routine",
   "svc_update_routine",
@@ -82,7 +95,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number]
 
 /** Deprecated aliases and the tool each one calls. */
-export const TOOL_ALIASES: { readonly [name: string]: ToolName } = {"svc_create_sticky_note":"svc_create_note"}
+export const TOOL_ALIASES: { readonly [name: string]: ToolName } = {"svc_create_sticky_note":"svc_create_note","svc_create_scheduling_draft":"svc_schedule_post"}
 
 type Operation<N extends ToolName> = paths[`/v1/tools/${N}`]["post"]
 
@@ -312,6 +325,83 @@ export interface ToolMethods<TOptions> {
    * Set the note of any item (link, board, table, note, post…): what it is about or why it was kept. Replaces the previous note; empty clears it. Returns the item with its note. Free.
    */
   svc_set_item_note(input: ToolInput<"svc_set_item_note">, options?: TOptions): Promise<ToolOutput<"svc_set_item_note">>
+  /**
+   * List schedules (Scheduling, read).
+   *
+   * The workspace's time zone, weekly posting slots, next free slots, connected social accounts (and which need reconnecting), and the platforms posts can go to. Free.
+   */
+  svc_list_schedules(input?: ToolInput<"svc_list_schedules">, options?: TOptions): Promise<ToolOutput<"svc_list_schedules">>
+  /**
+   * List scheduled posts (Scheduling, read).
+   *
+   * List posts, newest first, with status and each platform's delivery (url, error). Filter by status, platform and scheduled time window. Paged. Free.
+   */
+  svc_list_scheduled_posts(input?: ToolInput<"svc_list_scheduled_posts">, options?: TOptions): Promise<ToolOutput<"svc_list_scheduled_posts">>
+  /**
+   * Update schedule (Scheduling, write).
+   *
+   * Set the workspace's IANA time zone and/or replace its weekly posting slots (local weekday and time; daylight saving keeps the local time). Returns the schedule. Free.
+   */
+  svc_update_schedule(input?: ToolInput<"svc_update_schedule">, options?: TOptions): Promise<ToolOutput<"svc_update_schedule">>
+  /**
+   * Prepare media upload (Scheduling, write).
+   *
+   * Get a URL to PUT one file's bytes to (to 100 MB; JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, read from the bytes), once, within 15 minutes; then put mediaId in svc_schedule_post's media. Over 8 MB: svc_scheduling_media_multipart. Free.
+   */
+  svc_prepare_scheduling_media_upload(input?: ToolInput<"svc_prepare_scheduling_media_upload">, options?: TOptions): Promise<ToolOutput<"svc_prepare_scheduling_media_upload">>
+  /**
+   * Upload media in parts (Scheduling, write).
+   *
+   * Upload a large file (to 100 MB) in 8 MB parts. start (fileName, bytes): part URLs for 1 hour; PUT each part. sign_parts (uploadId, partNumbers): new URLs. complete (uploadId, parts): checks it, returns media for svc_schedule_post. abort (uploadId). Free.
+   */
+  svc_scheduling_media_multipart(input: ToolInput<"svc_scheduling_media_multipart">, options?: TOptions): Promise<ToolOutput<"svc_scheduling_media_multipart">>
+  /**
+   * Upload small media (Scheduling, write).
+   *
+   * Store a small file sent as base64 (at most 5 MB decoded, and the call within the server's 1 MB request limit by default); returns media for svc_schedule_post. JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, read from the bytes. Larger: svc_prepare_scheduling_media_upload. Free.
+   */
+  svc_upload_scheduling_media(input: ToolInput<"svc_upload_scheduling_media">, options?: TOptions): Promise<ToolOutput<"svc_upload_scheduling_media">>
+  /**
+   * Import media from URL (Scheduling, write).
+   *
+   * Fetch a file from a public https URL (no redirects followed; up to 100 MB; JPG, PNG, WebP, GIF, PDF, MP4, MOV, WebM, told from the bytes) and store it; returns media for svc_schedule_post. Free.
+   */
+  svc_import_scheduling_media(input: ToolInput<"svc_import_scheduling_media">, options?: TOptions): Promise<ToolOutput<"svc_import_scheduling_media">>
+  /**
+   * Create scheduling draft (Scheduling, write).
+   * @deprecated Call `svc_schedule_post` instead: the same input and answer.
+   */
+  svc_create_scheduling_draft(input: ToolInput<"svc_create_scheduling_draft">, options?: TOptions): Promise<ToolOutput<"svc_create_scheduling_draft">>
+  /**
+   * Schedule post (Scheduling, write).
+   *
+   * Schedule a post to platforms at scheduledAtIso or the next free slot, or save a draft (draft true). Checked per platform now. Free. Publishes via the worker; webhooks get post.published/post.failed.
+   */
+  svc_schedule_post(input: ToolInput<"svc_schedule_post">, options?: TOptions): Promise<ToolOutput<"svc_schedule_post">>
+  /**
+   * Publish post now (Scheduling, write).
+   *
+   * Publish now: a draft or scheduled post (postId), or a new post (text, platforms, media). Waits up to 10 s for the outcome; else check svc_list_scheduled_posts. Free.
+   */
+  svc_publish_post_now(input?: ToolInput<"svc_publish_post_now">, options?: TOptions): Promise<ToolOutput<"svc_publish_post_now">>
+  /**
+   * Update scheduled post (Scheduling, write).
+   *
+   * Change a draft or scheduled post before it goes out (others stay); draft false schedules a draft. Rechecked per platform. Returns the post. Free.
+   */
+  svc_update_scheduled_post(input: ToolInput<"svc_update_scheduled_post">, options?: TOptions): Promise<ToolOutput<"svc_update_scheduled_post">>
+  /**
+   * Cancel scheduled post (Scheduling, write).
+   *
+   * Cancel a draft or scheduled post before it goes out; a post already going out cannot be. Returns it (cancelled). Free.
+   */
+  svc_cancel_scheduled_post(input: ToolInput<"svc_cancel_scheduled_post">, options?: TOptions): Promise<ToolOutput<"svc_cancel_scheduled_post">>
+  /**
+   * Connect social accounts (Scheduling, write).
+   *
+   * Answer an address for a person to open in a browser to connect (or reconnect) a social account: Bluesky (handle and app password) or Mastodon. Valid 1 hour. Also lists connected accounts. Free.
+   */
+  svc_connect_social_accounts(input?: ToolInput<"svc_connect_social_accounts">, options?: TOptions): Promise<ToolOutput<"svc_connect_social_accounts">>
   /**
    * List routines (Routines, read).
    *

@@ -1,4 +1,5 @@
-import type { MediaKind } from "../scheduling/platforms.js"
+/** What a media file is, as read from its bytes. */
+export type MediaKind = "image" | "gif" | "video" | "pdf"
 
 /** The largest media file, in bytes (the spec's 100 MB). */
 export const MEDIA_MAX_BYTES = 100 * 1024 * 1024
@@ -34,5 +35,25 @@ export interface MediaAsset {
   readonly fileName: string | null
   /** The SHA-256 of the bytes, lower-case hex. */
   readonly sha256: string
+  /** A small WebP preview, for images and GIFs (null for other kinds). */
+  readonly thumbnail: MediaThumbnail | null
   readonly createdAt: Date
 }
+
+/** A preview of an image, at most {@link THUMBNAIL_MAX_PX} on its longer side. */
+export interface MediaThumbnail {
+  readonly mimeType: string
+  readonly width: number
+  readonly height: number
+  readonly bytes: number
+}
+
+/** The longer side of a thumbnail, in pixels. */
+export const THUMBNAIL_MAX_PX = 320
+
+/** Where an asset's bytes are kept in the blob store: one place per workspace and id. */
+export const assetKey = (asset: Pick<MediaAsset, "workspaceId" | "id">): string => `${asset.workspaceId}/${asset.id}`
+
+/** Where an asset's thumbnail is kept. */
+export const thumbnailKey = (asset: Pick<MediaAsset, "workspaceId" | "id">): string =>
+  `${asset.workspaceId}/${asset.id}.thumb`

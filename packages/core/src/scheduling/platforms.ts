@@ -1,3 +1,5 @@
+import type { MediaKind } from "../media/schema.js"
+
 /**
  * The platform identifiers a post may name, and what each accepts. `feed` is the workspace's own public feed, the
  * target that needs nothing outside; `bluesky` and `mastodon` have publishers; the rest are known names this server
@@ -24,9 +26,6 @@ const known = new Set<string>(PLATFORMS)
 
 /** Whether `name` is a platform identifier. */
 export const isPlatform = (name: string): name is Platform => known.has(name)
-
-/** What a media file is, as read from its bytes. */
-export type MediaKind = "image" | "gif" | "video" | "pdf"
 
 /** The rules a post must meet on one platform before it is accepted for it. */
 export interface PlatformRules {

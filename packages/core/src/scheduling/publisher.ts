@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { MediaKind, Platform } from "./platforms.js"
+import type { MediaKind } from "../media/schema.js"
+import type { Platform } from "./platforms.js"
 
 /**
  * A connected account as a publisher uses it: where it lives and its credentials, opened from their sealed form.
@@ -39,6 +40,8 @@ export interface PublishRequest {
   readonly deliveryId: string
   /** When the delivery was created, for keys that must carry a time (AT Protocol record keys). */
   readonly createdAt: Date
+  /** The post it is a copy of (the own feed's entries are addressed by it). */
+  readonly postId: string
   readonly account: PublishingAccount
   readonly text: string
   readonly media: ReadonlyArray<PublishingMedia>

@@ -9,6 +9,7 @@ import { CustomAiPortsNoModel } from "@svc/adapters/ai"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { DatabaseConfig } from "@svc/adapters/sql"
 import { CoreLive } from "@svc/core"
+import { type PlatformPublisher, SchedulingPortsLive } from "@svc/core/scheduling"
 import { Accounts } from "@svc/core/accounts"
 import { ApiKeys, AuthSettings } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
@@ -114,9 +115,6 @@ export const waitFor = async (what: string, check: () => boolean | Promise<boole
  * on the test database before the server opens it: one start of the engine instead of four CLI runs.
  */
 export const setUpSeller = async (env: Record<string, string>, email = "seller@example.com", moreCustomAis = 0) => {
-  const database = env.DATABASE_URL
-    ? DatabaseConfig.Postgres({ url: env.DATABASE_URL })
-    : DatabaseConfig.Pglite({ dataDir: env.DATA_DIR })
   const program = Effect.gen(function* () {
     const { account, workspace } = yield* (yield* Accounts).create({
       email,
@@ -131,15 +129,40 @@ export const setUpSeller = async (env: Record<string, string>, email = "seller@e
       (name) => Effect.map(customAis.create(workspace.id, { name }), (created) => created.id)
     )
     const { token } = yield* (yield* ApiKeys).create(account.id, {})
-    return { email, token, customAiId: customAi.id, moreCustomAiIds: more, workspaceId: workspace.id }
+    return {
+      email,
+      token,
+      customAiId: customAi.id,
+      moreCustomAiIds: more,
+      workspaceId: workspace.id,
+      accountId: account.id
+    }
   })
-  const layer = CoreLive.pipe(
+  return runOnCore(env, program)
+}
+
+/**
+ * Runs `program` on the core over the test database of `env`, in this process, before a server opens it (the
+ * embedded engine is one process's at a time). `publishers` are the outside networks scheduling may reach.
+ */
+export const runOnCore = <A, E>(
+  env: Record<string, string>,
+  program: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof coreOn>>>,
+  publishers: ReadonlyArray<PlatformPublisher> = []
+) => Effect.runPromise(Effect.scoped(Effect.provide(program, coreOn(env, publishers))))
+
+const coreOn = (env: Record<string, string>, publishers: ReadonlyArray<PlatformPublisher>) => {
+  const database = env.DATABASE_URL
+    ? DatabaseConfig.Postgres({ url: env.DATABASE_URL })
+    : DatabaseConfig.Pglite({ dataDir: env.DATA_DIR })
+  return CoreLive.pipe(
+    // Scheduling's links are not followed here: any public address does.
+    Layer.provideMerge(SchedulingPortsLive("http://127.0.0.1", publishers)),
     Layer.provideMerge(storageLayer(database)),
     Layer.provideMerge(AuthSettings.Default),
     Layer.provideMerge(HttpSenderLive),
     Layer.provideMerge(CustomAiPortsNoModel)
   )
-  return Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
 }
 
 /** A store API caller for one token. */

@@ -44,12 +44,12 @@ export const toolConnectionField = (
     readonly description?: string
     /** The cursor of one row; by default its keyset cursor (`keysetCursor`), which ranked lists must not use. */
     readonly cursorOf?: (node: unknown) => string | null
+    /** The rows' type when another field answers the same rows (a single-record read); by default derived here. */
+    readonly nodeType?: GraphQLOutputType
   }
 ): GraphQLFieldConfig<InWorkspace, GraphqlContext, PageArgs & Record<string, unknown>> => {
-  const node: GraphQLOutputType = kit.types.output(
-    elementSchema(fieldSchema(tool.outputSchema.ast, options.list)),
-    options.node
-  )
+  const node: GraphQLOutputType =
+    options.nodeType ?? kit.types.output(elementSchema(fieldSchema(tool.outputSchema.ast, options.list)), options.node)
   return {
     type: connections.of(node),
     description: options.description ?? tool.description,

@@ -15,6 +15,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { elementSchema, fieldSchema } from "./schema-fields.js"
+import { schedulingFields } from "./scheduling.js"
 import { answerOrThrow, type InWorkspace, toolConnectionField } from "./tool-fields.js"
 import { boardPages, type EncodedBoardPage } from "./workspace-loaders.js"
 
@@ -148,6 +149,7 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
 
     const search = tool("svc_search_workspace_items")
     const highlights = tool("svc_search_highlights")
+    const scheduling = yield* schedulingFields(kit, connections, registry)
     const workspace = new GraphQLObjectType<InWorkspace, GraphqlContext>({
       name: types.reserve("Workspace"),
       description: "A workspace and what it holds, read through the same tools as the other faces.",
@@ -275,7 +277,8 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
                 cursorOf: unkeyed
               }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
             }
-          : {})
+          : {}),
+        ...scheduling
       }
     })
 

@@ -28,8 +28,8 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
     write: "create and edit boards, notes and tables, and save links, posts, ads and media to them"
   },
   Scheduling: {
-    read: "read your schedules, scheduled posts and analytics",
-    write: "schedule, publish and manage posts and their media"
+    read: "read your posting schedule and your scheduled and published posts",
+    write: "schedule and publish posts to your own feed, Bluesky and Mastodon, upload their media, and connect accounts"
   },
   Routines: {
     read: "list your routines and their latest runs",
@@ -82,7 +82,7 @@ export const serverInstructions = (tools: ReadonlyArray<ListedTool>): string => 
             .join("; ")}.`,
           "tools/list shows each with an input and output JSON Schema.",
           `Every tool takes an optional workspaceId${listsWorkspaces ? " (from svc_list_workspaces)" : ""}; leave it out to use your default workspace.`,
-          "Answers give times in UTC (ISO 8601); workspaces keep no time zone of their own, so write times in UTC or with an offset.",
+          "Answers give times in UTC (ISO 8601); write times in UTC or with an offset (only posting slots are local times, in the schedule's time zone).",
           "A tool answers { ok: true, ... } on success. When it cannot do the job it answers a result with isError true and",
           "{ ok: false, status, message, errors? }: on invalid, fix the fields named in errors and never resend the same",
           "input; on auth-expired, reconnect; on conflict, forbidden, not-found, unreachable or missing-workspace, tell the user.",

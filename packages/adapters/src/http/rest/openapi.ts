@@ -9,6 +9,7 @@ import {
   toolsetNames
 } from "@svc/core/tools"
 import type { PublicUrlShape } from "../config.js"
+import { mediaOpenApiPaths } from "../media/openapi.js"
 import { listedToolJsonSchema } from "./listing.js"
 
 const failure = (description: string) => ({
@@ -123,7 +124,8 @@ export const makeToolsOpenApi = (tools: ReadonlyArray<ListedTool>, url: PublicUr
       },
       ...Object.fromEntries(
         tools.map((listed) => [`/v1/tools/${listed.descriptor.name}`, { post: toolOperation(listed.descriptor) }])
-      )
+      ),
+      ...mediaOpenApiPaths(tools)
     },
     components: {
       securitySchemes: {

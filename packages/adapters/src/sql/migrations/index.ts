@@ -22,6 +22,9 @@ import emailList from "./0024_email_list.js"
 import mailDelivery from "./0025_mail_delivery.js"
 import emailSequences from "./0026_email_sequences.js"
 import forms from "./0027_forms.js"
+import scheduling from "./0028_scheduling.js"
+import media from "./0029_media.js"
+import mastodonApps from "./0030_mastodon_apps.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -48,5 +51,8 @@ export const migrations = {
   "0024_email_list": emailList,
   "0025_mail_delivery": mailDelivery,
   "0026_email_sequences": emailSequences,
-  "0027_forms": forms
+  "0027_forms": forms,
+  "0028_scheduling": scheduling,
+  "0029_media": media,
+  "0030_mastodon_apps": mastodonApps
 }

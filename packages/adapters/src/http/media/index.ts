@@ -1,0 +1,1 @@
+export { MediaRoutes } from "./routes.js"

@@ -1,0 +1,30 @@
+/**
+ * The publishing side of scheduling as `svc` composes it: the publishers this server has, by platform, and the
+ * public addresses scheduling gives out (the own feed, connect links), both from the server's public address.
+ */
+import { makeCheckedFetch } from "@svc/adapters/http-sender"
+import { makeBlueskyPublisher, makeMastodonPublisher } from "@svc/adapters/publisher"
+import { SchedulingPortsLive } from "@svc/core/scheduling"
+import { Effect, Layer } from "effect"
+
+/**
+ * `Publishers` (the own feed, Bluesky and Mastodon) and `ConnectLinks` for a server at `publicBase` (needs the link
+ * signer, `MailSigner`). Bluesky and Mastodon reach the server an account names through the checked fetch, so that
+ * address cannot be one inside our network; `allowLoopback` (`SVC_WEBHOOKS_ALLOW_LOOPBACK`, development and tests)
+ * admits this machine, and lets a Mastodon account live on it over plain http. The fetch's kept connections close
+ * with the layer.
+ */
+export const schedulingPortsAt = (publicBase: string, allowLoopback = false) =>
+  Layer.unwrapScoped(
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => makeCheckedFetch({ allowLoopback })),
+        (checked) => Effect.promise(checked.close)
+      ),
+      (checked) =>
+        SchedulingPortsLive(publicBase, [
+          makeBlueskyPublisher({ fetch: checked }),
+          makeMastodonPublisher({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
+        ])
+    )
+  )
