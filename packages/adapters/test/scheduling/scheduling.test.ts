@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import type { Principal } from "@svc/core/auth"
 import { EventLog } from "@svc/core/events"
+import { WEBHOOK_EVENT_DATA } from "@svc/core/store-api"
 import {
   claimDueDeliveries,
   type PlatformPublisher,
@@ -19,7 +20,7 @@ import {
   Scheduling,
   SchedulingPortsLive
 } from "@svc/core/scheduling"
-import { Duration, Effect, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Layer, Option, Schema, TestClock } from "effect"
 import { callTool } from "../custom-ai/ask-support.js"
 import { SqlPortsLive } from "../../src/sql/layers.js"
 import { signUp, TEST_PUBLIC_BASE, testCoreLayer } from "../support/core.js"
@@ -94,10 +95,15 @@ const publishAll = Effect.gen(function* () {
   while ((yield* publishDuePosts(worker)) > 0) {}
 })
 
-const eventsOf = (workspaceId: string, type: string) =>
+/** The workspace's events of a post type, newest first; each one's data must be what the webhooks document. */
+const eventsOf = (workspaceId: string, type: "post.published" | "post.failed") =>
   Effect.map(
     Effect.flatMap(EventLog, (log) => log.list(workspaceId, { type }, { limit: 10, after: undefined })),
-    (page) => page.rows
+    (page) => {
+      const data: Schema.Schema<unknown, unknown> = WEBHOOK_EVENT_DATA[type] as Schema.Schema<unknown, unknown>
+      for (const event of page.rows) Schema.decodeUnknownSync(data)(event.data)
+      return page.rows
+    }
   )
 
 /** A Starter account with the scripted network's account connected. */

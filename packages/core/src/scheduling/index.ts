@@ -38,7 +38,7 @@ export * from "./schema.js"
 export { type PostFields, Scheduling, type SchedulingOverview } from "./service.js"
 export { checkSlots, checkTimeZone, upcomingSlots } from "./slots.js"
 export { graphemeCount, splitThread } from "./thread-split.js"
-export { schedulingTools } from "./tools.js"
+export { postRecord, schedulingTools } from "./tools.js"
 export {
   claimDueDeliveries,
   DEFAULT_PUBLISH_WORKER,

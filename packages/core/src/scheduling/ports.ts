@@ -32,7 +32,8 @@ export interface DeliveryRecord {
 
 /** Which posts a list keeps. */
 export interface PostFilter {
-  readonly status?: PostStatus | undefined
+  /** Only posts in one of these statuses (none or empty: any). */
+  readonly statuses?: ReadonlyArray<PostStatus> | undefined
   readonly platform?: Platform | undefined
   /** `scheduledFor` at or after `from` and before `to`. */
   readonly from?: Date | undefined

@@ -218,9 +218,10 @@ export class PostPublishing extends Effect.Service<PostPublishing>()("svc/schedu
         const outcome = outcomeOf(post)
         yield* posts.finish(post.id, outcome, at)
         const finished: PostView = { ...post, ...outcome }
+        const failedEverywhere = outcome.status === "failed"
         yield* recordEvent(
           workspaceId,
-          outcome.status === "failed" ? "post.failed" : "post.published",
+          failedEverywhere ? "post.failed" : "post.published",
           postEventData(finished, outcome.status)
         )
       })

@@ -98,7 +98,8 @@ const PostRecord = Schema.Struct({
   updatedAt: Timestamp
 })
 
-const record = (post: PostView): typeof PostRecord.Type => ({
+/** A post as the scheduling tools answer it (`url`: the first live link, in the order of its platforms). */
+export const postRecord = (post: PostView): typeof PostRecord.Type => ({
   id: post.id,
   status: post.status,
   text: post.text,
@@ -233,7 +234,7 @@ export const schedulingTools = Effect.gen(function* () {
       Effect.gen(function* () {
         const { id } = yield* workspace
         const fields = yield* fieldsOf(input)
-        return { post: record(yield* scheduling.schedulePost(id, principal.accountId, fields)) }
+        return { post: postRecord(yield* scheduling.schedulePost(id, principal.accountId, fields)) }
       })
   })
 
@@ -312,7 +313,7 @@ export const schedulingTools = Effect.gen(function* () {
             postId ??
             (yield* scheduling.schedulePost(id, principal.accountId, { ...(yield* fieldsOf(input)), draft: true })).id
           yield* scheduling.publishNow(id, target)
-          return { post: record(yield* scheduling.awaitOutcome(id, target, 10_000)) }
+          return { post: postRecord(yield* scheduling.awaitOutcome(id, target, 10_000)) }
         })
     }),
     defineTool({
@@ -338,7 +339,7 @@ export const schedulingTools = Effect.gen(function* () {
       handler: ({ postId, ...input }, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
-          return { post: record(yield* scheduling.updatePost(id, postId, yield* fieldsOf(input))) }
+          return { post: postRecord(yield* scheduling.updatePost(id, postId, yield* fieldsOf(input))) }
         })
     }),
     defineTool({
@@ -354,7 +355,7 @@ export const schedulingTools = Effect.gen(function* () {
       handler: ({ postId }, { workspace }) =>
         Effect.gen(function* () {
           const { id } = yield* workspace
-          return { post: record(yield* scheduling.cancelPost(id, postId)) }
+          return { post: postRecord(yield* scheduling.cancelPost(id, postId)) }
         })
     }),
     defineTool({
@@ -389,11 +390,11 @@ export const schedulingTools = Effect.gen(function* () {
           const after = input.cursor === undefined ? undefined : yield* decodeCursor(input.cursor)
           const page = yield* scheduling.listPosts(
             id,
-            { status: input.status, platform: input.platform, from, to },
+            { statuses: input.status === undefined ? undefined : [input.status], platform: input.platform, from, to },
             { limit: input.limit ?? 25, after }
           )
           return {
-            posts: page.rows.map(record),
+            posts: page.rows.map(postRecord),
             ...(page.next ? { nextCursor: encodeCursor(page.next) } : {})
           }
         })

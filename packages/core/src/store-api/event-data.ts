@@ -222,12 +222,12 @@ const post = {
   platforms: Schema.Array(PostPlatform)
 }
 
-const PostPublishedData = data("PostPublishedData", "A scheduled post went out.", {
+const PostPublishedData = data("PostPublishedData", "A scheduled post went out on at least one platform.", {
   ...post,
-  status: Schema.Literal("posted"),
+  status: Schema.Literal("posted", "partial").annotations({ description: "partial: some platforms failed." }),
   posted_at: iso,
-  url: Schema.String.annotations({ description: "The post's address." }),
-  error: Schema.Null
+  url: Schema.String.annotations({ description: "The first live link." }),
+  error: Schema.NullOr(Schema.String).annotations({ description: "Why the failed platforms failed; null if none." })
 })
 
 const PostFailedData = data("PostFailedData", "A scheduled post could not go out.", {

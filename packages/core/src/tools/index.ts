@@ -13,6 +13,7 @@ export {
   toolFailureOutline,
   toolFailures
 } from "./failure.js"
+export { groupRefusal } from "./group-access.js"
 export { type ToolGroup, toolGroups } from "./groups.js"
 export { decodesFast, makeInputDecoder } from "./input-decoder.js"
 export type { Json, JsonObject } from "./json-schema.js"

@@ -1,14 +1,13 @@
 import { Cache, Duration, Effect, Exit, Option } from "effect"
 import { WorkspacesRepo } from "../accounts/ports.js"
-import { planAtLeast } from "../accounts/schema.js"
 import type { Workspace } from "../accounts/workspace.js"
 import type { Principal } from "../auth/schema.js"
 import { RateLimiter } from "../limits/ports.js"
 import { RateLimited, TOOL_CALLS_PER_MINUTE } from "../limits/schema.js"
-import { type DomainError, Forbidden, MissingWorkspace, NotFound } from "../shared/errors.js"
+import { type DomainError, MissingWorkspace, NotFound } from "../shared/errors.js"
 import { type ToolFailure, toolFailure } from "./failure.js"
-import { toolGroups } from "./groups.js"
 import { InsufficientScope, UnknownTool } from "./refusals.js"
+import { groupRefusal } from "./group-access.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
 import { selects, type ToolSelection } from "./toolsets.js"
 import { getUninterrupted } from "../shared/cache-get.js"
@@ -91,25 +90,8 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
     const run = (principal: Principal, tool: ServedTool, args: unknown): Effect.Effect<ToolAnswer> => {
       const { listed, span } = tool
       const { entry } = listed
-      const { part, plan } = toolGroups[entry.group]
-      if (!canUse(principal.access, entry)) {
-        return Effect.succeed(
-          toolFailure(
-            new Forbidden({
-              message:
-                entry.write && canUse(principal.access, { group: entry.group, write: false })
-                  ? `${entry.name} changes data and this credential may only read ${part}; use a key with edit access`
-                  : `this credential has no access to ${part} tools`,
-              reason: "access"
-            })
-          )
-        )
-      }
-      if (!planAtLeast(principal.plan, plan)) {
-        return Effect.succeed(
-          toolFailure(new Forbidden({ message: `${entry.group} tools need the Starter plan or above`, reason: "plan" }))
-        )
-      }
+      const refusal = groupRefusal(principal, entry)
+      if (refusal !== undefined) return Effect.succeed(toolFailure(refusal))
       return listed.tool.execute(args, principal, resolveWorkspace(principal)).pipe(
         Effect.catchAll((error): Effect.Effect<ToolFailure> => Effect.succeed(toolFailure(error))),
         withSpan("ToolServer.call", span)

@@ -83,7 +83,9 @@ export const EMITTED_EVENT_TYPES: ReadonlySet<WebhookEventType> = new Set<Webhoo
   "lead.created",
   "contact.tagged",
   "form.completed",
-  "cohort_signup.created"
+  "cohort_signup.created",
+  "post.published",
+  "post.failed"
 ])
 
 /** Longest receiver URL accepted. */

@@ -1,7 +1,5 @@
-import { Plan } from "@svc/core/accounts"
-import { allows, type Principal } from "@svc/core/auth"
-import { type PostView, Scheduling } from "@svc/core/scheduling"
-import { type Tool, type ToolRegistryShape, toolGroups } from "@svc/core/tools"
+import { postRecord, Scheduling } from "@svc/core/scheduling"
+import { groupRefusal, type Tool, type ToolRegistryShape } from "@svc/core/tools"
 import { Effect, Option, Schema, type SchemaAST as AST } from "effect"
 import {
   type GraphQLFieldConfig,
@@ -22,25 +20,6 @@ type WorkspaceFields = GraphQLFieldConfigMap<InWorkspace, GraphqlContext>
 
 /** The overview's fields the `schedule` field leaves to `socialAccounts` (and the answer's `ok`). */
 const NOT_SCHEDULE = new Set(["ok", "accounts", "needsReconnect"])
-
-/**
- * The refusal the tool server gives a caller of a Scheduling read tool, for `post(id)`, the one read no tool makes:
- * the same access part and plan as `svc_list_scheduled_posts`.
- */
-const readRefusal = (principal: Principal): string | undefined => {
-  const { part, plan } = toolGroups.Scheduling
-  if (!allows(principal.access, part, "read")) return `this credential has no access to ${part} tools`
-  if (Plan.literals.indexOf(principal.plan) < Plan.literals.indexOf(plan)) {
-    return "Scheduling tools need the Starter plan or above"
-  }
-  return undefined
-}
-
-/** The post's first live link, as the scheduling tools answer it (`url`): in the order of its platforms. */
-const firstLiveUrl = (post: PostView): string | null =>
-  post.platforms
-    .map((platform) => post.deliveries.find((d) => d.platform === platform && d.status === "posted")?.url ?? null)
-    .find((url) => url !== null) ?? null
 
 /** A struct schema's field, on its type side (the tools' mutations derive from that side too, so types are shared). */
 const fieldOf = (struct: AST.AST, key: string): AST.AST => {
@@ -139,10 +118,11 @@ const postField = (
     description: "One post with its deliveries (not-found for one of another workspace).",
     args: { id: { type: new GraphQLNonNull(GraphQLString), description: "Post id (post_…)." } },
     resolve: async (source, { id }, context) => {
-      const refusal = readRefusal(await context.toolsCaller())
-      if (refusal !== undefined) throw failureError({ status: "forbidden", message: refusal })
+      // The rules of reading scheduling through svc_list_scheduled_posts, the tool whose record this answers.
+      const refusal = groupRefusal(await context.toolsCaller(), listPosts)
+      if (refusal !== undefined) throw failureError({ status: "forbidden", message: refusal.message })
       const post = await context.run(scheduling.getPost(source.workspaceId, id))
-      const answer = encodeAnswer({ ok: true, posts: [{ ...post, url: firstLiveUrl(post) }] }) as {
+      const answer = encodeAnswer({ ok: true, posts: [postRecord(post)] }) as {
         readonly posts: ReadonlyArray<unknown>
       }
       return answer.posts[0]

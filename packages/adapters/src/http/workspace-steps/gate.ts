@@ -1,5 +1,4 @@
-import type { Workspace } from "@svc/core/accounts"
-import { Plan } from "@svc/core/accounts"
+import { type Plan, planAtLeast, type Workspace } from "@svc/core/accounts"
 import { allows, type Principal } from "@svc/core/auth"
 import { Forbidden } from "@svc/core/shared"
 import { type ToolGroup, ToolServer, toolGroups } from "@svc/core/tools"
@@ -24,8 +23,6 @@ const GROUP_NOUNS: Readonly<Record<ToolGroup, string>> = {
 }
 
 const planName = (plan: Plan): string => `${plan.charAt(0).toUpperCase()}${plan.slice(1)}`
-
-const atLeast = (plan: Plan, floor: Plan): boolean => Plan.literals.indexOf(plan) >= Plan.literals.indexOf(floor)
 
 /** What a workspace step needs of its caller: the tool group whose rules it follows, and whether it changes data. */
 export interface StepNeeds {
@@ -102,7 +99,7 @@ export const makeWorkspaceStepGate = Effect.gen(function* () {
       if (!allows(principal.access, part, needs.write ? "edit" : "read")) {
         return yield* accessRefusal(principal, needs)
       }
-      if (!atLeast(principal.plan, plan)) {
+      if (!planAtLeast(principal.plan, plan)) {
         return yield* domainRefusal(
           new Forbidden({ message: `${needs.group} steps need the ${planName(plan)} plan or above`, reason: "plan" })
         )

@@ -5,7 +5,6 @@ import {
   PLATFORMS,
   POST_MEDIA_MAX,
   POST_TEXT_MAX,
-  type PostStatus,
   type PostView,
   Scheduling
 } from "@svc/core/scheduling"
@@ -26,7 +25,6 @@ import {
   workspaceQueryFields
 } from "./input.js"
 import type { StepOperation } from "./operation.js"
-import { pageOfAny } from "./post-pages.js"
 import { Ok, PageAnswer, pageAnswer, SCHEDULING_PREFIX, Time } from "./wire.js"
 
 /** `{scheduling_url}/mcp/schedule-post`: the Schedule a post step. */
@@ -266,12 +264,7 @@ export const PostRoutes: Layer.Layer<
         const query = yield* readQuery(url, PostsQuery)
         const page = yield* pageRequestOf(query)
         const workspace = yield* steps.workspaceOf(principal, namedWorkspace(query))
-        const statuses: ReadonlyArray<PostStatus | undefined> =
-          query.status === undefined || query.status.length === 0 ? [undefined] : [...new Set(query.status)]
-        const posts = yield* pageOfAny(
-          page.limit,
-          statuses.map((status) => scheduling.listPosts(workspace.id, { status }, page))
-        )
+        const posts = yield* scheduling.listPosts(workspace.id, { statuses: query.status }, page)
         return stepJson(200, encodePosts(pageAnswer(posts, page, postRow)))
       })
 

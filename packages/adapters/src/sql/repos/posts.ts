@@ -174,11 +174,13 @@ export const PostsRepoSql = Layer.effect(
           yield* lean`DELETE FROM post_deliveries WHERE post_id = ${p.id}`
           yield* insertDeliveries(deliveries)
         }).pipe(Effect.orDie),
-      listPage: (workspaceId, filter, page) =>
-        lean<ViewRow>`
+      listPage: (workspaceId, filter, page) => {
+        // A JSON array of the statuses kept, or null for any: one fixed statement either way.
+        const statuses = filter.statuses?.length ? JSON.stringify(filter.statuses) : null
+        return lean<ViewRow>`
           SELECT p.*, COALESCE((SELECT json_agg(d ORDER BY d.created_at, d.id) FROM post_deliveries d WHERE d.post_id = p.id), '[]'::json) AS deliveries FROM posts p
           WHERE p.workspace_id = ${workspaceId}
-            AND (${filter.status ?? null}::text IS NULL OR p.status = ${filter.status ?? null}::text)
+            AND (${statuses}::jsonb IS NULL OR jsonb_exists(${statuses}::jsonb, p.status))
             AND (${filter.platform ?? null}::text IS NULL OR p.platforms @> ${JSON.stringify([filter.platform ?? ""])}::jsonb)
             AND (${filter.from ?? null}::timestamptz IS NULL OR p.scheduled_for >= ${filter.from ?? null}::timestamptz)
             AND (${filter.to ?? null}::timestamptz IS NULL OR p.scheduled_for < ${filter.to ?? null}::timestamptz)
@@ -187,7 +189,8 @@ export const PostsRepoSql = Layer.effect(
           LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => pageOf(rows.map(toView), page.limit)),
           Effect.orDie
-        ),
+        )
+      },
       countOpen: (workspaceId) =>
         lean<{ readonly n: number }>`SELECT count(*)::int AS n FROM posts
                                      WHERE workspace_id = ${workspaceId} AND status IN ('draft', 'scheduled')`.pipe(
