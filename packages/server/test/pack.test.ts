@@ -24,6 +24,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }), 300_000)
 // packages' area subpaths (examples/embed-core.ts shows the root namespaces), so the installed exports are checked.
 const embedProgram = `import { createHmac } from "node:crypto"
 import { CustomAiPortsNoModel } from "@svc/adapters/ai"
+import { MediaLocalLive } from "@svc/adapters/media"
 import { DatabaseConfig, databaseLayer, migrations, migrationsLayer, SqlReposLive } from "@svc/adapters/sql"
 import { IdsLive, LinkPreviewOffline, RateLimiterMemory, SecretsLive } from "@svc/adapters/system"
 import { Webhooks } from "@svc/client"
@@ -33,7 +34,7 @@ import { SchedulingPortsLive } from "@svc/core/scheduling"
 import { ApiKeys, AuthSettings } from "@svc/core/auth"
 import { Effect, Layer } from "effect"
 
-const storage = Layer.mergeAll(SqlReposLive, RateLimiterMemory, migrationsLayer(migrations)).pipe(
+const storage = Layer.mergeAll(SqlReposLive, MediaLocalLive, RateLimiterMemory, migrationsLayer(migrations)).pipe(
   Layer.provideMerge(databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))),
   Layer.merge(IdsLive),
   Layer.merge(SecretsLive),

@@ -91,6 +91,12 @@ export class Scheduling extends Effect.Service<Scheduling>()("svc/scheduling/Sch
     const transactor = yield* Transactor
 
     const publishableTo = PLATFORMS.filter((platform) => publishers.has(platform))
+    const networks = publishableTo.filter((platform) => platform !== "feed")
+    /** Where this server publishes, for refusals. */
+    const whereTo =
+      networks.length === 0
+        ? "it publishes to the workspace's own feed (feed)"
+        : `it publishes to feed (the workspace's own, always) and to ${networks.join(" and ")} once an account is connected (svc_connect_social_accounts)`
 
     const scheduleOf = (workspaceId: string) =>
       Effect.map(
@@ -153,10 +159,7 @@ export class Scheduling extends Effect.Service<Scheduling>()("svc/scheduling/Sch
           }
           if (chosen.some((c) => c.platform === name)) return yield* invalid(path, `${name} is named twice`)
           if (!publishers.has(name)) {
-            return yield* invalid(
-              path,
-              `this server cannot publish to ${name}; it publishes to ${publishableTo.join(", ")}`
-            )
+            return yield* invalid(path, `this server cannot publish to ${name}; ${whereTo}`)
           }
           if (name === "feed") {
             chosen.push({ platform: name, account: null })
