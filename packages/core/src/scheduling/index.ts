@@ -11,6 +11,7 @@ export {
 export { feedPublisher } from "./feed-publisher.js"
 export { type MastodonApp, MastodonApps } from "./mastodon-apps.js"
 export type { MediaKind } from "../media/schema.js"
+export { liveLinks } from "./live-links.js"
 export { isPlatform, PLATFORM_RULES, PLATFORMS, type Platform, type PlatformRules } from "./platforms.js"
 export {
   type ClaimedDelivery,

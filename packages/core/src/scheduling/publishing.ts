@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
+import { liveLinks } from "./live-links.js"
 import { now } from "../shared/time.js"
 import {
   type ClaimedDelivery,
@@ -32,7 +33,7 @@ type Outcome =
 export const postEventData = (post: PostView, status: PostStatus) => {
   const order = (platform: string) => post.platforms.indexOf(platform as never)
   const deliveries = [...post.deliveries].sort((a, b) => order(a.platform) - order(b.platform))
-  const links = deliveries.flatMap((d) => (d.status === "posted" && d.url !== null ? [d.url] : []))
+  const links = liveLinks(post)
   const postedAt = deliveries.flatMap((d) => (d.postedAt === null ? [] : [d.postedAt.getTime()]))
   return {
     post_id: post.id,

@@ -5,6 +5,7 @@ import { Cursor, decodeCursor, encodeCursor, Limit } from "../shared/paging.js"
 import { Timestamp } from "../shared/time.js"
 import { defineTool } from "../tools/tool.js"
 import { ConnectLinks } from "./connect-links.js"
+import { liveLinks } from "./live-links.js"
 import { PLATFORMS } from "./platforms.js"
 import {
   CONTENT_WARNING_MAX,
@@ -110,10 +111,7 @@ export const postRecord = (post: PostView): typeof PostRecord.Type => ({
   numberThread: post.numberThread,
   visibility: post.visibility,
   contentWarning: post.contentWarning,
-  url:
-    post.platforms
-      .map((platform) => post.deliveries.find((d) => d.platform === platform && d.status === "posted")?.url ?? null)
-      .find((url) => url !== null) ?? null,
+  url: liveLinks(post)[0] ?? null,
   postedAt: post.postedAt,
   error: post.error,
   deliveries: post.deliveries.map((d) => ({

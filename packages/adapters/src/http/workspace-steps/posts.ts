@@ -1,6 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { Authenticator } from "@svc/core/auth"
 import {
+  liveLinks,
   CONTENT_WARNING_MAX,
   PLATFORMS,
   POST_MEDIA_MAX,
@@ -123,10 +124,7 @@ const postRow = (post: PostView): typeof PostRow.Type => ({
   media: post.media.map((m) => ({ id: m.id, alt_text: m.altText })),
   scheduled_at: post.scheduledFor,
   from_slot: post.fromSlot,
-  url:
-    post.platforms
-      .map((platform) => post.deliveries.find((d) => d.platform === platform && d.status === "posted")?.url ?? null)
-      .find((url) => url !== null) ?? null,
+  url: liveLinks(post)[0] ?? null,
   posted_at: post.postedAt,
   error: post.error,
   deliveries: post.deliveries.map((d) => ({
