@@ -32,7 +32,9 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "lead.created",
           "contact.tagged",
           "form.completed",
-          "cohort_signup.created"
+          "cohort_signup.created",
+          "post.published",
+          "post.failed"
         ])
       })
     )

@@ -2105,7 +2105,7 @@ export interface components {
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
-        /** @description A scheduled post went out. */
+        /** @description A scheduled post went out on at least one platform. */
         readonly PostPublishedData: {
             readonly post_id: string;
             readonly text: string;
@@ -2119,13 +2119,17 @@ export interface components {
                 readonly url: string | null;
                 readonly error: string | null;
             }[];
-            /** @enum {string} */
-            readonly status: "posted";
+            /**
+             * @description partial: some platforms failed.
+             * @enum {string}
+             */
+            readonly status: "posted" | "partial";
             /** @description ISO 8601 timestamp, UTC. */
             readonly posted_at: string;
-            /** @description The post's address. */
+            /** @description The first live link. */
             readonly url: string;
-            readonly error: null;
+            /** @description Why the failed platforms failed; null if none. */
+            readonly error: string | null;
         };
         /** @description A scheduled post could not go out. */
         readonly PostFailedData: {
