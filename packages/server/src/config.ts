@@ -172,10 +172,12 @@ export const ServerConfig = Config.all({
   httpTimeouts: Config.all({
     headersMs: positive("SVC_HTTP_HEADERS_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.headersMs),
     requestMs: positive("SVC_HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.requestMs),
-    bodyIdleMs: positive("SVC_HTTP_BODY_IDLE_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.bodyIdleMs)
+    bodyIdleMs: positive("SVC_HTTP_BODY_IDLE_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.bodyIdleMs),
+    uploadMs: positive("SVC_HTTP_UPLOAD_TIMEOUT_MS", DEFAULT_HTTP_TIMEOUTS.uploadMs ?? 900_000)
   }).pipe(
     Config.validate({
-      message: "SVC_HTTP_HEADERS_TIMEOUT_MS cannot be longer than SVC_HTTP_REQUEST_TIMEOUT_MS",
+      message:
+        "SVC_HTTP_HEADERS_TIMEOUT_MS cannot be longer than SVC_HTTP_REQUEST_TIMEOUT_MS, nor SVC_HTTP_UPLOAD_TIMEOUT_MS shorter",
       validation: (timeouts) => timeoutsProblem(timeouts) === undefined
     })
   )

@@ -5,7 +5,13 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { DEFAULT_DRAIN, type DrainSettings, makeDrain } from "./drain.js"
 import { ToolLanes } from "./lanes.js"
-import { DEFAULT_HTTP_TIMEOUTS, guardBodyIdle, type HttpTimeouts, serverTimeoutOptions } from "./timeouts.js"
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  guardBodyIdle,
+  guardRequestDeadline,
+  type HttpTimeouts,
+  serverTimeoutOptions
+} from "./timeouts.js"
 
 const notServing = (_request: IncomingMessage, response: ServerResponse): void => {
   response.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
@@ -40,6 +46,7 @@ export const lanedServerLayer = (
       const server = createServer(serverTimeoutOptions(timeouts), (request, response) => {
         if (drain.track(request, response)) return
         guardBodyIdle(request, response, timeouts.bodyIdleMs)
+        guardRequestDeadline(request, timeouts)
         if (!lane(request, response)) platform(request, response)
       })
       const listening = yield* NodeHttpServer.make(() => server, listen)

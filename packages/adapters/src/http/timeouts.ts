@@ -8,21 +8,34 @@ export interface HttpTimeouts {
   readonly requestMs: number
   /** Longest pause between two pieces of a request body; a body that stalls longer is cut off. */
   readonly bodyIdleMs: number
+  /**
+   * From the connection to the last byte of a media upload (`POST /v1/media`, a PUT to an upload URL): up to 100 MB,
+   * which a slow link sends in minutes. Other requests keep `requestMs`. Optional: `requestMs` when left out.
+   */
+  readonly uploadMs?: number | undefined
 }
 
 /**
  * The defaults: far above what a real client needs (a request body is at most 1 MiB), short enough that
  * half-sent requests cannot hold connections open for minutes (Node's own defaults are 60 s and 300 s).
  */
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, bodyIdleMs: 10_000 }
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  bodyIdleMs: 10_000,
+  // 100 MB at 1 MB/s, with room; a stalled upload is still cut off after `bodyIdleMs`.
+  uploadMs: 900_000
+}
 
 /** Why a set of timeouts cannot be used, else `undefined` (Node refuses a header timeout above the request one). */
 export const timeoutsProblem = (timeouts: HttpTimeouts): string | undefined => {
   for (const [name, ms] of Object.entries(timeouts)) {
+    if (ms === undefined) continue
     if (!Number.isInteger(ms) || ms < 1) return `the ${name} timeout must be a whole number of milliseconds, at least 1`
   }
-  return timeouts.headersMs > timeouts.requestMs
-    ? "the headers timeout cannot be longer than the request timeout"
+  if (timeouts.headersMs > timeouts.requestMs) return "the headers timeout cannot be longer than the request timeout"
+  return timeouts.uploadMs !== undefined && timeouts.uploadMs < timeouts.requestMs
+    ? "the upload timeout cannot be shorter than the request timeout"
     : undefined
 }
 
@@ -33,7 +46,8 @@ export const timeoutsProblem = (timeouts: HttpTimeouts): string | undefined => {
  */
 export const serverTimeoutOptions = (timeouts: HttpTimeouts): ServerOptions => ({
   headersTimeout: timeouts.headersMs,
-  requestTimeout: timeouts.requestMs,
+  // Node's deadline is the whole server's: the longest, the uploads'; `guardRequestDeadline` holds the others to theirs.
+  requestTimeout: Math.max(timeouts.requestMs, timeouts.uploadMs ?? timeouts.requestMs),
   connectionsCheckingInterval: Math.max(
     10,
     Math.min(5_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))
@@ -60,4 +74,25 @@ export const guardBodyIdle = (request: IncomingMessage, response: ServerResponse
   request.setTimeout(bodyIdleMs, () => socket.destroy())
   response.on("timeout", ignore)
   request.once("end", () => socket.setTimeout(0))
+}
+
+const UPLOAD = /\/v1\/media(?:\/uploads\/[^?]+)?(?:\?|$)/
+
+/** Whether a request is a media upload, which gets `uploadMs` (its path may sit under a public URL's base path). */
+export const isUpload = (request: IncomingMessage): boolean =>
+  (request.method === "POST" || request.method === "PUT") && UPLOAD.test(request.url ?? "")
+
+/**
+ * Holds a request that is not an upload to `requestMs` while Node's own deadline is the uploads' longer one: a body
+ * still arriving `requestMs` after the request came in is cut off, as Node would. Disarmed once the body is read.
+ */
+export const guardRequestDeadline = (request: IncomingMessage, timeouts: HttpTimeouts): void => {
+  if ((timeouts.uploadMs ?? timeouts.requestMs) <= timeouts.requestMs || !announcesBody(request) || isUpload(request)) {
+    return
+  }
+  const socket = request.socket
+  const timer = setTimeout(() => socket.destroy(), timeouts.requestMs)
+  const disarm = () => clearTimeout(timer)
+  request.once("end", disarm)
+  request.once("close", disarm)
 }

@@ -9,12 +9,18 @@ import { Effect, Layer } from "effect"
 import { type HttpTimeouts, lanedServerLayer, ToolLanes } from "../../src/http/index.js"
 import { readBodyText } from "../../src/http/body.js"
 
-const timeouts: HttpTimeouts = { headersMs: 400, requestMs: 1_500, bodyIdleMs: 250 }
+const timeouts: HttpTimeouts = { headersMs: 400, requestMs: 1_500, bodyIdleMs: 250, uploadMs: 4_000 }
 
-// Two routes behind the laned server, as every face sits behind it: one echoes the body's length, one reads the body
-// and then takes longer than the body-idle deadline to answer (a slow tool call, not a slow client).
+// Routes behind the laned server, as every face sits behind it: one echoes the body's length, one reads the body
+// and then takes longer than the body-idle deadline to answer (a slow tool call, not a slow client), and the media
+// upload's path, which echoes too.
+const echo = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  Effect.map(readBodyText(request, 1024 * 1024), (text) => HttpServerResponse.text(String(text.length)))
+).pipe(Effect.orDie)
+
 const Routes = HttpLayerRouter.use((router) =>
   router.addAll([
+    HttpLayerRouter.route("POST", "/v1/media", echo),
     HttpLayerRouter.route(
       "POST",
       "/echo",
@@ -113,6 +119,22 @@ describe("slow requests on the laned server", () => {
       expect(trickled.closedAfterMs).toBeGreaterThanOrEqual(timeouts.requestMs - 50)
       expect(trickled.closedAfterMs).toBeLessThan(timeouts.requestMs + 1_500)
       expect(trickled.received).not.toContain("200 OK")
+    })
+  )
+
+  it.scopedLive("gives a media upload its own longer deadline, and cuts it at that one", () =>
+    Effect.gen(function* () {
+      const port = yield* serverPort
+      // 2.4 s of trickle: past the request deadline, within the upload one.
+      const drops = Array.from({ length: 16 }, () => [150, " "] as const)
+      const slow = yield* rawExchange(port, [[0, head("/v1/media", 16)], ...drops], 4_000)
+      expect(slow.received).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\r\n\r\n16$/)
+      const endless = Array.from({ length: 60 }, () => [150, " "] as const)
+      const cut = yield* rawExchange(port, [[0, head("/v1/media", 100)], ...endless], 10_000)
+      expect(cut.closedAfterMs).toBeDefined()
+      expect(cut.closedAfterMs).toBeGreaterThanOrEqual((timeouts.uploadMs ?? 0) - 50)
+      expect(cut.closedAfterMs).toBeLessThan((timeouts.uploadMs ?? 0) + 1_500)
+      expect(cut.received).not.toContain("200 OK")
     })
   )
 
