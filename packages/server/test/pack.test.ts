@@ -87,6 +87,8 @@ const tsconfig = strictTsconfig(["embed.ts"])
 // optional peers it did not install. Everything else loads and type-checks; asking for either says what to install.
 const leanProgram = `import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import { Http, Sql } from "@svc/adapters"
+import { MediaS3Live } from "@svc/adapters/media"
+import { makeBlueskyPublisher } from "@svc/adapters/publisher"
 import { Cause, Effect, Exit, Layer } from "effect"
 
 const faces: unknown = Http.ToolFacesLive
@@ -99,8 +101,21 @@ const embedded = await Effect.runPromiseExit(
   Effect.scoped(Layer.build(Sql.databaseLayer(Sql.DatabaseConfig.Pglite({ dataDir: undefined }))))
 )
 await graphql.dispose()
+// Publishing to Bluesky and keeping media in S3 load their packages when used, and say which to install.
+const bluesky = await Effect.runPromiseExit(
+  makeBlueskyPublisher().verify("https://pds.invalid", { identifier: "me.invalid", appPassword: "x" })
+)
+const s3 = await Effect.runPromiseExit(
+  Effect.scoped(
+    Layer.build(
+      MediaS3Live({ endpoint: "http://127.0.0.1:1", bucket: "b", region: "us-east-1", accessKeyId: "a", secretAccessKey: "s", forcePathStyle: true })
+    )
+  )
+)
 console.log(
   JSON.stringify({
+    bluesky: Exit.isFailure(bluesky) ? (Cause.squash(bluesky.cause) as Error).message : "verified",
+    s3: Exit.isFailure(s3) ? (Cause.squash(s3.cause) as Error).message : "built",
     faces: typeof faces,
     graphqlStatus: answer.status,
     graphql: await answer.json(),
@@ -173,6 +188,7 @@ describe("the packed packages, installed outside the repository", { timeout: 600
     expect(installed).not.toContain("graphql")
     expect(installed).not.toContain("@electric-sql")
     expect(installed).not.toContain("@modelcontextprotocol")
+    for (const optional of ["sharp", "@atproto", "@aws-sdk"]) expect(installed).not.toContain(optional)
     writeFileSync(join(lean, "lean.ts"), leanProgram)
     writeFileSync(join(lean, "tsconfig.json"), JSON.stringify(strictTsconfig(["lean.ts"]), null, 2))
     succeeded("tsc", await run(process.execPath, [tsc, "-p", "tsconfig.json"], lean))
@@ -184,6 +200,8 @@ describe("the packed packages, installed outside the repository", { timeout: 600
     expect(result.graphql.errors[0].message).toContain("npm install graphql graphql-yoga")
     expect(result.embedded).toContain("npm install @electric-sql/pglite @electric-sql/pglite-pgvector")
     expect(result.embedded).toContain("DATABASE_URL")
+    expect(result.bluesky).toContain("npm install @atproto/api @atproto/common-web")
+    expect(result.s3).toContain("npm install @aws-sdk/client-s3 @aws-sdk/lib-storage @aws-sdk/s3-request-presigner")
   })
 
   it("run `svc --help` from the installed binary", async () => {

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { loadOptional } from "../optional-package.js"
 import { MediaFetcherLive } from "./fetcher.js"
 import { MediaFilesystemLive } from "./filesystem.js"
 import { MediaProbeLive } from "./probe.js"
@@ -12,7 +13,12 @@ import { MediaUploadSignerLive } from "./upload-signer.js"
 export const MediaS3Live = (settings: S3StoreSettings) =>
   Layer.unwrapEffect(
     Effect.map(
-      Effect.promise(() => import("./s3.js")),
+      // Optional peers of @svc/adapters (@svc/server brings them): a server that fails to start says what to install.
+      loadOptional({
+        packages: ["@aws-sdk/client-s3", "@aws-sdk/lib-storage", "@aws-sdk/s3-request-presigner"],
+        purpose: "keeping media in an S3-compatible bucket (SVC_MEDIA_STORE=s3)",
+        load: () => import("./s3.js")
+      }).pipe(Effect.orDieWith((missing) => new Error(missing.message))),
       (s3) => s3.mediaS3Layer(settings)
     )
   )

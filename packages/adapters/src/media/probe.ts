@@ -1,6 +1,7 @@
 import { type ImageFacts, MediaProbe, THUMBNAIL_MAX_PX } from "@svc/core/media"
 import { fileTypeFromBuffer } from "file-type"
 import { Effect, Layer, Option, type Stream } from "effect"
+import { loadOptional } from "../optional-package.js"
 import { toReadable } from "./streams.js"
 
 type Sharp = typeof import("sharp")["default"]
@@ -33,7 +34,10 @@ export const MediaProbeLive = Layer.succeed(MediaProbe, {
     ),
   image: (bytes: Stream.Stream<Uint8Array>) =>
     Effect.gen(function* () {
-      const sharp = yield* Effect.promise(loadSharp)
+      // An optional peer of @svc/adapters (@svc/server brings it): without it, an image cannot be taken in at all.
+      const sharp = yield* loadOptional({ packages: ["sharp"], purpose: "reading images", load: loadSharp }).pipe(
+        Effect.orDieWith((missing) => new Error(missing.message))
+      )
       const readable = yield* toReadable(bytes)
       return yield* Effect.promise(async (): Promise<Option.Option<ImageFacts>> => {
         // The first frame of an animation; decoding stops with an error on damaged data rather than guessing.

@@ -4,17 +4,18 @@
  * same keys, so the PDS holds at most one record per part whatever happens between tries.
  */
 import { createHash } from "node:crypto"
-import { TID } from "@atproto/common-web"
+import type { TID } from "@atproto/common-web"
 
 /**
  * The key of part `part` (0 for the first post) of the thread a delivery publishes. The time is the delivery's
  * creation, spread over its millisecond by a hash of the delivery's id, with the clock id taken from the same hash, so
  * two deliveries created in one millisecond still get different keys; parts follow their first post one microsecond
- * apart, in order, as the posts of a thread written by hand would.
+ * apart, in order, as the posts of a thread written by hand would. `tid` is `@atproto/common-web`'s `TID`, loaded with
+ * the rest of the AT Protocol packages when first used.
  */
-export const recordKeyOf = (deliveryId: string, createdAt: Date, part: number): string => {
+export const recordKeyOf = (tid: typeof TID, deliveryId: string, createdAt: Date, part: number): string => {
   const digest = createHash("sha256").update(deliveryId, "utf8").digest()
   const microsInMilli = digest.readUInt32BE(0) % 1000
   const clockId = digest.readUInt16BE(4) & 0x3ff
-  return TID.fromTime(createdAt.getTime() * 1000 + microsInMilli + part, clockId).toString()
+  return tid.fromTime(createdAt.getTime() * 1000 + microsInMilli + part, clockId).toString()
 }

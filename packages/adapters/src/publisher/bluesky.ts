@@ -13,6 +13,7 @@ import type {
   BlobRef,
   ComAtprotoRepoStrongRef
 } from "@atproto/api"
+import type { TID } from "@atproto/common-web"
 import {
   PLATFORM_RULES,
   type PlatformPublisher,
@@ -28,6 +29,7 @@ import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { addressRefusalOf } from "../http-sender/checked-fetch.js"
 import { CallTimedOut, isRecordMissing, isRecordPresent, toPublishFailure } from "./bluesky-failure.js"
 import { recordKeyOf } from "./bluesky-record-keys.js"
+import { loadOptional } from "../optional-package.js"
 
 /** Settings of {@link makeBlueskyPublisher}; every one has a default. */
 export interface BlueskyPublisherOptions {
@@ -67,18 +69,30 @@ const MEDIA_MAX = rules?.mediaMax ?? 4
  * `@atproto/api`, loaded when first used: importing it takes about 320 ms and 40 MB (its lexicons), which a server
  * that never publishes to Bluesky should not pay at start.
  */
-const loadApi = () => import("@atproto/api")
+const loadApi = () =>
+  Promise.all([import("@atproto/api"), import("@atproto/common-web")]).then(([api, common]) => ({
+    AtpAgent: api.AtpAgent,
+    RichText: api.RichText,
+    TID: common.TID
+  }))
 let loadingApi: ReturnType<typeof loadApi> | undefined
-const atprotoApi = Effect.promise(() => {
-  if (loadingApi === undefined) loadingApi = loadApi()
-  return loadingApi
-})
+// Optional peers of @svc/adapters (@svc/server brings them): a team that never publishes to Bluesky installs neither.
+const atprotoApi = loadOptional({
+  packages: ["@atproto/api", "@atproto/common-web"],
+  purpose: "publishing to Bluesky",
+  load: () => {
+    if (loadingApi === undefined) loadingApi = loadApi()
+    return loadingApi
+  }
+}).pipe(Effect.mapError((missing) => new PublishFailure({ kind: "rejected", message: missing.message })))
 
 /** A logged-in account: its agent, and who it is. */
 interface Session {
   readonly agent: AtpAgent
   readonly did: string
   readonly handle: string
+  /** `@atproto/common-web`'s TID, for the delivery's record keys. */
+  readonly TID: typeof TID
 }
 
 type StrongRef = ComAtprotoRepoStrongRef.Main
@@ -156,7 +170,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
       const { data } = yield* call("Logging in to Bluesky", () =>
         agent.login({ identifier: login.identifier, password: login.appPassword })
       )
-      return { agent, did: data.did, handle: data.handle }
+      return { agent, did: data.did, handle: data.handle, TID: (yield* atprotoApi).TID }
     })
 
   const sessionKey = (origin: string, login: BlueskyLogin) => `${origin}\n${login.identifier}\n${login.appPassword}`
@@ -333,7 +347,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
         // Parts are written in order, so once one is missing the later ones are too (no need to look them up).
         let mayExist = true
         for (const [index, text] of parts.entries()) {
-          const rkey = recordKeyOf(request.deliveryId, request.createdAt, index)
+          const rkey = recordKeyOf(session.TID, request.deliveryId, request.createdAt, index)
           const found: Option.Option<StrongRef> = mayExist ? yield* readPost(session, rkey) : Option.none()
           const ref: StrongRef = Option.isSome(found)
             ? found.value
@@ -343,7 +357,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
           mayExist &&= Option.isSome(found)
           thread = { root: thread?.root ?? ref, parent: ref }
         }
-        return publishedAt(session, recordKeyOf(request.deliveryId, request.createdAt, 0))
+        return publishedAt(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, 0))
       })
     )
 
@@ -354,8 +368,8 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
   const findPublished = (request: PublishRequest): Effect.Effect<Option.Option<Published>, PublishFailure> =>
     withAccount(request.account, (session) =>
       Effect.map(
-        readPost(session, recordKeyOf(request.deliveryId, request.createdAt, partsOf(request).length - 1)),
-        Option.map(() => publishedAt(session, recordKeyOf(request.deliveryId, request.createdAt, 0)))
+        readPost(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, partsOf(request).length - 1)),
+        Option.map(() => publishedAt(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, 0)))
       )
     )
 
