@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { request as httpRequest } from "node:http"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -146,6 +147,21 @@ const sendUntilAnswered = (
     })
   })
 
+/**
+ * The status a server answers to a PUT of `bytes` zero bytes that it may refuse before reading them: the answer is
+ * read even when the server closes the connection while the body is still being written (fetch would fail then).
+ */
+const refusedStatus = (url: string, bytes: number) =>
+  new Promise<number>((resolve, reject) => {
+    const put = httpRequest(url, { method: "PUT", headers: { "content-length": String(bytes) } }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    // A closed connection under the body being written (EPIPE, ECONNRESET) after the answer came is expected.
+    put.on("error", (error) => setTimeout(() => reject(error), 1_000))
+    put.end(Buffer.alloc(bytes))
+  })
+
 describe(`POST /v1/media and upload URLs on svc serve (${engineName})`, { timeout: 180_000 }, () => {
   it("stores a PNG: its dimensions, a thumbnail, the asset as the tools answer it", async () => {
     const bytes = await png(800, 600)
@@ -233,8 +249,7 @@ describe(`POST /v1/media and upload URLs on svc serve (${engineName})`, { timeou
     const file = new Uint8Array(total)
     file.set(mp4Head())
     // A part over 8 MB is refused (from its declared length) and its URL still works after.
-    const oversize = await fetch(parts[0]?.url ?? "", { method: "PUT", body: new Uint8Array(partBytes + 1) })
-    expect(oversize.status).toBe(413)
+    expect(await refusedStatus(parts[0]?.url ?? "", partBytes + 1)).toBe(413)
     for (const { partNumber, url } of parts as ReadonlyArray<{ partNumber: number; url: string }>) {
       const put = await fetch(url, {
         method: "PUT",
