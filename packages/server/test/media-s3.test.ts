@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { mp4Head, png, zip } from "../../adapters/test/media/fixtures.js"
 import { engineName, freshDatabase } from "./support/environment.js"
+import { mediaToolCaller } from "./support/media-tools.js"
 import { type S3Peer, startS3Peer } from "./support/s3-peer.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 
@@ -28,31 +29,7 @@ afterAll(async () => {
 
 const token = () => /svc_pat_[0-9A-Za-z]{36}/.exec(server.output())?.[0] ?? ""
 
-/** A tool's JSON answer, as far as these tests read it. */
-interface ToolAnswer {
-  readonly ok: boolean
-  readonly message: string
-  readonly errors: ReadonlyArray<{ readonly path: string }>
-  readonly media: { readonly id: string; readonly [field: string]: unknown }
-  readonly upload: {
-    readonly uploadId: string
-    readonly mediaId: string
-    readonly url: string
-    readonly method: string
-    readonly parts: ReadonlyArray<{ readonly partNumber: number; readonly url: string }>
-    readonly partBytes: number
-    readonly partCount: number
-  }
-}
-
-const callTool = async (name: string, args: object) => {
-  const response = await fetch(`${server.baseUrl}/v1/tools/${name}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token()}`, "Content-Type": "application/json" },
-    body: JSON.stringify(args)
-  })
-  return { status: response.status, body: (await response.json()) as ToolAnswer }
-}
+const callTool = mediaToolCaller(() => server.baseUrl, token)
 
 /** The object keys s3rver holds in the bucket (its filesystem store names each object's file after its key). */
 const objectKeys = () =>

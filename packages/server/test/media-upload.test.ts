@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mp4Head, png, zip } from "../../adapters/test/media/fixtures.js"
 import { engineName } from "./support/environment.js"
+import { type MediaToolAnswer, mediaToolCaller } from "./support/media-tools.js"
 import { useServer } from "./support/server-fixture.js"
 
 const mediaDir = mkdtempSync(join(tmpdir(), "svc-media-serve-"))
@@ -24,31 +25,7 @@ const postFile = (bytes: Uint8Array, fileName: string, type: string, fields: Rec
   return fetch(`${fixture.server.baseUrl}/v1/media`, { method: "POST", headers: auth(), body: form })
 }
 
-/** A tool's JSON answer, as far as these tests read it. */
-interface ToolAnswer {
-  readonly ok: boolean
-  readonly message: string
-  readonly errors: ReadonlyArray<{ readonly path: string }>
-  readonly media: { readonly id: string; readonly [field: string]: unknown }
-  readonly upload: {
-    readonly uploadId: string
-    readonly mediaId: string
-    readonly url: string
-    readonly method: string
-    readonly parts: ReadonlyArray<{ readonly partNumber: number; readonly url: string }>
-    readonly partBytes: number
-    readonly partCount: number
-  }
-}
-
-const callTool = async (name: string, args: object) => {
-  const response = await fetch(`${fixture.server.baseUrl}/v1/tools/${name}`, {
-    method: "POST",
-    headers: { ...auth(), "Content-Type": "application/json" },
-    body: JSON.stringify(args)
-  })
-  return { status: response.status, body: (await response.json()) as ToolAnswer }
-}
+const callTool = mediaToolCaller(() => fixture.server.baseUrl, token)
 
 const filesIn = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -167,7 +144,7 @@ describe(`POST /v1/media and upload URLs on svc serve (${engineName})`, { timeou
     const bytes = await png(800, 600)
     const response = await postFile(bytes, "sunset.png", "image/png")
     expect(response.status).toBe(200)
-    const { ok, media } = (await response.json()) as ToolAnswer
+    const { ok, media } = (await response.json()) as MediaToolAnswer
     expect(ok).toBe(true)
     expect(media).toMatchObject({
       kind: "image",
