@@ -8,6 +8,17 @@ import { SlowestFirst } from "./scripts/test-order.js"
  * here lands in `storage` and runs on both engines, so forgetting a new file costs time, never coverage.
  */
 const engineFree = [
+  // The local AT Protocol network with an AppView (its own PostgreSQL schema) and the Bluesky research source on it.
+  "packages/adapters/test/research/atproto-appview.test.ts",
+  "packages/adapters/test/research/bluesky-source.test.ts",
+  // Research sources against loopback peers and replays: no database.
+  "packages/adapters/test/research/rss-source.test.ts",
+  "packages/adapters/test/research/provider-source.test.ts",
+  "packages/adapters/test/research/youtube-source.test.ts",
+  "packages/adapters/test/research/meta-ads-source.test.ts",
+  // Auto-DM's Bluesky chat and Mastodon inboxes against replayed recordings: no database.
+  "packages/adapters/test/auto-dm/bluesky-chat.test.ts",
+  "packages/adapters/test/auto-dm/mastodon-inbox.test.ts",
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
   "packages/server/test/bin.test.ts",

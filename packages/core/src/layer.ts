@@ -1,5 +1,7 @@
 import { Layer } from "effect"
 import { Accounts } from "./accounts/service.js"
+import { AutoDmLive } from "./auto-dm/layer.js"
+import { autoDmTools } from "./auto-dm/tools.js"
 import { Authenticator } from "./auth/authenticator.js"
 import { OAuthLive } from "./auth/oauth/layer.js"
 import { ApiKeys } from "./auth/service.js"
@@ -22,10 +24,14 @@ import { Highlights } from "./highlights/service.js"
 import { highlightTools } from "./highlights/tools.js"
 import { LibrarySaves } from "./library/service.js"
 import { MediaLibrary } from "./media/service.js"
+import { MusicCatalog } from "./music/service.js"
+import { musicTools } from "./music/tools.js"
 import { mediaTools } from "./media/tools.js"
 import { Skills } from "./skills/service.js"
 import { skillTools } from "./skills/tools.js"
 import { libraryTools } from "./library/tools.js"
+import { ResearchLive } from "./research/layer.js"
+import { researchTools } from "./research/tools.js"
 import { RoutinesLive } from "./routines/layer.js"
 import { SchedulingLive } from "./scheduling/layer.js"
 import { schedulingTools } from "./scheduling/tools.js"
@@ -47,7 +53,7 @@ import { workspaceTools } from "./workspace/tools.js"
  * Every core service but the tool server. Each service brings the services it builds on (its `dependencies`), and
  * a service several others build on is one layer value, so one build of `CoreLive` makes it once and every
  * dependant shares it. Needs the ports (repositories, `EventLog`, `RateLimiter`, `Ids`, `Secrets`, `Transactor`,
- * `ChatModel`, `PageFetcher`, `DocumentText`) and the settings (`AuthSettings`, …) from adapters or test layers.
+ * `ChatModel`, `PageFetcher`, `DocumentText`; `SocialSources` when research should reach outside sources) and the settings (`AuthSettings`, …) from adapters or test layers.
  */
 export const CoreLive = Layer.mergeAll(
   Accounts.Default,
@@ -67,14 +73,17 @@ export const CoreLive = Layer.mergeAll(
   Credits.Default,
   CustomAiLive,
   RoutinesLive,
+  ResearchLive,
   SchedulingLive,
+  AutoDmLive,
   Skills.Default,
   StoreLive,
   // The samples a test send posts are the store API's events, which webhooks deliver without knowing the store.
   Webhooks.Default.pipe(Layer.provide(WebhookSamplesLive)),
   InstantHooks.Default,
   AskCallbacks.Default,
-  MediaLibrary.Default
+  MediaLibrary.Default,
+  MusicCatalog.Default
 )
 
 /**
@@ -104,7 +113,10 @@ export const everyToolset = [
   askTools,
   routineTools,
   schedulingTools,
+  autoDmTools,
   skillTools,
   storeTools,
-  mediaTools
+  mediaTools,
+  researchTools,
+  musicTools
 ] as const

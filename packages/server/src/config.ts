@@ -135,6 +135,13 @@ export const ServerConfig = Config.all({
     Config.validate({ message: "SVC_PUBLISH_LEASE_MS must be at least 10000", validation: (ms) => ms >= 10_000 })
   ),
   /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
+  /** Whether this process answers replies with the auto-DM rules (off: another instance does). */
+  autoDmWorker: switchedOn("SVC_AUTO_DM_WORKER", true),
+  /** How long a claimed auto-DM send is held before another instance may take it over. */
+  autoDmLeaseMs: Config.integer("SVC_AUTO_DM_LEASE_MS").pipe(
+    Config.withDefault(120_000),
+    Config.validate({ message: "SVC_AUTO_DM_LEASE_MS must be at least 10000", validation: (ms) => ms >= 10_000 })
+  ),
   aiLeaseMs: Config.integer("SVC_AI_LEASE_MS").pipe(
     Config.withDefault(120_000),
     Config.validate({ message: "SVC_AI_LEASE_MS must be at least 2000", validation: (ms) => ms >= 2_000 })

@@ -3,7 +3,9 @@
  * public addresses scheduling gives out (the own feed, connect links), both from the server's public address.
  */
 import { makeCheckedFetch } from "@svc/adapters/http-sender"
+import { makeBlueskyInbox, makeMastodonInbox } from "@svc/adapters/auto-dm"
 import { makeBlueskyPublisher, makeMastodonPublisher } from "@svc/adapters/publisher"
+import { EngagementInboxesLive } from "@svc/core/auto-dm"
 import { SchedulingPortsLive } from "@svc/core/scheduling"
 import { Effect, Layer } from "effect"
 
@@ -22,9 +24,16 @@ export const schedulingPortsAt = (publicBase: string, allowLoopback = false) =>
         (checked) => Effect.promise(checked.close)
       ),
       (checked) =>
-        SchedulingPortsLive(publicBase, [
-          makeBlueskyPublisher({ fetch: checked }),
-          makeMastodonPublisher({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
-        ])
+        Layer.merge(
+          SchedulingPortsLive(publicBase, [
+            makeBlueskyPublisher({ fetch: checked }),
+            makeMastodonPublisher({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
+          ]),
+          // The same accounts' replies and mentions, for the auto-DM rules.
+          EngagementInboxesLive([
+            makeBlueskyInbox({ fetch: checked }),
+            makeMastodonInbox({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
+          ])
+        )
     )
   )

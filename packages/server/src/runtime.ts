@@ -11,6 +11,7 @@ import { ChatModelLive } from "./ai-config.js"
 import { publicBase, ServerConfig } from "./config.js"
 import { mediaStoreOf } from "./media-config.js"
 import { schedulingPortsAt } from "./publishing.js"
+import { ResearchSourcesLive } from "./research.js"
 import { storageLayer } from "./storage.js"
 
 /** Auth settings from the server configuration. */
@@ -59,7 +60,8 @@ export const servedToolsets = everyToolset
 /** Every core service and the tool server, over the ports the caller provides. */
 export const ServedCoreLive = toolServerLive(servedToolsets).pipe(
   Layer.provideMerge(CoreLive),
-  Layer.provideMerge(SchedulingPortsLive)
+  Layer.provideMerge(SchedulingPortsLive),
+  Layer.provideMerge(ResearchSourcesLive)
 )
 
 /**

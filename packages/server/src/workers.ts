@@ -10,6 +10,7 @@ import { MailPurgeLive, MailWorkerLive } from "@svc/core/mail"
 import { MediaPurgeLive } from "@svc/core/media"
 import { RoutineWorkerLive } from "@svc/core/routines"
 import { PublishWorkerLive } from "@svc/core/scheduling"
+import { AutoDmWorkerLive } from "@svc/core/auto-dm"
 import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Layer } from "effect"
@@ -24,6 +25,7 @@ export const SVC_WORKERS = {
   routines: "runs routines when they are due",
   sequences: "sends the email sequences' due steps",
   publishing: "publishes scheduled posts to their platforms",
+  autoDm: "reads replies and mentions of connected accounts and sends the auto-DM rules' messages",
   mail: "sends the outbox over SMTP (only with an SMTP server)",
   trashPurge: "empties the trash of items deleted over 30 days ago",
   webhookPurge: "drops delivery records and events past their keeping time",
@@ -51,6 +53,7 @@ export const workersOf = (config: ServerConfig): SvcWorkers => ({
   routines: config.aiWorker,
   sequences: config.sequenceWorker,
   publishing: config.publishWorker,
+  autoDm: config.autoDmWorker,
   mail: config.smtpUrl._tag === "Some",
   trashPurge: true,
   webhookPurge: true,
@@ -81,6 +84,7 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.routines, () => RoutineWorkerLive({ leaseMs: config.aiLeaseMs })),
     when(on.sequences, () => SequenceWorkerLive()),
     when(on.publishing, () => PublishWorkerLive({ leaseMs: config.publishLeaseMs })),
+    when(on.autoDm, () => AutoDmWorkerLive({ leaseMs: config.autoDmLeaseMs })),
     config.smtpUrl._tag === "Some" && on.mail
       ? MailWorkerLive({ publicBase: publicBase(config) }).pipe(
           Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))

@@ -27,7 +27,13 @@ import { OAuthReposSql } from "./repos/oauth.js"
 import { MediaRepoSql } from "./repos/media.js"
 import { RoutinesRepoSql } from "./repos/routines.js"
 import { PostingSchedulesRepoSql } from "./repos/posting-schedules.js"
+import { AutoDmRulesRepoSql } from "./repos/auto-dm-rules.js"
+import { AutoDmWorkRepoSql } from "./repos/auto-dm-work.js"
+import { MusicCatalogRepoSql } from "./repos/music-catalog.js"
 import { PostsRepoSql } from "./repos/posts.js"
+import { ResearchCacheLive } from "./repos/research-cache.js"
+import { ResearchLibraryRepoSql } from "./repos/research-library.js"
+import { ResearchListsRepoLive } from "./repos/research-lists.js"
 import { SocialAccountsRepoSql } from "./repos/social-accounts.js"
 import { MastodonAppsRepoSql } from "./repos/mastodon-apps.js"
 import { SearchRepoSql } from "./repos/search.js"
@@ -66,6 +72,12 @@ export const SqlReposLive = Layer.mergeAll(
   PostsRepoSql,
   SocialAccountsRepoSql,
   PostingSchedulesRepoSql,
+  ResearchLibraryRepoSql,
+  ResearchListsRepoLive,
+  ResearchCacheLive,
+  MusicCatalogRepoSql,
+  AutoDmRulesRepoSql,
+  AutoDmWorkRepoSql,
   EventLogSql,
   DeliveryQueueSql,
   OAuthReposSql,

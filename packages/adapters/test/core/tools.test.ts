@@ -160,7 +160,7 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
         const error = yield* Effect.flip(server.call(principal, "svc_no_such_tool", {}))
         expect(error._tag).toBe("UnknownTool")
         // A catalog tool that is not implemented yet is not served either.
-        const later = yield* Effect.flip(server.call(principal, "svc_search_creators", {}))
+        const later = yield* Effect.flip(server.call(principal, "svc_manage_calendar", {}))
         expect(later._tag).toBe("UnknownTool")
       })
     )
@@ -288,10 +288,13 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
         const refused = yield* call(principal, "svc_create_note", { markdown: "nope" })
         expect(refused).toMatchObject({ ok: false, status: "forbidden" })
         expect(refused.message).toContain("edit access")
-        // Social research has no tools yet: a key that may only use it is served none.
-        const none = yield* signUp({ access: { kind: "custom", parts: { social: "edit" } } })
-        expect(server.list(none.principal)).toEqual([])
-        expect(yield* call(none.principal, "svc_list_workspaces", {})).toMatchObject({ ok: false, status: "forbidden" })
+        // A key that may only use social research is served its tools, and refused the rest.
+        const social = yield* signUp({ access: { kind: "custom", parts: { social: "read" } } })
+        const served = server.list(social.principal).map((tool) => tool.entry.name)
+        expect(served).toContain("svc_resolve_creator")
+        expect(served).not.toContain("svc_save_creators_to_list")
+        expect(served).not.toContain("svc_list_workspaces")
+        expect(yield* call(social.principal, "svc_list_workspaces", {})).toMatchObject({ ok: false, status: "forbidden" })
       })
     )
 

@@ -18,6 +18,7 @@ import { createKey, listKeys, revokeKey } from "./keys.js"
 import { type Output, report } from "./output.js"
 import { createCohort, createCustomAi, setStore, tagCustomer } from "./store.js"
 import { listen } from "./webhooks-listen.js"
+import { musicCommand } from "./music.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print the result (or the failure, on standard error) as one JSON document.")
@@ -354,6 +355,7 @@ export const svcSubcommands = [
   customAis,
   cohorts,
   customers,
+  musicCommand,
   webhooksCommand
 ] as const
 

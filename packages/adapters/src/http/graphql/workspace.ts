@@ -15,6 +15,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit, GraphqlPart } from "./parts.js"
 import { elementSchema, fieldSchema } from "./schema-fields.js"
+import { researchFields } from "./research.js"
 import { schedulingFields } from "./scheduling.js"
 import { answerOrThrow, type InWorkspace, toolConnectionField } from "./tool-fields.js"
 import { boardPages, type EncodedBoardPage } from "./workspace-loaders.js"
@@ -150,6 +151,7 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
     const search = tool("svc_search_workspace_items")
     const highlights = tool("svc_search_highlights")
     const scheduling = yield* schedulingFields(kit, connections, registry)
+    const research = yield* researchFields(kit, connections, registry)
     const workspace = new GraphQLObjectType<InWorkspace, GraphqlContext>({
       name: types.reserve("Workspace"),
       description: "A workspace and what it holds, read through the same tools as the other faces.",
@@ -278,7 +280,8 @@ export const workspacePart = (kit: GraphqlKit, connections: Connections, registr
               }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
             }
           : {}),
-        ...scheduling
+        ...scheduling,
+        ...research
       }
     })
 

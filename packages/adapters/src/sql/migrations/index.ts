@@ -25,6 +25,10 @@ import forms from "./0027_forms.js"
 import scheduling from "./0028_scheduling.js"
 import media from "./0029_media.js"
 import mastodonApps from "./0030_mastodon_apps.js"
+import research from "./0031_research.js"
+import analytics from "./0032_analytics.js"
+import autoDm from "./0033_auto_dm.js"
+import music from "./0034_music.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -54,5 +58,9 @@ export const migrations = {
   "0027_forms": forms,
   "0028_scheduling": scheduling,
   "0029_media": media,
-  "0030_mastodon_apps": mastodonApps
+  "0030_mastodon_apps": mastodonApps,
+  "0031_research": research,
+  "0032_analytics": analytics,
+  "0033_auto_dm": autoDm,
+  "0034_music": music
 }

@@ -1,0 +1,13 @@
+/** Social research: sources of creators, posts and ads, the workspace's library as data, lists and studies. */
+export * from "./analysis.js"
+export { type Asked, CACHE_TTL_MS, mergeReports } from "./asking.js"
+export { RESEARCH_LIMITS } from "./limits.js"
+export { ResearchLive } from "./layer.js"
+export { listRecord } from "./list-tools.js"
+export { type ListChoice, type ListWithMembers, type NewMember, ResearchLists } from "./lists.js"
+export * from "./ports.js"
+export * from "./schema.js"
+export { type ContentScope, Research, type ResearchFailure, type Sourced } from "./service.js"
+export * from "./source.js"
+export { FollowTier, ResearchStudies, type StudyKind, type StudySubject } from "./studies.js"
+export { researchTools } from "./tools.js"
