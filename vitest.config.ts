@@ -19,6 +19,7 @@ const engineFree = [
   // Auto-DM's Bluesky chat and Mastodon inboxes against replayed recordings: no database.
   "packages/adapters/test/auto-dm/bluesky-chat.test.ts",
   "packages/adapters/test/auto-dm/mastodon-inbox.test.ts",
+  "packages/adapters/test/analytics/mastodon.test.ts",
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
   "packages/server/test/bin.test.ts",

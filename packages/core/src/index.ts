@@ -3,6 +3,7 @@
  * …). Each namespace is also its own subpath (`@svc/core/accounts`, `@svc/core/tools`, …), which loads that area only.
  */
 export * as Accounts from "./accounts/index.js"
+export * as Analytics from "./analytics/index.js"
 export * as Auth from "./auth/index.js"
 export * as AutoDm from "./auto-dm/index.js"
 export * as Boards from "./boards/index.js"

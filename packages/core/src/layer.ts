@@ -1,5 +1,7 @@
 import { Layer } from "effect"
 import { Accounts } from "./accounts/service.js"
+import { AnalyticsLive } from "./analytics/layer.js"
+import { analyticsTools } from "./analytics/tools.js"
 import { AutoDmLive } from "./auto-dm/layer.js"
 import { autoDmTools } from "./auto-dm/tools.js"
 import { Authenticator } from "./auth/authenticator.js"
@@ -75,6 +77,7 @@ export const CoreLive = Layer.mergeAll(
   RoutinesLive,
   ResearchLive,
   SchedulingLive,
+  AnalyticsLive,
   AutoDmLive,
   Skills.Default,
   StoreLive,
@@ -113,6 +116,7 @@ export const everyToolset = [
   askTools,
   routineTools,
   schedulingTools,
+  analyticsTools,
   autoDmTools,
   skillTools,
   storeTools,

@@ -135,6 +135,26 @@ export const ServerConfig = Config.all({
     Config.validate({ message: "SVC_PUBLISH_LEASE_MS must be at least 10000", validation: (ms) => ms >= 10_000 })
   ),
   /** How long a running Custom AI answer is held before another instance may take it over (after a crash). */
+  /** Whether this process fetches published posts' metrics (off: another instance does). */
+  analyticsWorker: switchedOn("SVC_ANALYTICS_WORKER", true),
+  /** How long a claimed metrics fetch is held before another instance may take it over. */
+  analyticsLeaseMs: Config.integer("SVC_ANALYTICS_LEASE_MS").pipe(
+    Config.withDefault(120_000),
+    Config.validate({ message: "SVC_ANALYTICS_LEASE_MS must be at least 10000", validation: (ms) => ms >= 10_000 })
+  ),
+  /** How often a post's metrics are fetched in its first day (later the schedule slows: docs/analytics.md). */
+  analyticsFirstDayEveryMs: Config.integer("SVC_ANALYTICS_FIRST_DAY_EVERY_MS").pipe(
+    Config.withDefault(900_000),
+    Config.validate({
+      message: "SVC_ANALYTICS_FIRST_DAY_EVERY_MS must be at least 10000",
+      validation: (ms) => ms >= 10_000
+    })
+  ),
+  /** How often each connected account's replies and mentions are read for the auto-DM rules. */
+  autoDmPollMs: Config.integer("SVC_AUTO_DM_POLL_MS").pipe(
+    Config.withDefault(60_000),
+    Config.validate({ message: "SVC_AUTO_DM_POLL_MS must be at least 5000", validation: (ms) => ms >= 5_000 })
+  ),
   /** Whether this process answers replies with the auto-DM rules (off: another instance does). */
   autoDmWorker: switchedOn("SVC_AUTO_DM_WORKER", true),
   /** How long a claimed auto-DM send is held before another instance may take it over. */

@@ -3,8 +3,10 @@
  * public addresses scheduling gives out (the own feed, connect links), both from the server's public address.
  */
 import { makeCheckedFetch } from "@svc/adapters/http-sender"
+import { makeBlueskyMetricsReader, makeMastodonMetricsReader } from "@svc/adapters/analytics"
 import { makeBlueskyInbox, makeMastodonInbox } from "@svc/adapters/auto-dm"
 import { makeBlueskyPublisher, makeMastodonPublisher } from "@svc/adapters/publisher"
+import { AnalyticsPortsLive } from "@svc/core/analytics"
 import { EngagementInboxesLive } from "@svc/core/auto-dm"
 import { SchedulingPortsLive } from "@svc/core/scheduling"
 import { Effect, Layer } from "effect"
@@ -24,10 +26,15 @@ export const schedulingPortsAt = (publicBase: string, allowLoopback = false) =>
         (checked) => Effect.promise(checked.close)
       ),
       (checked) =>
-        Layer.merge(
+        Layer.mergeAll(
           SchedulingPortsLive(publicBase, [
             makeBlueskyPublisher({ fetch: checked }),
             makeMastodonPublisher({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
+          ]),
+          // The same accounts' posts' metrics, for analytics.
+          AnalyticsPortsLive([
+            makeBlueskyMetricsReader({ fetch: checked }),
+            makeMastodonMetricsReader({ allowPlainHttp: allowLoopback, dispatcher: checked.dispatcher })
           ]),
           // The same accounts' replies and mentions, for the auto-DM rules.
           EngagementInboxesLive([

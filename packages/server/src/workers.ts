@@ -11,6 +11,7 @@ import { MediaPurgeLive } from "@svc/core/media"
 import { RoutineWorkerLive } from "@svc/core/routines"
 import { PublishWorkerLive } from "@svc/core/scheduling"
 import { AutoDmWorkerLive } from "@svc/core/auto-dm"
+import { AnalyticsWorkerLive } from "@svc/core/analytics"
 import { SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Layer } from "effect"
@@ -25,6 +26,7 @@ export const SVC_WORKERS = {
   routines: "runs routines when they are due",
   sequences: "sends the email sequences' due steps",
   publishing: "publishes scheduled posts to their platforms",
+  analytics: "fetches published posts' metrics on their schedule",
   autoDm: "reads replies and mentions of connected accounts and sends the auto-DM rules' messages",
   mail: "sends the outbox over SMTP (only with an SMTP server)",
   trashPurge: "empties the trash of items deleted over 30 days ago",
@@ -53,6 +55,7 @@ export const workersOf = (config: ServerConfig): SvcWorkers => ({
   routines: config.aiWorker,
   sequences: config.sequenceWorker,
   publishing: config.publishWorker,
+  analytics: config.analyticsWorker,
   autoDm: config.autoDmWorker,
   mail: config.smtpUrl._tag === "Some",
   trashPurge: true,
@@ -84,7 +87,10 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.routines, () => RoutineWorkerLive({ leaseMs: config.aiLeaseMs })),
     when(on.sequences, () => SequenceWorkerLive()),
     when(on.publishing, () => PublishWorkerLive({ leaseMs: config.publishLeaseMs })),
-    when(on.autoDm, () => AutoDmWorkerLive({ leaseMs: config.autoDmLeaseMs })),
+    when(on.analytics, () =>
+      AnalyticsWorkerLive({ leaseMs: config.analyticsLeaseMs, firstDayEveryMs: config.analyticsFirstDayEveryMs })
+    ),
+    when(on.autoDm, () => AutoDmWorkerLive({ leaseMs: config.autoDmLeaseMs, pollMs: config.autoDmPollMs })),
     config.smtpUrl._tag === "Some" && on.mail
       ? MailWorkerLive({ publicBase: publicBase(config) }).pipe(
           Layer.provide(SmtpTransportLive({ url: config.smtpUrl.value, from: mailFrom(config) }))

@@ -7,6 +7,7 @@ import { McpRoutes } from "./mcp/routes.js"
 import { MetaRoutes } from "./meta.js"
 import { OAuthRoutes } from "./oauth/index.js"
 import { ConnectRoutes } from "./connect/routes.js"
+import { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
 import { RestToolRoutes } from "./rest/routes.js"
@@ -43,6 +44,7 @@ export { makeToolsOpenApi } from "./rest/openapi.js"
 export { MetaRoutes } from "./meta.js"
 export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
 export { CONNECT_TRIES_PER_WINDOW, CONNECT_WINDOW_MS, ConnectRoutes } from "./connect/routes.js"
+export { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 export { PostFeedRoutes } from "./public-pages/post-feed.js"
 export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW, StorePagesRoutes } from "./public-pages/routes.js"
 export { RestToolRoutes } from "./rest/routes.js"
@@ -64,6 +66,7 @@ export const ToolFacesLive = Layer.mergeAll(
   MailRoutes,
   StorePagesRoutes,
   PostFeedRoutes,
+  FeedClickRoutes,
   ConnectRoutes,
   MediaRoutes,
   WorkspaceStepsRoutes

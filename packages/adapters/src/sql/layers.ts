@@ -27,6 +27,7 @@ import { OAuthReposSql } from "./repos/oauth.js"
 import { MediaRepoSql } from "./repos/media.js"
 import { RoutinesRepoSql } from "./repos/routines.js"
 import { PostingSchedulesRepoSql } from "./repos/posting-schedules.js"
+import { AnalyticsRepoSql } from "./repos/analytics.js"
 import { AutoDmRulesRepoSql } from "./repos/auto-dm-rules.js"
 import { AutoDmWorkRepoSql } from "./repos/auto-dm-work.js"
 import { MusicCatalogRepoSql } from "./repos/music-catalog.js"
@@ -76,6 +77,7 @@ export const SqlReposLive = Layer.mergeAll(
   ResearchListsRepoLive,
   ResearchCacheLive,
   MusicCatalogRepoSql,
+  AnalyticsRepoSql,
   AutoDmRulesRepoSql,
   AutoDmWorkRepoSql,
   EventLogSql,

@@ -278,6 +278,307 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_read_card": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Read card
+         * @deprecated
+         * @description Deprecated name of svc_read_social_post: the same input and answer. Call svc_read_social_post instead.
+         */
+        readonly post: operations["svc_read_card"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_search_creators": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Search creators
+         * @description Find creators by name or topic words on the configured networks and among authors saved in the library. Returns creators with follower counts and the sources asked. 0.2 credits.
+         */
+        readonly post: operations["svc_search_creators"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_resolve_creator": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Resolve creator
+         * @description Turn a handle, profile URL or name into one creator per network (id, handle, followers). not-found names the networks searched. 0.1 credits.
+         */
+        readonly post: operations["svc_resolve_creator"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_analyze_creator": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Analyze creator
+         * @description Analyse a creator's latest posts: cadence by weekday and hour in timeZone, engagement median and spread, top posts vs their own median, formats, topics. 0.5 credits.
+         */
+        readonly post: operations["svc_analyze_creator"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_read_social_post": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Read social post
+         * @description Read one post, video or article by URL, network id (at:// URI, video id) or saved item id: text, title, format, engagement. 0.1 credits.
+         */
+        readonly post: operations["svc_read_social_post"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_following_overview": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Following overview
+         * @description List whom a creator follows, grouped by audience size (mega ≥1M … nano <1k), biggest first. Networks that list follows: bluesky and the research provider's. 0.3 credits.
+         */
+        readonly post: operations["svc_following_overview"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_analyze_list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Analyze list
+         * @description Compare the creators of a creator list side by side (first 20): followers, posting rate, median engagement, per 1k followers, top format, best post, with ranks. 0.5 credits.
+         */
+        readonly post: operations["svc_analyze_list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_search_social_content": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Search social content
+         * @description Search posts by words: in the workspace's saved posts and links (scope library, free), on one network, or everywhere (global). Returns posts with engagement where the network gives it. 0.2 credits unless scope is library.
+         */
+        readonly post: operations["svc_search_social_content"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_study_top_titles": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Study top titles
+         * @description Find titles that beat their creator's own median engagement, for a topic or a creator list: each with its ratio. Posts without titles use their first line. 0.3 credits.
+         */
+        readonly post: operations["svc_study_top_titles"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_search_ads": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Search ads
+         * @description Search the ad library for ads containing words: brand, text, headline, dates, placements. Save brands with svc_save_brands_to_list. 0.2 credits.
+         */
+        readonly post: operations["svc_search_ads"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_brand_ads": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get brand ads
+         * @description List one brand's ads from the ad library, newest first; the brand by name, page URL or page id. 0.2 credits.
+         */
+        readonly post: operations["svc_get_brand_ads"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_brand_list_ads": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get brand list ads
+         * @description List the ads of every brand on a brand list (svc_save_brands_to_list), per brand, newest first. 0.3 credits.
+         */
+        readonly post: operations["svc_get_brand_list_ads"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_save_brands_to_list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Save brands to list
+         * @description Add brands (advertisers) to a brand list (made when listName is new) to watch with svc_get_brand_list_ads. Brands without id are looked up in the ad library. Returns the list. Free.
+         */
+        readonly post: operations["svc_save_brands_to_list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_remove_brands_from_list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Remove brands from list
+         * @description Remove brands from a brand list by their ids. Returns the list as it now is. Free.
+         */
+        readonly post: operations["svc_remove_brands_from_list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_save_creators_to_list": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Save creators to list
+         * @description Add creators to a creator list (made when listName is new) to compare with svc_analyze_list. Creators without id are looked up on their network. Returns the list. Free.
+         */
+        readonly post: operations["svc_save_creators_to_list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_create_board": {
         readonly parameters: {
             readonly query?: never;
@@ -779,6 +1080,86 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_search_instagram_music": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Search Instagram music
+         * @description Search this server's licensed music catalog (tracks cleared for Reels and other posts) by title or artist, case and accents ignored: exact matches first, then prefix, contains, all words. Paged. Free. No tracks: hint says why.
+         */
+        readonly post: operations["svc_search_instagram_music"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_get_analytics": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Get analytics
+         * @description Get totals and per-platform figures (posts published, likes, replies, reposts, quotes, views, clicks) of posts published in a period, vs the period before. From stored samples; null where no platform gives a metric. Free.
+         */
+        readonly post: operations["svc_get_analytics"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_analytics_posts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List analytics posts
+         * @description List published posts with their latest metrics, in total and per platform (url, postedAt, metricsAt). Sort by publishedAt or a metric; filter by platform and days published. Paged. Free.
+         */
+        readonly post: operations["svc_list_analytics_posts"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_list_auto_dm_rules": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * List auto-DM rules
+         * @description List auto-DM rules, newest first, with their keywords, template, delivery and sent/failed counts. Filter by account or post. Paged. Free.
+         */
+        readonly post: operations["svc_list_auto_dm_rules"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_update_schedule": {
         readonly parameters: {
             readonly query?: never;
@@ -1000,6 +1381,66 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_create_auto_dm_automation": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Create auto-DM automation
+         * @description Create a rule: new replies/mentions of a connected account (one post or all) with a keyword get one message per person, sent by the worker (bluesky: chat DM or reply; mastodon: direct mention or reply). Returns the rule. Free.
+         */
+        readonly post: operations["svc_create_auto_dm_automation"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_update_auto_dm_automation": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update auto-DM automation
+         * @description Change an auto-DM rule (fields left out stay); enabled false pauses it. People already answered are not answered again. Returns the rule. Free.
+         */
+        readonly post: operations["svc_update_auto_dm_automation"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_delete_auto_dm_automation": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Delete auto-DM automation
+         * @description Delete an auto-DM rule for good; messages it has not sent yet are dropped. Returns it as it was. Free.
+         */
+        readonly post: operations["svc_delete_auto_dm_automation"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_list_routines": {
         readonly parameters: {
             readonly query?: never;
@@ -1054,6 +1495,26 @@ export interface paths {
          * @description Change a routine's fields (others stay), or pause or resume it with enabled; returns it. Free.
          */
         readonly post: operations["svc_update_routine"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_study_top_carousels": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Study top carousels
+         * @description Find carousels (several images) and documents that beat their creator's own median engagement, for a topic or a creator list, with the ratio. 0.3 credits.
+         */
+        readonly post: operations["svc_study_top_carousels"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -3677,6 +4138,2790 @@ export interface operations {
                         }[];
                         /** @description Pass as cursor (with the same query and filters) to read the next page; absent on the last page. */
                         readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_read_card: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post URL, network id, or library item id (post_…, link_…). */
+                    readonly post: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description A post, video or article. */
+                        readonly post: {
+                            /** @description Network of the post (a research platform, or a saved post's platform). */
+                            readonly platform: string;
+                            /** @description The network's id of the post (an at:// URI, a video id, an item id). */
+                            readonly id: string;
+                            /** @description Public address, or null. */
+                            readonly url: string | null;
+                            /** @description Who posted it. */
+                            readonly author: {
+                                /** @description Author handle; empty when unknown. */
+                                readonly handle: string;
+                                /** @description Author name; empty when unknown. */
+                                readonly name: string;
+                            };
+                            /** @description Title (videos, articles); null for posts without one. */
+                            readonly title: string | null;
+                            /** @description Text (a description or summary for videos and articles); may be empty. */
+                            readonly text: string;
+                            /**
+                             * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                             * @enum {string}
+                             */
+                            readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                            /** @description Images, videos or pages attached. */
+                            readonly mediaCount: number;
+                            /** @description When it was published, or null when unknown. */
+                            readonly createdAt: string | null;
+                            /** @description Engagement counts; null where the network does not give one. */
+                            readonly metrics: {
+                                /** @description Likes (favourites); null when the source does not give it. */
+                                readonly likes: number | null;
+                                /** @description Replies (comments); null when the source does not give it. */
+                                readonly replies: number | null;
+                                /** @description Reposts (shares); null when the source does not give it. */
+                                readonly reposts: number | null;
+                                /** @description Quote posts; null when the source does not give it. */
+                                readonly quotes: number | null;
+                                /** @description Views; null when the source does not give it. */
+                                readonly views: number | null;
+                            };
+                            /** @description The source that answered. */
+                            readonly source: string;
+                        };
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_search_creators: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Search words, 1–200 chars. */
+                    readonly query: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description Most creators, 1–100; default 20. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Creators found, the sources' answers interleaved. */
+                        readonly creators: readonly {
+                            /**
+                             * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                             * @enum {string}
+                             */
+                            readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                            /** @description The network's id (a DID, a channel id, a feed URL). */
+                            readonly id: string;
+                            /** @description Handle or short name, e.g. alice.bsky.social. */
+                            readonly handle: string;
+                            /** @description Display name; the handle when none. */
+                            readonly name: string;
+                            /** @description Profile text, or null. */
+                            readonly bio: string | null;
+                            /** @description Public profile address; null when unknown. */
+                            readonly url: string | null;
+                            /** @description Picture address, or null. */
+                            readonly avatarUrl: string | null;
+                            /** @description Followers (subscribers); null when the source does not give it. */
+                            readonly followers: number | null;
+                            /** @description Accounts followed; null when the source does not give it. */
+                            readonly following: number | null;
+                            /** @description Posts (videos, articles) published; null when the source does not give it. */
+                            readonly posts: number | null;
+                            /** @description The source that answered (see sources). */
+                            readonly source: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_resolve_creator: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Handle (alice.bsky.social, @name), profile/channel/publication URL, or name; ≤200 chars. */
+                    readonly creator: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The best match (the named network's, else the first). */
+                        readonly creator: {
+                            /**
+                             * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                             * @enum {string}
+                             */
+                            readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                            /** @description The network's id (a DID, a channel id, a feed URL). */
+                            readonly id: string;
+                            /** @description Handle or short name, e.g. alice.bsky.social. */
+                            readonly handle: string;
+                            /** @description Display name; the handle when none. */
+                            readonly name: string;
+                            /** @description Profile text, or null. */
+                            readonly bio: string | null;
+                            /** @description Public profile address; null when unknown. */
+                            readonly url: string | null;
+                            /** @description Picture address, or null. */
+                            readonly avatarUrl: string | null;
+                            /** @description Followers (subscribers); null when the source does not give it. */
+                            readonly followers: number | null;
+                            /** @description Accounts followed; null when the source does not give it. */
+                            readonly following: number | null;
+                            /** @description Posts (videos, articles) published; null when the source does not give it. */
+                            readonly posts: number | null;
+                            /** @description The source that answered (see sources). */
+                            readonly source: string;
+                        };
+                        /** @description One match per network. */
+                        readonly creators: readonly {
+                            /**
+                             * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                             * @enum {string}
+                             */
+                            readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                            /** @description The network's id (a DID, a channel id, a feed URL). */
+                            readonly id: string;
+                            /** @description Handle or short name, e.g. alice.bsky.social. */
+                            readonly handle: string;
+                            /** @description Display name; the handle when none. */
+                            readonly name: string;
+                            /** @description Profile text, or null. */
+                            readonly bio: string | null;
+                            /** @description Public profile address; null when unknown. */
+                            readonly url: string | null;
+                            /** @description Picture address, or null. */
+                            readonly avatarUrl: string | null;
+                            /** @description Followers (subscribers); null when the source does not give it. */
+                            readonly followers: number | null;
+                            /** @description Accounts followed; null when the source does not give it. */
+                            readonly following: number | null;
+                            /** @description Posts (videos, articles) published; null when the source does not give it. */
+                            readonly posts: number | null;
+                            /** @description The source that answered (see sources). */
+                            readonly source: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_analyze_creator: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Handle (alice.bsky.social, @name), profile/channel/publication URL, or name; ≤200 chars. */
+                    readonly creator: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description IANA time zone to count weekdays and hours in, e.g. "America/New_York"; default UTC. */
+                    readonly timeZone?: string;
+                    /** @description Latest posts read per creator, 5–100; default 50. */
+                    readonly posts?: number;
+                    /** @description Top posts shown, 1–20; default 5. */
+                    readonly top?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description A creator's cadence, engagement, top posts, formats and topics. */
+                        readonly analysis: {
+                            /** @description A creator on one network. */
+                            readonly creator: {
+                                /**
+                                 * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                                 * @enum {string}
+                                 */
+                                readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                                /** @description The network's id (a DID, a channel id, a feed URL). */
+                                readonly id: string;
+                                /** @description Handle or short name, e.g. alice.bsky.social. */
+                                readonly handle: string;
+                                /** @description Display name; the handle when none. */
+                                readonly name: string;
+                                /** @description Profile text, or null. */
+                                readonly bio: string | null;
+                                /** @description Public profile address; null when unknown. */
+                                readonly url: string | null;
+                                /** @description Picture address, or null. */
+                                readonly avatarUrl: string | null;
+                                /** @description Followers (subscribers); null when the source does not give it. */
+                                readonly followers: number | null;
+                                /** @description Accounts followed; null when the source does not give it. */
+                                readonly following: number | null;
+                                /** @description Posts (videos, articles) published; null when the source does not give it. */
+                                readonly posts: number | null;
+                                /** @description The source that answered (see sources). */
+                                readonly source: string;
+                            };
+                            /** @description Posts read and analysed. */
+                            readonly sampleSize: number;
+                            /** @description Posts with a publication time. */
+                            readonly dated: number;
+                            /** @description Posts without one (left out of cadence and dates). */
+                            readonly undated: number;
+                            /** @description Oldest post's time; null when none is dated. */
+                            readonly from: string | null;
+                            /** @description Newest post's time; null when none is dated. */
+                            readonly to: string | null;
+                            /** @description Posts by weekday and hour in the time zone, and the posting rate. */
+                            readonly cadence: {
+                                /** @description IANA time zone the weekdays and hours are counted in. */
+                                readonly timeZone: string;
+                                /** @description Posts with a publication time (the ones counted). */
+                                readonly dated: number;
+                                /** @description Posts without a publication time, left out. */
+                                readonly undated: number;
+                                /** @description Posts per day of the week. */
+                                readonly byWeekday: {
+                                    /** @description Posts on Mondays. */
+                                    readonly monday: number;
+                                    /** @description Posts on Tuesdays. */
+                                    readonly tuesday: number;
+                                    /** @description Posts on Wednesdays. */
+                                    readonly wednesday: number;
+                                    /** @description Posts on Thursdays. */
+                                    readonly thursday: number;
+                                    /** @description Posts on Fridays. */
+                                    readonly friday: number;
+                                    /** @description Posts on Saturdays. */
+                                    readonly saturday: number;
+                                    /** @description Posts on Sundays. */
+                                    readonly sunday: number;
+                                };
+                                /** @description 24 counts: posts per hour of the day, index 0 = 00:00–00:59 local time. */
+                                readonly byHour: readonly number[];
+                                /** @description Posting rate: the gaps between consecutive posts (posts − 1) per week of the span from the oldest to the newest, rounded to 0.01; null with fewer than 2 dated posts or all at one instant. */
+                                readonly postsPerWeek: number | null;
+                                /** @description Day with most posts (ties: earliest). */
+                                readonly busiestWeekday: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday") | null;
+                                /** @description Hour 0–23 with most posts (ties: earliest). */
+                                readonly busiestHour: number | null;
+                            };
+                            /** @description Engagement (likes + replies + reposts + quotes) of the posts that have it; null when none has. */
+                            readonly engagement: {
+                                /** @description Values (posts) measured. */
+                                readonly count: number;
+                                /** @description Median; null with no values. */
+                                readonly median: number | null;
+                                /** @description 25th percentile (linear interpolation). */
+                                readonly p25: number | null;
+                                /** @description 75th percentile (linear interpolation). */
+                                readonly p75: number | null;
+                                /** @description Interquartile range, p75 − p25. */
+                                readonly iqr: number | null;
+                                /** @description Smallest value. */
+                                readonly min: number | null;
+                                /** @description Largest value. */
+                                readonly max: number | null;
+                            } | null;
+                            /** @description Posts with the best ratio to the creator's median engagement, best first. */
+                            readonly topPosts: readonly {
+                                /** @description Network of the post. */
+                                readonly platform: string;
+                                /** @description The network's id of the post. */
+                                readonly id: string;
+                                /** @description Public address, or null. */
+                                readonly url: string | null;
+                                /** @description Author handle; empty when unknown. */
+                                readonly author: string;
+                                /** @description Title (or first line, where asked); null when none. */
+                                readonly title: string | null;
+                                /** @description Start of the text, at most 280 characters. */
+                                readonly excerpt: string;
+                                /**
+                                 * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                                 * @enum {string}
+                                 */
+                                readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                                /** @description When it was published, or null when unknown. */
+                                readonly createdAt: string | null;
+                                /** @description Likes + replies + reposts + quotes (views excluded); null when the network gives none. */
+                                readonly engagement: number | null;
+                                /** @description Median engagement of the creator's posts read; null when none has engagement. */
+                                readonly creatorMedian: number | null;
+                                /** @description Engagement divided by the creator's median engagement (at least 1), rounded to 0.01; null without engagement. */
+                                readonly ratio: number | null;
+                            }[];
+                            /** @description Posts per format, most used first. */
+                            readonly formats: readonly {
+                                /**
+                                 * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                                 * @enum {string}
+                                 */
+                                readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                                /** @description Posts of this format read. */
+                                readonly posts: number;
+                                /** @description Median engagement of those posts; null when none has engagement. */
+                                readonly medianEngagement: number | null;
+                            }[];
+                            /** @description Commonest terms of titles and texts, most posts first. */
+                            readonly topics: readonly {
+                                /** @description A word (lower-case), a hashtag (with #) or a two-word phrase (words joined by one space). */
+                                readonly term: string;
+                                /** @description Posts that use it (each post counts once). */
+                                readonly posts: number;
+                            }[];
+                            /** @description What the figures lack, and why. */
+                            readonly notes: readonly string[];
+                        };
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_read_social_post: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Post URL, network id, or library item id (post_…, link_…). */
+                    readonly post: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description A post, video or article. */
+                        readonly post: {
+                            /** @description Network of the post (a research platform, or a saved post's platform). */
+                            readonly platform: string;
+                            /** @description The network's id of the post (an at:// URI, a video id, an item id). */
+                            readonly id: string;
+                            /** @description Public address, or null. */
+                            readonly url: string | null;
+                            /** @description Who posted it. */
+                            readonly author: {
+                                /** @description Author handle; empty when unknown. */
+                                readonly handle: string;
+                                /** @description Author name; empty when unknown. */
+                                readonly name: string;
+                            };
+                            /** @description Title (videos, articles); null for posts without one. */
+                            readonly title: string | null;
+                            /** @description Text (a description or summary for videos and articles); may be empty. */
+                            readonly text: string;
+                            /**
+                             * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                             * @enum {string}
+                             */
+                            readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                            /** @description Images, videos or pages attached. */
+                            readonly mediaCount: number;
+                            /** @description When it was published, or null when unknown. */
+                            readonly createdAt: string | null;
+                            /** @description Engagement counts; null where the network does not give one. */
+                            readonly metrics: {
+                                /** @description Likes (favourites); null when the source does not give it. */
+                                readonly likes: number | null;
+                                /** @description Replies (comments); null when the source does not give it. */
+                                readonly replies: number | null;
+                                /** @description Reposts (shares); null when the source does not give it. */
+                                readonly reposts: number | null;
+                                /** @description Quote posts; null when the source does not give it. */
+                                readonly quotes: number | null;
+                                /** @description Views; null when the source does not give it. */
+                                readonly views: number | null;
+                            };
+                            /** @description The source that answered. */
+                            readonly source: string;
+                        };
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_following_overview: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Handle (alice.bsky.social, @name), profile/channel/publication URL, or name; ≤200 chars. */
+                    readonly creator: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description Most followed accounts, 1–100; default 100. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description A creator on one network. */
+                        readonly creator: {
+                            /**
+                             * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                             * @enum {string}
+                             */
+                            readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                            /** @description The network's id (a DID, a channel id, a feed URL). */
+                            readonly id: string;
+                            /** @description Handle or short name, e.g. alice.bsky.social. */
+                            readonly handle: string;
+                            /** @description Display name; the handle when none. */
+                            readonly name: string;
+                            /** @description Profile text, or null. */
+                            readonly bio: string | null;
+                            /** @description Public profile address; null when unknown. */
+                            readonly url: string | null;
+                            /** @description Picture address, or null. */
+                            readonly avatarUrl: string | null;
+                            /** @description Followers (subscribers); null when the source does not give it. */
+                            readonly followers: number | null;
+                            /** @description Accounts followed; null when the source does not give it. */
+                            readonly following: number | null;
+                            /** @description Posts (videos, articles) published; null when the source does not give it. */
+                            readonly posts: number | null;
+                            /** @description The source that answered (see sources). */
+                            readonly source: string;
+                        };
+                        /** @description Followed accounts read. */
+                        readonly total: number;
+                        /** @description Followed accounts by audience tier, biggest first; empty tiers left out. */
+                        readonly groups: readonly {
+                            /**
+                             * @description mega ≥1M followers, macro ≥100k, mid ≥10k, micro ≥1k, nano <1k, unknown when not given.
+                             * @enum {string}
+                             */
+                            readonly tier: "mega" | "macro" | "mid" | "micro" | "nano" | "unknown";
+                            readonly creators: readonly {
+                                /**
+                                 * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                                 * @enum {string}
+                                 */
+                                readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                                /** @description The network's id (a DID, a channel id, a feed URL). */
+                                readonly id: string;
+                                /** @description Handle or short name, e.g. alice.bsky.social. */
+                                readonly handle: string;
+                                /** @description Display name; the handle when none. */
+                                readonly name: string;
+                                /** @description Profile text, or null. */
+                                readonly bio: string | null;
+                                /** @description Public profile address; null when unknown. */
+                                readonly url: string | null;
+                                /** @description Picture address, or null. */
+                                readonly avatarUrl: string | null;
+                                /** @description Followers (subscribers); null when the source does not give it. */
+                                readonly followers: number | null;
+                                /** @description Accounts followed; null when the source does not give it. */
+                                readonly following: number | null;
+                                /** @description Posts (videos, articles) published; null when the source does not give it. */
+                                readonly posts: number | null;
+                                /** @description The source that answered (see sources). */
+                                readonly source: string;
+                            }[];
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_analyze_list: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description IANA time zone to count weekdays and hours in, e.g. "America/New_York"; default UTC. */
+                    readonly timeZone?: string;
+                    /** @description Latest posts read per creator, 5–100; default 50. */
+                    readonly posts?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The list compared. */
+                        readonly list: {
+                            readonly id: string;
+                            readonly name: string;
+                            /** @description an integer */
+                            readonly memberCount: number;
+                        };
+                        /** @description One row per creator read. */
+                        readonly rows: readonly {
+                            /**
+                             * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                             * @enum {string}
+                             */
+                            readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                            /** @description The network's id of the creator. */
+                            readonly creatorId: string;
+                            /** @description Handle. */
+                            readonly handle: string;
+                            /** @description Display name. */
+                            readonly name: string;
+                            /** @description Followers; null when the source does not say. */
+                            readonly followers: number | null;
+                            /** @description Posts analysed. */
+                            readonly sampleSize: number;
+                            /** @description Posting rate (see cadence). */
+                            readonly postsPerWeek: number | null;
+                            /** @description Median engagement per post. */
+                            readonly medianEngagement: number | null;
+                            /** @description Median engagement per 1,000 followers, rounded to 0.01; null without followers or engagement. */
+                            readonly engagementPer1kFollowers: number | null;
+                            /** @description The format posted most; null without posts. */
+                            readonly topFormat: ("text" | "image" | "carousel" | "video" | "document" | "link" | "article") | null;
+                            /** @description Best post's ratio to the creator's median; null when no post has engagement. */
+                            readonly bestRatio: number | null;
+                            /** @description Rank of each figure among the creators. */
+                            readonly ranks: {
+                                /** @description Rank among the creators compared, 1 = highest (ties share a rank); null without the figure. */
+                                readonly followers: number | null;
+                                /** @description Rank among the creators compared, 1 = highest (ties share a rank); null without the figure. */
+                                readonly postsPerWeek: number | null;
+                                /** @description Rank among the creators compared, 1 = highest (ties share a rank); null without the figure. */
+                                readonly medianEngagement: number | null;
+                                /** @description Rank among the creators compared, 1 = highest (ties share a rank); null without the figure. */
+                                readonly engagementPer1kFollowers: number | null;
+                                /** @description Rank among the creators compared, 1 = highest (ties share a rank); null without the figure. */
+                                readonly bestRatio: number | null;
+                            };
+                        }[];
+                        /** @description Each creator's full analysis. */
+                        readonly analyses: readonly {
+                            /** @description A creator on one network. */
+                            readonly creator: {
+                                /**
+                                 * @description Network: bluesky, youtube, substack, blog (any RSS/Atom site), x, linkedin, instagram, tiktok.
+                                 * @enum {string}
+                                 */
+                                readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                                /** @description The network's id (a DID, a channel id, a feed URL). */
+                                readonly id: string;
+                                /** @description Handle or short name, e.g. alice.bsky.social. */
+                                readonly handle: string;
+                                /** @description Display name; the handle when none. */
+                                readonly name: string;
+                                /** @description Profile text, or null. */
+                                readonly bio: string | null;
+                                /** @description Public profile address; null when unknown. */
+                                readonly url: string | null;
+                                /** @description Picture address, or null. */
+                                readonly avatarUrl: string | null;
+                                /** @description Followers (subscribers); null when the source does not give it. */
+                                readonly followers: number | null;
+                                /** @description Accounts followed; null when the source does not give it. */
+                                readonly following: number | null;
+                                /** @description Posts (videos, articles) published; null when the source does not give it. */
+                                readonly posts: number | null;
+                                /** @description The source that answered (see sources). */
+                                readonly source: string;
+                            };
+                            /** @description Posts read and analysed. */
+                            readonly sampleSize: number;
+                            /** @description Posts with a publication time. */
+                            readonly dated: number;
+                            /** @description Posts without one (left out of cadence and dates). */
+                            readonly undated: number;
+                            /** @description Oldest post's time; null when none is dated. */
+                            readonly from: string | null;
+                            /** @description Newest post's time; null when none is dated. */
+                            readonly to: string | null;
+                            /** @description Posts by weekday and hour in the time zone, and the posting rate. */
+                            readonly cadence: {
+                                /** @description IANA time zone the weekdays and hours are counted in. */
+                                readonly timeZone: string;
+                                /** @description Posts with a publication time (the ones counted). */
+                                readonly dated: number;
+                                /** @description Posts without a publication time, left out. */
+                                readonly undated: number;
+                                /** @description Posts per day of the week. */
+                                readonly byWeekday: {
+                                    /** @description Posts on Mondays. */
+                                    readonly monday: number;
+                                    /** @description Posts on Tuesdays. */
+                                    readonly tuesday: number;
+                                    /** @description Posts on Wednesdays. */
+                                    readonly wednesday: number;
+                                    /** @description Posts on Thursdays. */
+                                    readonly thursday: number;
+                                    /** @description Posts on Fridays. */
+                                    readonly friday: number;
+                                    /** @description Posts on Saturdays. */
+                                    readonly saturday: number;
+                                    /** @description Posts on Sundays. */
+                                    readonly sunday: number;
+                                };
+                                /** @description 24 counts: posts per hour of the day, index 0 = 00:00–00:59 local time. */
+                                readonly byHour: readonly number[];
+                                /** @description Posting rate: the gaps between consecutive posts (posts − 1) per week of the span from the oldest to the newest, rounded to 0.01; null with fewer than 2 dated posts or all at one instant. */
+                                readonly postsPerWeek: number | null;
+                                /** @description Day with most posts (ties: earliest). */
+                                readonly busiestWeekday: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday") | null;
+                                /** @description Hour 0–23 with most posts (ties: earliest). */
+                                readonly busiestHour: number | null;
+                            };
+                            /** @description Engagement (likes + replies + reposts + quotes) of the posts that have it; null when none has. */
+                            readonly engagement: {
+                                /** @description Values (posts) measured. */
+                                readonly count: number;
+                                /** @description Median; null with no values. */
+                                readonly median: number | null;
+                                /** @description 25th percentile (linear interpolation). */
+                                readonly p25: number | null;
+                                /** @description 75th percentile (linear interpolation). */
+                                readonly p75: number | null;
+                                /** @description Interquartile range, p75 − p25. */
+                                readonly iqr: number | null;
+                                /** @description Smallest value. */
+                                readonly min: number | null;
+                                /** @description Largest value. */
+                                readonly max: number | null;
+                            } | null;
+                            /** @description Posts with the best ratio to the creator's median engagement, best first. */
+                            readonly topPosts: readonly {
+                                /** @description Network of the post. */
+                                readonly platform: string;
+                                /** @description The network's id of the post. */
+                                readonly id: string;
+                                /** @description Public address, or null. */
+                                readonly url: string | null;
+                                /** @description Author handle; empty when unknown. */
+                                readonly author: string;
+                                /** @description Title (or first line, where asked); null when none. */
+                                readonly title: string | null;
+                                /** @description Start of the text, at most 280 characters. */
+                                readonly excerpt: string;
+                                /**
+                                 * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                                 * @enum {string}
+                                 */
+                                readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                                /** @description When it was published, or null when unknown. */
+                                readonly createdAt: string | null;
+                                /** @description Likes + replies + reposts + quotes (views excluded); null when the network gives none. */
+                                readonly engagement: number | null;
+                                /** @description Median engagement of the creator's posts read; null when none has engagement. */
+                                readonly creatorMedian: number | null;
+                                /** @description Engagement divided by the creator's median engagement (at least 1), rounded to 0.01; null without engagement. */
+                                readonly ratio: number | null;
+                            }[];
+                            /** @description Posts per format, most used first. */
+                            readonly formats: readonly {
+                                /**
+                                 * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                                 * @enum {string}
+                                 */
+                                readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                                /** @description Posts of this format read. */
+                                readonly posts: number;
+                                /** @description Median engagement of those posts; null when none has engagement. */
+                                readonly medianEngagement: number | null;
+                            }[];
+                            /** @description Commonest terms of titles and texts, most posts first. */
+                            readonly topics: readonly {
+                                /** @description A word (lower-case), a hashtag (with #) or a two-word phrase (words joined by one space). */
+                                readonly term: string;
+                                /** @description Posts that use it (each post counts once). */
+                                readonly posts: number;
+                            }[];
+                            /** @description What the figures lack, and why. */
+                            readonly notes: readonly string[];
+                        }[];
+                        /** @description Creators of the list that could not be read, and why. */
+                        readonly failed: readonly {
+                            readonly handle: string;
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            readonly error: string;
+                        }[];
+                        /** @description Creators past the first 20, not read. */
+                        readonly skipped: number;
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_search_social_content: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /**
+                     * @description Where to look: library (this workspace's saved posts and links; free), global (every configured source and the library), or one network (bluesky, youtube, …).
+                     * @enum {string}
+                     */
+                    readonly scope: "library" | "global" | "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description Search words, 1–200 chars. */
+                    readonly query: string;
+                    /** @description Most posts, 1–100; default 25. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Posts found, the sources' answers interleaved. */
+                        readonly posts: readonly {
+                            /** @description Network of the post (a research platform, or a saved post's platform). */
+                            readonly platform: string;
+                            /** @description The network's id of the post (an at:// URI, a video id, an item id). */
+                            readonly id: string;
+                            /** @description Public address, or null. */
+                            readonly url: string | null;
+                            /** @description Who posted it. */
+                            readonly author: {
+                                /** @description Author handle; empty when unknown. */
+                                readonly handle: string;
+                                /** @description Author name; empty when unknown. */
+                                readonly name: string;
+                            };
+                            /** @description Title (videos, articles); null for posts without one. */
+                            readonly title: string | null;
+                            /** @description Text (a description or summary for videos and articles); may be empty. */
+                            readonly text: string;
+                            /**
+                             * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                             * @enum {string}
+                             */
+                            readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                            /** @description Images, videos or pages attached. */
+                            readonly mediaCount: number;
+                            /** @description When it was published, or null when unknown. */
+                            readonly createdAt: string | null;
+                            /** @description Engagement counts; null where the network does not give one. */
+                            readonly metrics: {
+                                /** @description Likes (favourites); null when the source does not give it. */
+                                readonly likes: number | null;
+                                /** @description Replies (comments); null when the source does not give it. */
+                                readonly replies: number | null;
+                                /** @description Reposts (shares); null when the source does not give it. */
+                                readonly reposts: number | null;
+                                /** @description Quote posts; null when the source does not give it. */
+                                readonly quotes: number | null;
+                                /** @description Views; null when the source does not give it. */
+                                readonly views: number | null;
+                            };
+                            /** @description The source that answered. */
+                            readonly source: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_study_top_titles: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Topic words to search; or give a list. */
+                    readonly topic?: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description Least engagement ÷ the creator's median a post needs, 1–100; default 2. */
+                    readonly minRatio?: number;
+                    /** @description Most posts, 1–100; default 20. */
+                    readonly limit?: number;
+                    /** @description Use a post's first line as its title; default true. */
+                    readonly firstLineAsTitle?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Best ratio first. */
+                        readonly posts: readonly {
+                            /** @description Network of the post. */
+                            readonly platform: string;
+                            /** @description The network's id of the post. */
+                            readonly id: string;
+                            /** @description Public address, or null. */
+                            readonly url: string | null;
+                            /** @description Author handle; empty when unknown. */
+                            readonly author: string;
+                            /** @description Title (or first line, where asked); null when none. */
+                            readonly title: string | null;
+                            /** @description Start of the text, at most 280 characters. */
+                            readonly excerpt: string;
+                            /**
+                             * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                             * @enum {string}
+                             */
+                            readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                            /** @description When it was published, or null when unknown. */
+                            readonly createdAt: string | null;
+                            /** @description Likes + replies + reposts + quotes (views excluded); null when the network gives none. */
+                            readonly engagement: number | null;
+                            /** @description Median engagement of the creator's posts read; null when none has engagement. */
+                            readonly creatorMedian: number | null;
+                            /** @description Engagement divided by the creator's median engagement (at least 1), rounded to 0.01; null without engagement. */
+                            readonly ratio: number | null;
+                        }[];
+                        /** @description Creators whose posts were compared. */
+                        readonly creatorsStudied: number;
+                        /** @description Creators of the list that could not be read, and why. */
+                        readonly failed: readonly {
+                            readonly handle: string;
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            readonly error: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_search_ads: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Search words, 1–200 chars. */
+                    readonly query: string;
+                    /** @description ISO country code the ads reached, e.g. US or DE; default US. */
+                    readonly country?: string;
+                    /** @description Only ads still running; default true. */
+                    readonly activeOnly?: boolean;
+                    /** @description Most ads, 1–100; default 25. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Ads found, newest first per source. */
+                        readonly ads: readonly {
+                            /** @description The ad library's id of the ad. */
+                            readonly id: string;
+                            /** @description An advertiser. */
+                            readonly brand: {
+                                /** @description The ad library's page id of the brand. */
+                                readonly id: string;
+                                /** @description Brand (page) name. */
+                                readonly name: string;
+                            };
+                            /** @description Headline, or null. */
+                            readonly title: string | null;
+                            /** @description Body text; may be empty. */
+                            readonly text: string;
+                            /** @description First day shown, or null. */
+                            readonly startedAt: string | null;
+                            /** @description Last day shown; null while it runs. */
+                            readonly endedAt: string | null;
+                            /** @description Whether it still runs. */
+                            readonly active: boolean;
+                            /** @description Where it shows: facebook, instagram, … */
+                            readonly placements: readonly string[];
+                            /** @description The ad's page in the library, or null. */
+                            readonly url: string | null;
+                            /** @description The source that answered. */
+                            readonly source: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_brand_ads: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Brand name, facebook.com page URL, or page id. */
+                    readonly brand: string;
+                    /** @description Only ads still running; default true. */
+                    readonly activeOnly?: boolean;
+                    /** @description Most ads, 1–100; default 25. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description An advertiser. */
+                        readonly brand: {
+                            /** @description The ad library's page id of the brand. */
+                            readonly id: string;
+                            /** @description Brand (page) name. */
+                            readonly name: string;
+                        };
+                        /** @description The brand's ads, newest first. */
+                        readonly ads: readonly {
+                            /** @description The ad library's id of the ad. */
+                            readonly id: string;
+                            /** @description An advertiser. */
+                            readonly brand: {
+                                /** @description The ad library's page id of the brand. */
+                                readonly id: string;
+                                /** @description Brand (page) name. */
+                                readonly name: string;
+                            };
+                            /** @description Headline, or null. */
+                            readonly title: string | null;
+                            /** @description Body text; may be empty. */
+                            readonly text: string;
+                            /** @description First day shown, or null. */
+                            readonly startedAt: string | null;
+                            /** @description Last day shown; null while it runs. */
+                            readonly endedAt: string | null;
+                            /** @description Whether it still runs. */
+                            readonly active: boolean;
+                            /** @description Where it shows: facebook, instagram, … */
+                            readonly placements: readonly string[];
+                            /** @description The ad's page in the library, or null. */
+                            readonly url: string | null;
+                            /** @description The source that answered. */
+                            readonly source: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_brand_list_ads: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description Only ads still running; default true. */
+                    readonly activeOnly?: boolean;
+                    /** @description Most ads per brand, 1–25; default 10. */
+                    readonly perBrand?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description One entry per brand on the list (the first 20). */
+                        readonly brands: readonly {
+                            /** @description An advertiser. */
+                            readonly brand: {
+                                /** @description The ad library's page id of the brand. */
+                                readonly id: string;
+                                /** @description Brand (page) name. */
+                                readonly name: string;
+                            };
+                            readonly ads: readonly {
+                                /** @description The ad library's id of the ad. */
+                                readonly id: string;
+                                /** @description An advertiser. */
+                                readonly brand: {
+                                    /** @description The ad library's page id of the brand. */
+                                    readonly id: string;
+                                    /** @description Brand (page) name. */
+                                    readonly name: string;
+                                };
+                                /** @description Headline, or null. */
+                                readonly title: string | null;
+                                /** @description Body text; may be empty. */
+                                readonly text: string;
+                                /** @description First day shown, or null. */
+                                readonly startedAt: string | null;
+                                /** @description Last day shown; null while it runs. */
+                                readonly endedAt: string | null;
+                                /** @description Whether it still runs. */
+                                readonly active: boolean;
+                                /** @description Where it shows: facebook, instagram, … */
+                                readonly placements: readonly string[];
+                                /** @description The ad's page in the library, or null. */
+                                readonly url: string | null;
+                                /** @description The source that answered. */
+                                readonly source: string;
+                            }[];
+                            /** @description Why this brand's ads are missing. */
+                            readonly error: string | null;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_save_brands_to_list: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description 1–50 brands; svc_search_ads' brand objects may be passed as they are. */
+                    readonly brands: readonly {
+                        /** @description Brand name, page URL or page id. */
+                        readonly name: string;
+                        /** @description The ad library's page id (from svc_search_ads); skips the lookup. */
+                        readonly id?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The list as it now is. */
+                        readonly list: {
+                            /** @description List id (crl_… creators, brl_… brands). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "creators" | "brands";
+                            readonly name: string;
+                            /** @description an integer */
+                            readonly memberCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                        /** @description Every member, in the order added. */
+                        readonly members: readonly {
+                            /** @description Network of a creator; null for a brand. */
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            /** @description The network's creator id, or the ad library's brand (page) id. */
+                            readonly id: string;
+                            readonly handle: string;
+                            readonly name: string;
+                            readonly url: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly addedAt: string;
+                        }[];
+                        /** @description Brands new to the list. */
+                        readonly added: number;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_remove_brands_from_list: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description 1–50 brand ids as the list shows them. */
+                    readonly brandIds: readonly string[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The list as it now is. */
+                        readonly list: {
+                            /** @description List id (crl_… creators, brl_… brands). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "creators" | "brands";
+                            readonly name: string;
+                            /** @description an integer */
+                            readonly memberCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                        /** @description Every member, in the order added. */
+                        readonly members: readonly {
+                            /** @description Network of a creator; null for a brand. */
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            /** @description The network's creator id, or the ad library's brand (page) id. */
+                            readonly id: string;
+                            readonly handle: string;
+                            readonly name: string;
+                            readonly url: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly addedAt: string;
+                        }[];
+                        /** @description Brands taken off. */
+                        readonly removed: number;
+                        /** @description Ids given that were not on the list. */
+                        readonly notOnList: readonly string[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_save_creators_to_list: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description 1–50 creators; svc_resolve_creator's creators may be passed as they are. */
+                    readonly creators: readonly {
+                        /**
+                         * @description The creator's network.
+                         * @enum {string}
+                         */
+                        readonly platform: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                        /** @description Handle (alice.bsky.social, @name), profile/channel/publication URL, or name; ≤200 chars. */
+                        readonly handle: string;
+                        /** @description The network's id from svc_resolve_creator; skips the lookup. */
+                        readonly id?: string;
+                        /** @description a string at most 200 character(s) long */
+                        readonly name?: string;
+                        /** @description a string at most 2000 character(s) long */
+                        readonly url?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The list as it now is. */
+                        readonly list: {
+                            /** @description List id (crl_… creators, brl_… brands). */
+                            readonly id: string;
+                            /** @enum {string} */
+                            readonly kind: "creators" | "brands";
+                            readonly name: string;
+                            /** @description an integer */
+                            readonly memberCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                        /** @description Every member, in the order added. */
+                        readonly members: readonly {
+                            /** @description Network of a creator; null for a brand. */
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            /** @description The network's creator id, or the ad library's brand (page) id. */
+                            readonly id: string;
+                            readonly handle: string;
+                            readonly name: string;
+                            readonly url: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly addedAt: string;
+                        }[];
+                        /** @description Creators new to the list. */
+                        readonly added: number;
                     };
                 };
             };
@@ -7351,6 +10596,587 @@ export interface operations {
             };
         };
     };
+    readonly svc_search_instagram_music: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Title or artist words, 1 to 200 characters. */
+                    readonly query: string;
+                    /** @description Only tracks at least this long (seconds, 1 to 10800). */
+                    readonly minDurationSeconds?: number;
+                    /** @description Only tracks at most this long, e.g. 90 for a Reel. */
+                    readonly maxDurationSeconds?: number;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Matching tracks, best match first. */
+                        readonly tracks: readonly {
+                            /** @description Track id (trk_…). */
+                            readonly id: string;
+                            readonly title: string;
+                            readonly artist: string;
+                            /** @description Length in seconds; null if unknown. */
+                            readonly durationSeconds: number | null;
+                            /** @description ISRC, 12 characters (USRC17607839). */
+                            readonly isrc: string | null;
+                            /** @description What the licence allows or asks (where, how long, credit); follow it. */
+                            readonly usageNotes: string | null;
+                            /**
+                             * @description How title or artist matched, best first; words: every word, any order.
+                             * @enum {string}
+                             */
+                            readonly match: "exact" | "prefix" | "contains" | "words";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                        /** @description Why there are no tracks, and what to do: only with none. */
+                        readonly hint?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_get_analytics: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Last N days up to now, 1 to 365; default 28. */
+                    readonly days?: number;
+                    /** @description First day, YYYY-MM-DD (UTC). */
+                    readonly from?: string;
+                    /** @description Last day, inclusive; default today, YYYY-MM-DD (UTC). */
+                    readonly to?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                         */
+                        readonly from: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                         */
+                        readonly to: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                         */
+                        readonly previousFrom: string;
+                        /** @description Newest sample; null if none yet. */
+                        readonly metricsAt: string | null;
+                        /** @description all first, then each platform. */
+                        readonly figures: readonly {
+                            /**
+                             * @description all: every platform together.
+                             * @enum {string}
+                             */
+                            readonly platform: "all" | "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            /** @enum {string} */
+                            readonly metric: "postsPublished" | "likes" | "replies" | "reposts" | "quotes" | "views" | "clicks";
+                            readonly value: number | null;
+                            readonly previous: number | null;
+                            readonly changePercent: number | null;
+                        }[];
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_analytics_posts: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /**
+                     * @description Default publishedAt; null metrics sort last.
+                     * @enum {string}
+                     */
+                    readonly sort?: "publishedAt" | "likes" | "replies" | "reposts" | "views" | "clicks" | "engagement";
+                    /**
+                     * @description Default desc.
+                     * @enum {string}
+                     */
+                    readonly order?: "desc" | "asc";
+                    /**
+                     * @description Only this platform's figures.
+                     * @enum {string}
+                     */
+                    readonly platform?: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                    /** @description Published on or after, YYYY-MM-DD (UTC). */
+                    readonly from?: string;
+                    /** @description Published on or before, YYYY-MM-DD (UTC). */
+                    readonly to?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Published posts in the order asked. */
+                        readonly posts: readonly {
+                            /** @description Post id (post_…). */
+                            readonly postId: string;
+                            /** @description First 280 characters. */
+                            readonly text: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly publishedAt: string;
+                            readonly metricsAt: string | null;
+                            readonly likes: number | null;
+                            readonly replies: number | null;
+                            readonly reposts: number | null;
+                            readonly quotes: number | null;
+                            readonly views: number | null;
+                            readonly clicks: number | null;
+                            readonly engagement: number | null;
+                            /** @description Latest metrics per platform. */
+                            readonly platforms: readonly {
+                                /** @enum {string} */
+                                readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                                readonly url: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                                 */
+                                readonly postedAt: string;
+                                /** @description Latest sample; null before the first. */
+                                readonly metricsAt: string | null;
+                                readonly likes: number | null;
+                                readonly replies: number | null;
+                                readonly reposts: number | null;
+                                readonly quotes: number | null;
+                                readonly views: number | null;
+                                readonly clicks: number | null;
+                            }[];
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_list_auto_dm_rules: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Only this account's rules. */
+                    readonly accountId?: string;
+                    /** @description Only rules on this post. */
+                    readonly postId?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The rules, newest first. */
+                        readonly rules: readonly {
+                            /** @description Rule id (adm_…). */
+                            readonly id: string;
+                            readonly accountId: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            /** @description null: every post and mention of the account. */
+                            readonly postId: string | null;
+                            readonly keywords: readonly string[];
+                            readonly template: string;
+                            readonly link: string | null;
+                            /** @enum {string} */
+                            readonly delivery: "dm" | "reply" | "dmOrReply";
+                            readonly enabled: boolean;
+                            /** @description Messages sent. */
+                            readonly sentCount: number;
+                            /** @description Messages that failed for good. */
+                            readonly failedCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page, if any. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
     readonly svc_update_schedule: {
         readonly parameters: {
             readonly query?: never;
@@ -9085,6 +12911,440 @@ export interface operations {
             };
         };
     };
+    readonly svc_create_auto_dm_automation: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Connected account (sac_…) from svc_list_schedules. */
+                    readonly accountId: string;
+                    /** @description A post (post_…) that went out on the account; omit for all its posts. */
+                    readonly postId?: string;
+                    /** @description 1-20 words or phrases (≤100 chars), whole-word, any case; ["*"] matches all. */
+                    readonly keywords: readonly string[];
+                    /** @description Message, 1-1000 chars; placeholders {name}, {handle}, {link}. */
+                    readonly template: string;
+                    /** @description http(s) address {link} stands for; needed when the template uses it. */
+                    readonly link?: string;
+                    /**
+                     * @description dm, reply, or dmOrReply (default): a DM where allowed, else a reply.
+                     * @enum {string}
+                     */
+                    readonly delivery?: "dm" | "reply" | "dmOrReply";
+                    /** @description false pauses the rule; default true. */
+                    readonly enabled?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The rule as it now is. */
+                        readonly rule: {
+                            /** @description Rule id (adm_…). */
+                            readonly id: string;
+                            readonly accountId: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            /** @description null: every post and mention of the account. */
+                            readonly postId: string | null;
+                            readonly keywords: readonly string[];
+                            readonly template: string;
+                            readonly link: string | null;
+                            /** @enum {string} */
+                            readonly delivery: "dm" | "reply" | "dmOrReply";
+                            readonly enabled: boolean;
+                            /** @description Messages sent. */
+                            readonly sentCount: number;
+                            /** @description Messages that failed for good. */
+                            readonly failedCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_auto_dm_automation: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Rule id (adm_…) from svc_list_auto_dm_rules. */
+                    readonly ruleId: string;
+                    /** @description Post (post_…); "" for all posts. */
+                    readonly postId?: string;
+                    /** @description 1-20 words or phrases (≤100 chars), whole-word, any case; ["*"] matches all. */
+                    readonly keywords?: readonly string[];
+                    /** @description Message, 1-1000 chars; placeholders {name}, {handle}, {link}. */
+                    readonly template?: string;
+                    /** @description http(s) address for {link}; "" clears. */
+                    readonly link?: string;
+                    /**
+                     * @description dm, reply, or dmOrReply (default): a DM where allowed, else a reply.
+                     * @enum {string}
+                     */
+                    readonly delivery?: "dm" | "reply" | "dmOrReply";
+                    /** @description false pauses the rule; default true. */
+                    readonly enabled?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The rule as it now is. */
+                        readonly rule: {
+                            /** @description Rule id (adm_…). */
+                            readonly id: string;
+                            readonly accountId: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            /** @description null: every post and mention of the account. */
+                            readonly postId: string | null;
+                            readonly keywords: readonly string[];
+                            readonly template: string;
+                            readonly link: string | null;
+                            /** @enum {string} */
+                            readonly delivery: "dm" | "reply" | "dmOrReply";
+                            readonly enabled: boolean;
+                            /** @description Messages sent. */
+                            readonly sentCount: number;
+                            /** @description Messages that failed for good. */
+                            readonly failedCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_delete_auto_dm_automation: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Rule id (adm_…) from svc_list_auto_dm_rules. */
+                    readonly ruleId: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly deleted: true;
+                        /** @description The rule as it now is. */
+                        readonly rule: {
+                            /** @description Rule id (adm_…). */
+                            readonly id: string;
+                            readonly accountId: string;
+                            /** @enum {string} */
+                            readonly platform: "feed" | "bluesky" | "mastodon" | "x" | "linkedin" | "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "pinterest";
+                            /** @description null: every post and mention of the account. */
+                            readonly postId: string | null;
+                            readonly keywords: readonly string[];
+                            readonly template: string;
+                            readonly link: string | null;
+                            /** @enum {string} */
+                            readonly delivery: "dm" | "reply" | "dmOrReply";
+                            readonly enabled: boolean;
+                            /** @description Messages sent. */
+                            readonly sentCount: number;
+                            /** @description Messages that failed for good. */
+                            readonly failedCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp in UTC, e.g. 2026-11-21T09:30:00.000Z.
+                             */
+                            readonly updatedAt: string;
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
     readonly svc_list_routines: {
         readonly parameters: {
             readonly query?: never;
@@ -9577,6 +13837,180 @@ export interface operations {
                              */
                             readonly updatedAt: string;
                         };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_study_top_carousels: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Topic words to search; or give a list. */
+                    readonly topic?: string;
+                    /**
+                     * @description Only this network; omit for all.
+                     * @enum {string}
+                     */
+                    readonly platform?: "bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok";
+                    /** @description List id (crl_… creators, brl_… brands); or give listName. */
+                    readonly listId?: string;
+                    /** @description List name (case-insensitive), ≤100 chars; saving to a new name makes the list. */
+                    readonly listName?: string;
+                    /** @description Least engagement ÷ the creator's median a post needs, 1–100; default 2. */
+                    readonly minRatio?: number;
+                    /** @description Most posts, 1–100; default 20. */
+                    readonly limit?: number;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Best ratio first. */
+                        readonly posts: readonly {
+                            /** @description Network of the post. */
+                            readonly platform: string;
+                            /** @description The network's id of the post. */
+                            readonly id: string;
+                            /** @description Public address, or null. */
+                            readonly url: string | null;
+                            /** @description Author handle; empty when unknown. */
+                            readonly author: string;
+                            /** @description Title (or first line, where asked); null when none. */
+                            readonly title: string | null;
+                            /** @description Start of the text, at most 280 characters. */
+                            readonly excerpt: string;
+                            /**
+                             * @description text, image (one), carousel (several images), video, document (PDF/slides), link (with a link card), article (a blog post or newsletter issue).
+                             * @enum {string}
+                             */
+                            readonly format: "text" | "image" | "carousel" | "video" | "document" | "link" | "article";
+                            /** @description When it was published, or null when unknown. */
+                            readonly createdAt: string | null;
+                            /** @description Likes + replies + reposts + quotes (views excluded); null when the network gives none. */
+                            readonly engagement: number | null;
+                            /** @description Median engagement of the creator's posts read; null when none has engagement. */
+                            readonly creatorMedian: number | null;
+                            /** @description Engagement divided by the creator's median engagement (at least 1), rounded to 0.01; null without engagement. */
+                            readonly ratio: number | null;
+                        }[];
+                        /** @description Creators whose posts were compared. */
+                        readonly creatorsStudied: number;
+                        /** @description Creators of the list that could not be read, and why. */
+                        readonly failed: readonly {
+                            readonly handle: string;
+                            readonly platform: ("bluesky" | "youtube" | "substack" | "blog" | "x" | "linkedin" | "instagram" | "tiktok") | null;
+                            readonly error: string;
+                        }[];
+                        /** @description Each source asked: status (ok, not-set-up, failed, rate-limited, not-supported), fetchedAt, detail. */
+                        readonly sources: readonly {
+                            /** @description Source: library, bluesky, youtube, rss, meta-ads, provider. */
+                            readonly source: string;
+                            /**
+                             * @description ok; not-set-up (the operator has not configured it: see setting); failed (timed out or errored: the answer is from the others); rate-limited (see retryAfterSeconds); not-supported (it cannot answer this kind of question).
+                             * @enum {string}
+                             */
+                            readonly status: "ok" | "not-set-up" | "failed" | "rate-limited" | "not-supported";
+                            /** @description When the data used was fetched from the source (earlier than now when cached); null when none. */
+                            readonly fetchedAt: string | null;
+                            /** @description True when the answer came from the cache, not the source. */
+                            readonly cached: boolean;
+                            /** @description What went wrong or is missing, or null. */
+                            readonly detail: string | null;
+                            /** @description With not-set-up: the server setting the operator sets to turn the source on. */
+                            readonly setting: string | null;
+                            /** @description With rate-limited: seconds to wait. */
+                            readonly retryAfterSeconds: number | null;
+                        }[];
+                        /** @description Credits this call cost (0 when free). */
+                        readonly creditsCharged: number;
                     };
                 };
             };

@@ -18,6 +18,21 @@ export const TOOL_NAMES = [
   "svc_list_chats",
   "svc_search_highlights",
   "svc_search_captures",
+  "svc_read_card",
+  "svc_search_creators",
+  "svc_resolve_creator",
+  "svc_analyze_creator",
+  "svc_read_social_post",
+  "svc_following_overview",
+  "svc_analyze_list",
+  "svc_search_social_content",
+  "svc_study_top_titles",
+  "svc_search_ads",
+  "svc_get_brand_ads",
+  "svc_get_brand_list_ads",
+  "svc_save_brands_to_list",
+  "svc_remove_brands_from_list",
+  "svc_save_creators_to_list",
   "svc_create_board",
   "svc_connect_items",
   "svc_rename_board",
@@ -43,6 +58,10 @@ export const TOOL_NAMES = [
   "svc_set_item_note",
   "svc_list_schedules",
   "svc_list_scheduled_posts",
+  "svc_search_instagram_music",
+  "svc_get_analytics",
+  "svc_list_analytics_posts",
+  "svc_list_auto_dm_rules",
   "svc_update_schedule",
   "svc_prepare_scheduling_media_upload",
   "svc_scheduling_media_multipart",
@@ -54,9 +73,13 @@ export const TOOL_NAMES = [
   "svc_update_scheduled_post",
   "svc_cancel_scheduled_post",
   "svc_connect_social_accounts",
+  "svc_create_auto_dm_automation",
+  "svc_update_auto_dm_automation",
+  "svc_delete_auto_dm_automation",
   "svc_list_routines",
   "svc_create_routine",
   "svc_update_routine",
+  "svc_study_top_carousels",
   "svc_list_custom_ai",
   "svc_get_custom_ai",
   "svc_get_custom_ai_builder_guide",
@@ -95,7 +118,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number]
 
 /** Deprecated aliases and the tool each one calls. */
-export const TOOL_ALIASES: { readonly [name: string]: ToolName } = {"svc_create_sticky_note":"svc_create_note","svc_create_scheduling_draft":"svc_schedule_post"}
+export const TOOL_ALIASES: { readonly [name: string]: ToolName } = {"svc_read_card":"svc_read_social_post","svc_create_sticky_note":"svc_create_note","svc_create_scheduling_draft":"svc_schedule_post"}
 
 type Operation<N extends ToolName> = paths[`/v1/tools/${N}`]["post"]
 
@@ -188,6 +211,95 @@ export interface ToolMethods<TOptions> {
    * Search captures (text saved with links, posts and ads) by words, best first with a snippet, or newest first; filter by item and date. Skips trashed items. Free. Saving links, posts or ads with their text makes captures.
    */
   svc_search_captures(input?: ToolInput<"svc_search_captures">, options?: TOptions): Promise<ToolOutput<"svc_search_captures">>
+  /**
+   * Read card (Social intelligence, read).
+   * @deprecated Call `svc_read_social_post` instead: the same input and answer.
+   */
+  svc_read_card(input: ToolInput<"svc_read_card">, options?: TOptions): Promise<ToolOutput<"svc_read_card">>
+  /**
+   * Search creators (Social intelligence, read).
+   *
+   * Find creators by name or topic words on the configured networks and among authors saved in the library. Returns creators with follower counts and the sources asked. 0.2 credits.
+   */
+  svc_search_creators(input: ToolInput<"svc_search_creators">, options?: TOptions): Promise<ToolOutput<"svc_search_creators">>
+  /**
+   * Resolve creator (Social intelligence, read).
+   *
+   * Turn a handle, profile URL or name into one creator per network (id, handle, followers). not-found names the networks searched. 0.1 credits.
+   */
+  svc_resolve_creator(input: ToolInput<"svc_resolve_creator">, options?: TOptions): Promise<ToolOutput<"svc_resolve_creator">>
+  /**
+   * Analyze creator (Social intelligence, read).
+   *
+   * Analyse a creator's latest posts: cadence by weekday and hour in timeZone, engagement median and spread, top posts vs their own median, formats, topics. 0.5 credits.
+   */
+  svc_analyze_creator(input: ToolInput<"svc_analyze_creator">, options?: TOptions): Promise<ToolOutput<"svc_analyze_creator">>
+  /**
+   * Read social post (Social intelligence, read).
+   *
+   * Read one post, video or article by URL, network id (at:// URI, video id) or saved item id: text, title, format, engagement. 0.1 credits.
+   */
+  svc_read_social_post(input: ToolInput<"svc_read_social_post">, options?: TOptions): Promise<ToolOutput<"svc_read_social_post">>
+  /**
+   * Following overview (Social intelligence, read).
+   *
+   * List whom a creator follows, grouped by audience size (mega ≥1M … nano <1k), biggest first. Networks that list follows: bluesky and the research provider's. 0.3 credits.
+   */
+  svc_following_overview(input: ToolInput<"svc_following_overview">, options?: TOptions): Promise<ToolOutput<"svc_following_overview">>
+  /**
+   * Analyze list (Social intelligence, read).
+   *
+   * Compare the creators of a creator list side by side (first 20): followers, posting rate, median engagement, per 1k followers, top format, best post, with ranks. 0.5 credits.
+   */
+  svc_analyze_list(input?: ToolInput<"svc_analyze_list">, options?: TOptions): Promise<ToolOutput<"svc_analyze_list">>
+  /**
+   * Search social content (Social intelligence, read).
+   *
+   * Search posts by words: in the workspace's saved posts and links (scope library, free), on one network, or everywhere (global). Returns posts with engagement where the network gives it. 0.2 credits unless scope is library.
+   */
+  svc_search_social_content(input: ToolInput<"svc_search_social_content">, options?: TOptions): Promise<ToolOutput<"svc_search_social_content">>
+  /**
+   * Study top titles (Social intelligence, read).
+   *
+   * Find titles that beat their creator's own median engagement, for a topic or a creator list: each with its ratio. Posts without titles use their first line. 0.3 credits.
+   */
+  svc_study_top_titles(input?: ToolInput<"svc_study_top_titles">, options?: TOptions): Promise<ToolOutput<"svc_study_top_titles">>
+  /**
+   * Search ads (Social intelligence, read).
+   *
+   * Search the ad library for ads containing words: brand, text, headline, dates, placements. Save brands with svc_save_brands_to_list. 0.2 credits.
+   */
+  svc_search_ads(input: ToolInput<"svc_search_ads">, options?: TOptions): Promise<ToolOutput<"svc_search_ads">>
+  /**
+   * Get brand ads (Social intelligence, read).
+   *
+   * List one brand's ads from the ad library, newest first; the brand by name, page URL or page id. 0.2 credits.
+   */
+  svc_get_brand_ads(input: ToolInput<"svc_get_brand_ads">, options?: TOptions): Promise<ToolOutput<"svc_get_brand_ads">>
+  /**
+   * Get brand list ads (Social intelligence, read).
+   *
+   * List the ads of every brand on a brand list (svc_save_brands_to_list), per brand, newest first. 0.3 credits.
+   */
+  svc_get_brand_list_ads(input?: ToolInput<"svc_get_brand_list_ads">, options?: TOptions): Promise<ToolOutput<"svc_get_brand_list_ads">>
+  /**
+   * Save brands to list (Social intelligence, write).
+   *
+   * Add brands (advertisers) to a brand list (made when listName is new) to watch with svc_get_brand_list_ads. Brands without id are looked up in the ad library. Returns the list. Free.
+   */
+  svc_save_brands_to_list(input: ToolInput<"svc_save_brands_to_list">, options?: TOptions): Promise<ToolOutput<"svc_save_brands_to_list">>
+  /**
+   * Remove brands from list (Social intelligence, write).
+   *
+   * Remove brands from a brand list by their ids. Returns the list as it now is. Free.
+   */
+  svc_remove_brands_from_list(input: ToolInput<"svc_remove_brands_from_list">, options?: TOptions): Promise<ToolOutput<"svc_remove_brands_from_list">>
+  /**
+   * Save creators to list (Social intelligence, write).
+   *
+   * Add creators to a creator list (made when listName is new) to compare with svc_analyze_list. Creators without id are looked up on their network. Returns the list. Free.
+   */
+  svc_save_creators_to_list(input: ToolInput<"svc_save_creators_to_list">, options?: TOptions): Promise<ToolOutput<"svc_save_creators_to_list">>
   /**
    * Create board (Boards & documents, write).
    *
@@ -338,6 +450,30 @@ export interface ToolMethods<TOptions> {
    */
   svc_list_scheduled_posts(input?: ToolInput<"svc_list_scheduled_posts">, options?: TOptions): Promise<ToolOutput<"svc_list_scheduled_posts">>
   /**
+   * Search Instagram music (Scheduling, read).
+   *
+   * Search this server's licensed music catalog (tracks cleared for Reels and other posts) by title or artist, case and accents ignored: exact matches first, then prefix, contains, all words. Paged. Free. No tracks: hint says why.
+   */
+  svc_search_instagram_music(input: ToolInput<"svc_search_instagram_music">, options?: TOptions): Promise<ToolOutput<"svc_search_instagram_music">>
+  /**
+   * Get analytics (Scheduling, read).
+   *
+   * Get totals and per-platform figures (posts published, likes, replies, reposts, quotes, views, clicks) of posts published in a period, vs the period before. From stored samples; null where no platform gives a metric. Free.
+   */
+  svc_get_analytics(input?: ToolInput<"svc_get_analytics">, options?: TOptions): Promise<ToolOutput<"svc_get_analytics">>
+  /**
+   * List analytics posts (Scheduling, read).
+   *
+   * List published posts with their latest metrics, in total and per platform (url, postedAt, metricsAt). Sort by publishedAt or a metric; filter by platform and days published. Paged. Free.
+   */
+  svc_list_analytics_posts(input?: ToolInput<"svc_list_analytics_posts">, options?: TOptions): Promise<ToolOutput<"svc_list_analytics_posts">>
+  /**
+   * List auto-DM rules (Scheduling, read).
+   *
+   * List auto-DM rules, newest first, with their keywords, template, delivery and sent/failed counts. Filter by account or post. Paged. Free.
+   */
+  svc_list_auto_dm_rules(input?: ToolInput<"svc_list_auto_dm_rules">, options?: TOptions): Promise<ToolOutput<"svc_list_auto_dm_rules">>
+  /**
    * Update schedule (Scheduling, write).
    *
    * Set the workspace's IANA time zone and/or replace its weekly posting slots (local weekday and time; daylight saving keeps the local time). Returns the schedule. Free.
@@ -403,6 +539,24 @@ export interface ToolMethods<TOptions> {
    */
   svc_connect_social_accounts(input?: ToolInput<"svc_connect_social_accounts">, options?: TOptions): Promise<ToolOutput<"svc_connect_social_accounts">>
   /**
+   * Create auto-DM automation (Scheduling, write).
+   *
+   * Create a rule: new replies/mentions of a connected account (one post or all) with a keyword get one message per person, sent by the worker (bluesky: chat DM or reply; mastodon: direct mention or reply). Returns the rule. Free.
+   */
+  svc_create_auto_dm_automation(input: ToolInput<"svc_create_auto_dm_automation">, options?: TOptions): Promise<ToolOutput<"svc_create_auto_dm_automation">>
+  /**
+   * Update auto-DM automation (Scheduling, write).
+   *
+   * Change an auto-DM rule (fields left out stay); enabled false pauses it. People already answered are not answered again. Returns the rule. Free.
+   */
+  svc_update_auto_dm_automation(input: ToolInput<"svc_update_auto_dm_automation">, options?: TOptions): Promise<ToolOutput<"svc_update_auto_dm_automation">>
+  /**
+   * Delete auto-DM automation (Scheduling, write).
+   *
+   * Delete an auto-DM rule for good; messages it has not sent yet are dropped. Returns it as it was. Free.
+   */
+  svc_delete_auto_dm_automation(input: ToolInput<"svc_delete_auto_dm_automation">, options?: TOptions): Promise<ToolOutput<"svc_delete_auto_dm_automation">>
+  /**
    * List routines (Routines, read).
    *
    * List routines, newest first, with schedule, nextRunAt and latest run (status, answer excerpt, error). Free. Paged.
@@ -420,6 +574,12 @@ export interface ToolMethods<TOptions> {
    * Change a routine's fields (others stay), or pause or resume it with enabled; returns it. Free.
    */
   svc_update_routine(input: ToolInput<"svc_update_routine">, options?: TOptions): Promise<ToolOutput<"svc_update_routine">>
+  /**
+   * Study top carousels (Media, read).
+   *
+   * Find carousels (several images) and documents that beat their creator's own median engagement, for a topic or a creator list, with the ratio. 0.3 credits.
+   */
+  svc_study_top_carousels(input?: ToolInput<"svc_study_top_carousels">, options?: TOptions): Promise<ToolOutput<"svc_study_top_carousels">>
   /**
    * List Custom AIs (Custom AI, read).
    *

@@ -19,7 +19,7 @@ import {
 import { renderMessage, ruleMatches } from "./rules.js"
 import { type AutoDmSend, channelsOf, MESSAGING, SEND_MAX_ATTEMPTS } from "./schema.js"
 
-/** How often an account's inbox is read (the wait after a read that went well). */
+/** How often an account's inbox is read by default (the wait after a read that went well). */
 export const POLL_INTERVAL_MS = 60_000
 /** The wait before try `attempt + 1` after a temporary failure of try `attempt`: 30 s, 2, 10, 30 minutes, 1 hour. */
 export const sendRetryDelayMs = (attempt: number): number =>
@@ -81,7 +81,7 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
      * Reads one held inbox: new replies and mentions become sends of the rules they match (a person a rule already
      * answered is skipped by the sends' unique key), then the cursor moves on, in one transaction.
      */
-    const poll = (inbox: ClaimedInbox) =>
+    const poll = (inbox: ClaimedInbox, pollMs: number = POLL_INTERVAL_MS) =>
       Effect.gen(function* () {
         const enabled = yield* rules.enabledFor(inbox.accountId)
         const read = Effect.gen(function* () {
@@ -143,7 +143,7 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
               const added = sends.length === 0 ? 0 : yield* work.insertSends(sends)
               const kept = yield* work.recordInbox(inbox.accountId, inbox.claimToken, {
                 cursor: result.right.cursor,
-                nextPollAt: new Date(at.getTime() + POLL_INTERVAL_MS),
+                nextPollAt: new Date(at.getTime() + pollMs),
                 error: null
               })
               // Another worker took the inbox over (this one stalled past its lease): its read stands, not this one.

@@ -12,6 +12,8 @@ export interface AutoDmWorkerOptions {
   readonly concurrency?: number | undefined
   /** Wait between looks for due work when nothing was due. */
   readonly idleMs?: number | undefined
+  /** How often each account's inbox is read (default `POLL_INTERVAL_MS`, a minute). */
+  readonly pollMs?: number | undefined
 }
 
 /** The defaults of {@link AutoDmWorkerOptions}. */
@@ -40,7 +42,7 @@ export const processAutoDm = (options: AutoDmWorkerOptions = DEFAULT_AUTO_DM_WOR
     const sending = yield* AutoDmSending
     const concurrency = options.concurrency ?? DEFAULT_AUTO_DM_WORKER.concurrency
     const inboxes = yield* claimDueInboxes(concurrency, options.leaseMs)
-    yield* Effect.forEach(inboxes, sending.poll, { concurrency, discard: true })
+    yield* Effect.forEach(inboxes, (inbox) => sending.poll(inbox, options.pollMs), { concurrency, discard: true })
     const sends = yield* claimDueSends(concurrency, options.leaseMs)
     yield* Effect.forEach(sends, sending.run, { concurrency, discard: true })
     return { inboxes: inboxes.length, sends: sends.length }
@@ -59,7 +61,7 @@ export const runAutoDmWorker = (options: AutoDmWorkerOptions = DEFAULT_AUTO_DM_W
       name: "auto-DM inbox reader",
       concurrency,
       claim: (room) => claimDueInboxes(room, options.leaseMs),
-      run: (inbox: ClaimedInbox) => sending.poll(inbox),
+      run: (inbox: ClaimedInbox) => sending.poll(inbox, options.pollMs),
       describe: (inbox) => `auto-DM inbox of ${inbox.accountId}`,
       idle
     })

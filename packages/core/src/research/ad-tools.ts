@@ -37,7 +37,10 @@ export const adTools = Effect.gen(function* () {
         activeOnly: Schema.optional(ActiveField),
         limit: Schema.optional(RowsField("ads", 25))
       },
-      output: { ads: Schema.Array(Ad), ...sourcedOutput },
+      output: {
+        ads: Schema.Array(Ad).annotations({ description: "Ads found, newest first per source." }),
+        ...sourcedOutput
+      },
       handler: (input, { principal }) =>
         charged(
           "svc_search_ads",
@@ -66,7 +69,11 @@ export const adTools = Effect.gen(function* () {
         activeOnly: Schema.optional(ActiveField),
         limit: Schema.optional(RowsField("ads", 25))
       },
-      output: { brand: Brand, ads: Schema.Array(Ad), ...sourcedOutput },
+      output: {
+        brand: Brand,
+        ads: Schema.Array(Ad).annotations({ description: "The brand's ads, newest first." }),
+        ...sourcedOutput
+      },
       handler: (input, { principal }) =>
         charged(
           "svc_get_brand_ads",

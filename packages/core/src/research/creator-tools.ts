@@ -31,7 +31,12 @@ export const creatorTools = Effect.gen(function* () {
         platform: Schema.optional(PlatformField),
         limit: Schema.optional(RowsField("creators", 20))
       },
-      output: { creators: Schema.Array(Creator), ...sourcedOutput },
+      output: {
+        creators: Schema.Array(Creator).annotations({
+          description: "Creators found, the sources' answers interleaved."
+        }),
+        ...sourcedOutput
+      },
       handler: (input, { principal, workspace }) =>
         charged(
           "svc_search_creators",
@@ -107,7 +112,10 @@ export const creatorTools = Effect.gen(function* () {
         query: QueryField,
         limit: Schema.optional(RowsField("posts", 25))
       },
-      output: { posts: Schema.Array(SocialPost), ...sourcedOutput },
+      output: {
+        posts: Schema.Array(SocialPost).annotations({ description: "Posts found, the sources' answers interleaved." }),
+        ...sourcedOutput
+      },
       handler: (input, { principal, workspace }) => {
         const work = Effect.gen(function* () {
           const { id } = yield* workspace

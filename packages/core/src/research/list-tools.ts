@@ -6,7 +6,7 @@ import { RESEARCH_LIMITS } from "./limits.js"
 import { type ListChoice, type ListWithMembers, ResearchLists, type NewMember } from "./lists.js"
 import { ResearchPlatform } from "./schema.js"
 import { Research } from "./service.js"
-import { CreatorRefField, listChoiceFields, PlatformField } from "./tool-fields.js"
+import { CreatorRefField, listChoiceFields } from "./tool-fields.js"
 
 const ListRecord = Schema.Struct({
   id: Schema.String.annotations({ description: "List id (crl_… creators, brl_… brands)." }),
@@ -112,7 +112,7 @@ export const listTools = Effect.gen(function* () {
         ...listChoiceFields,
         creators: Schema.Array(
           Schema.Struct({
-            platform: PlatformField,
+            platform: ResearchPlatform.annotations({ description: "The creator's network." }),
             handle: CreatorRefField,
             id: Schema.optional(
               Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({

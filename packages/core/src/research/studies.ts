@@ -130,7 +130,9 @@ export class ResearchStudies extends Effect.Service<ResearchStudies>()("svc/rese
           (member) =>
             Effect.gen(function* () {
               // A fresh profile (follower counts) when the network still knows the creator; the saved one else.
-              const fresh = yield* Effect.either(research.resolveCreator(workspaceId, member.handle, member.platform ?? undefined))
+              const fresh = yield* Effect.either(
+                research.resolveCreator(workspaceId, member.handle, member.platform ?? undefined)
+              )
               const creator =
                 Either.isRight(fresh) && fresh.right.value[0] !== undefined
                   ? fresh.right.value[0]
@@ -149,7 +151,9 @@ export class ResearchStudies extends Effect.Service<ResearchStudies>()("svc/rese
         )
         const done = read.flatMap((r) => (Either.isRight(r.outcome) ? [r.outcome.right] : []))
         const failed = read.flatMap((r) =>
-          Either.isLeft(r.outcome) ? [{ handle: r.member.handle, platform: r.member.platform, error: r.outcome.left.message }] : []
+          Either.isLeft(r.outcome)
+            ? [{ handle: r.member.handle, platform: r.member.platform, error: r.outcome.left.message }]
+            : []
         )
         return { list, done, failed, skipped: Math.max(0, members.length - chosen.length) }
       })
@@ -173,7 +177,12 @@ export class ResearchStudies extends Effect.Service<ResearchStudies>()("svc/rese
       }).pipe(withSpan("ResearchStudies.analyzeList"))
 
     /** Posts on `topic`, grouped by author, with each author's recent posts for their median. */
-    const topicGroups = (workspaceId: string, topic: string, platform: ResearchPlatform | undefined, postLimit: number) =>
+    const topicGroups = (
+      workspaceId: string,
+      topic: string,
+      platform: ResearchPlatform | undefined,
+      postLimit: number
+    ) =>
       Effect.gen(function* () {
         const scope: ContentScope = platform ?? "global"
         const hits = yield* research.searchPosts(workspaceId, { scope, query: topic, limit: RESEARCH_LIMITS.rows })

@@ -6,7 +6,14 @@ import { makeResearchCharging } from "./charging.js"
 import { listChoiceOf } from "./list-tools.js"
 import { ResearchPlatform, Creator } from "./schema.js"
 import { FollowTier, ResearchStudies, type StudyKind, type StudySubject } from "./studies.js"
-import { CreatorRefField, listChoiceFields, PlatformField, QueryField, RowsField, sourcedOutput } from "./tool-fields.js"
+import {
+  CreatorRefField,
+  listChoiceFields,
+  PlatformField,
+  QueryField,
+  RowsField,
+  sourcedOutput
+} from "./tool-fields.js"
 
 const readOnly = { destructiveHint: false, idempotentHint: true, openWorldHint: true } as const
 
@@ -153,7 +160,9 @@ export const studyTools = Effect.gen(function* () {
       output: {
         creator: Creator,
         total: Schema.Int.annotations({ description: "Followed accounts read." }),
-        groups: Schema.Array(Schema.Struct({ tier: FollowTier, creators: Schema.Array(Creator) })),
+        groups: Schema.Array(Schema.Struct({ tier: FollowTier, creators: Schema.Array(Creator) })).annotations({
+          description: "Followed accounts by audience tier, biggest first; empty tiers left out."
+        }),
         ...sourcedOutput
       },
       handler: (input, { principal, workspace }) =>
@@ -181,7 +190,9 @@ export const studyTools = Effect.gen(function* () {
         posts: Schema.optional(PostsField)
       },
       output: {
-        list: Schema.Struct({ id: Schema.String, name: Schema.String, memberCount: Schema.Int }),
+        list: Schema.Struct({ id: Schema.String, name: Schema.String, memberCount: Schema.Int }).annotations({
+          description: "The list compared."
+        }),
         rows: Schema.Array(CreatorComparisonRow).annotations({ description: "One row per creator read." }),
         analyses: Schema.Array(CreatorAnalysis).annotations({ description: "Each creator's full analysis." }),
         failed: Failed,

@@ -3,9 +3,7 @@ import { RESEARCH_LIMITS } from "./limits.js"
 import { ResearchPlatform, SourceReport } from "./schema.js"
 
 /** The network a research tool is narrowed to. */
-export const PlatformField = ResearchPlatform.annotations({
-  description: "Only this network: bluesky, youtube, substack, blog, x, linkedin, instagram, tiktok. Omit: all."
-})
+export const PlatformField = ResearchPlatform.annotations({ description: "Only this network; omit for all." })
 
 /** How a person names a creator. */
 export const CreatorRefField = Schema.String.pipe(

@@ -5,7 +5,6 @@ import { listTools } from "./list-tools.js"
 import { studyTools } from "./study-tools.js"
 
 /** Every research tool: creators and posts, studies, lists and ads (Social intelligence, and one Media tool). */
-export const researchTools = Effect.map(
-  Effect.all([creatorTools, studyTools, listTools, adTools]),
-  (groups) => groups.flat()
+export const researchTools = Effect.map(Effect.all([creatorTools, studyTools, listTools, adTools]), (groups) =>
+  groups.flat()
 )

@@ -2,6 +2,8 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WorkspacesRepo } from "@svc/core/accounts"
+import { feedLinkPath, isFeedLinkTarget, signFeedLink } from "@svc/core/analytics"
+import { MailSigner } from "@svc/core/mail"
 import { MediaLibrary } from "@svc/core/media"
 import { PostsRepo, type PostView } from "@svc/core/scheduling"
 import { decodeCursor, encodeCursor } from "@svc/core/shared"
@@ -27,14 +29,17 @@ interface FeedOwner {
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g
 
-/** A post's text as HTML: paragraphs at blank lines, line breaks kept, web addresses as links. */
-const textHtml = (text: string): Html => {
+/**
+ * A post's text as HTML: paragraphs at blank lines, line breaks kept, web addresses as links (through `hrefs`, the
+ * feed's counting redirect, where it has one for the address).
+ */
+const textHtml = (text: string, hrefs: ReadonlyMap<string, string>): Html => {
   const linked = (line: string): Html => {
     const parts: Array<Html | string> = []
     let at = 0
     for (const match of line.matchAll(URL_IN_TEXT)) {
       parts.push(line.slice(at, match.index))
-      parts.push(html`<a href="${match[0]}" rel="nofollow noopener">${match[0]}</a>`)
+      parts.push(html`<a href="${hrefs.get(match[0]) ?? match[0]}" rel="nofollow noopener">${match[0]}</a>`)
       at = match.index + match[0].length
     }
     parts.push(line.slice(at))
@@ -63,13 +68,14 @@ const feedTime = (post: PostView): Date =>
 export const PostFeedRoutes: Layer.Layer<
   never,
   never,
-  HttpLayerRouter.HttpRouter | PublicUrl | WorkspacesRepo | PostsRepo | MediaLibrary
+  HttpLayerRouter.HttpRouter | PublicUrl | WorkspacesRepo | PostsRepo | MediaLibrary | MailSigner
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const url = yield* PublicUrl
     const workspaces = yield* WorkspacesRepo
     const posts = yield* PostsRepo
     const media = yield* MediaLibrary
+    const signer = yield* MailSigner
     const notFound = notePage({ base: url.base, title: "Not found", message: "There is no such page.", status: 404 })
 
     const ownerOf = Effect.gen(function* () {
@@ -91,6 +97,22 @@ export const PostFeedRoutes: Layer.Layer<
     const feedBase = (owner: FeedOwner) => `${url.base}/s/${encodeURIComponent(owner.handle)}`
     const postUrl = (owner: FeedOwner, post: PostView) => `${feedBase(owner)}/posts/${post.id}`
     const mediaUrl = (owner: FeedOwner, id: string) => `${feedBase(owner)}/media/${id}`
+
+    /**
+     * The post's text as HTML, each web address in it linked through the feed's redirect (feed-clicks.ts), signed for
+     * this post, so a click is counted for it.
+     */
+    const postHtml = (owner: FeedOwner, post: PostView) =>
+      Effect.gen(function* () {
+        const hrefs = new Map<string, string>()
+        for (const match of post.text.matchAll(URL_IN_TEXT)) {
+          const target = match[0]
+          if (hrefs.has(target) || !isFeedLinkTarget(target)) continue
+          const signature = yield* signFeedLink(post.id, target)
+          hrefs.set(target, `${url.base}${feedLinkPath(owner.handle, post.id, target, signature)}`)
+        }
+        return textHtml(post.text, hrefs)
+      }).pipe(Effect.provideService(MailSigner, signer))
 
     /** The page, cacheable by anyone and allowed to show the posts' images and videos from this server. */
     const publicPage = (title: string, body: Html, status = 200) =>
@@ -126,10 +148,11 @@ export const PostFeedRoutes: Layer.Layer<
       )
 
     const article = (owner: FeedOwner, post: PostView, linked: boolean) =>
-      Effect.map(
+      Effect.zipWith(
         mediaHtml(owner, post),
-        (files) => html`<article class="card">
-${textHtml(post.text)}
+        postHtml(owner, post),
+        (files, text) => html`<article class="card">
+${text}
 ${files}
 <p class="muted"><time datetime="${feedTime(post).toISOString()}">${feedTime(post).toUTCString()}</time>${
           linked ? html` · <a href="${postUrl(owner, post)}">Link</a>` : html``
@@ -189,6 +212,9 @@ ${yield* article(owner.value, post.value, false)}`
               () => []
             ),
             (assets) => ({ post, assets })
+          ).pipe(
+            Effect.zip(postHtml(owner, post)),
+            Effect.map(([entry, text]) => ({ ...entry, text }))
           )
         )
       })
@@ -209,11 +235,11 @@ ${yield* article(owner.value, post.value, false)}`
                 link: home,
                 description: `Posts of ${o.title}`,
                 lastBuildDate: updated,
-                items: entries.map(({ post, assets }) => ({
+                items: entries.map(({ post, assets, text }) => ({
                   title: titleOf(post),
                   link: postUrl(o, post),
                   guid: { value: postUrl(o, post), isPermaLink: true },
-                  description: textHtml(post.text).html,
+                  description: text.html,
                   pubDate: feedTime(post),
                   enclosures: assets.map((a) => ({ url: mediaUrl(o, a.id), length: a.bytes, type: a.mimeType }))
                 }))
@@ -227,7 +253,7 @@ ${yield* article(owner.value, post.value, false)}`
                     { href: `${feedBase(o)}/feed.atom`, rel: "self" },
                     { href: home, rel: "alternate" }
                   ],
-                  entries: entries.map(({ post, assets }) => ({
+                  entries: entries.map(({ post, assets, text }) => ({
                     id: postUrl(o, post),
                     title: { value: titleOf(post) },
                     updated: feedTime(post),
@@ -241,7 +267,7 @@ ${yield* article(owner.value, post.value, false)}`
                         length: a.bytes
                       }))
                     ],
-                    content: { type: "html", value: textHtml(post.text).html }
+                    content: { type: "html", value: text.html }
                   }))
                 })
               : JSON.stringify(
