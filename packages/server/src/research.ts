@@ -35,7 +35,7 @@ export const ResearchConfig = Config.all({
 })
 export type ResearchConfig = Config.Config.Success<typeof ResearchConfig>
 
-const valueOf = (setting: Option.Option<Redacted.Redacted>) =>
+const secretOf = (setting: Option.Option<Redacted.Redacted>) =>
   Option.getOrUndefined(Option.map(setting, Redacted.value))
 
 /**
@@ -43,13 +43,15 @@ const valueOf = (setting: Option.Option<Redacted.Redacted>) =>
  * fetch, so no answer can come from inside our network; the provider is the operator's own (possibly private) service.
  */
 export const researchSourcesOf = (config: ResearchConfig, checked: typeof fetch): ReadonlyArray<SocialSource> => [
-  ...(config.blueskyAppView === "off" ? [] : [makeBlueskySource({ appViewUrl: config.blueskyAppView, fetch: checked })]),
-  makeYouTubeSource({ apiKey: valueOf(config.youtubeApiKey) }),
+  ...(config.blueskyAppView === "off"
+    ? []
+    : [makeBlueskySource({ appViewUrl: config.blueskyAppView, fetch: checked })]),
+  makeYouTubeSource({ apiKey: secretOf(config.youtubeApiKey) }),
   makeRssSource({ fetch: checked }),
-  makeMetaAdsSource({ token: valueOf(config.metaAdsToken) }),
+  makeMetaAdsSource({ token: secretOf(config.metaAdsToken) }),
   makeProviderSource({
     baseUrl: Option.getOrUndefined(Option.map(config.providerUrl, (url) => url.href.replace(/\/+$/, ""))),
-    key: valueOf(config.providerKey),
+    key: secretOf(config.providerKey),
     ...Option.match(config.providerPlatforms, { onNone: () => ({}), onSome: (platforms) => ({ platforms }) }),
     // The operator's own setting, which may name a proxy on a private network: not a person's typed address.
     fetch: globalThis.fetch

@@ -83,7 +83,9 @@ describe.skipIf(skip)(`analytics and auto-DM on svc serve (${engineName})`, { ti
     if (appView === undefined) throw new Error("no network")
     const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
     const alice = await run(appView.createAccount("alice"))
-    const fans: Array<AtprotoAccount> = await Promise.all(["fran", "gus", "hal"].map((n) => run(appView.createAccount(n))))
+    const fans: Array<AtprotoAccount> = await Promise.all(
+      ["fran", "gus", "hal"].map((n) => run(appView.createAccount(n)))
+    )
     const [fran, gus, hal] = fans as [AtprotoAccount, AtprotoAccount, AtprotoAccount]
     const seller = await setUpSeller(env, "engagement@example.com")
     server = await startServer(env)
@@ -105,8 +107,9 @@ describe.skipIf(skip)(`analytics and auto-DM on svc serve (${engineName})`, { ti
       ((await callMcp(client, "svc_list_schedules", {})).accounts as ReadonlyArray<Answer>)[0]?.id
     )
 
-    const first = (await callMcp(client, "svc_publish_post_now", { text: "Reply GUIDE for my seed guide", platforms: ["bluesky"] }))
-      .post as { id: string; status: string; url: string }
+    const first = (
+      await callMcp(client, "svc_publish_post_now", { text: "Reply GUIDE for my seed guide", platforms: ["bluesky"] })
+    ).post as { id: string; status: string; url: string }
     const second = (await callMcp(client, "svc_publish_post_now", { text: "Tomato update", platforms: ["bluesky"] }))
       .post as { id: string; status: string; url: string }
     expect([first.status, second.status]).toEqual(["posted", "posted"])
@@ -168,7 +171,12 @@ describe.skipIf(skip)(`analytics and auto-DM on svc serve (${engineName})`, { ti
     }
     await waitFor(
       "the metrics of both posts",
-      async () => JSON.stringify(await metricsOf()) === JSON.stringify([[first.id, 2, 1, null], [second.id, 1, 0, null]]),
+      async () =>
+        JSON.stringify(await metricsOf()) ===
+        JSON.stringify([
+          [first.id, 2, 1, null],
+          [second.id, 1, 0, null]
+        ]),
       90_000
     )
     const totals = await callMcp(client, "svc_get_analytics", { days: 7 })

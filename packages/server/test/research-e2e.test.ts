@@ -39,7 +39,9 @@ const SEEDED = {
 const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 const NEWEST = Date.parse("2026-11-02T15:00:00Z")
 const DAY = 86_400_000
@@ -89,9 +91,7 @@ const callMcp = async (client: Client, name: string, args: Answer) => {
 /** Seeds the three creators: their posts, each liked by as many of the likers as `SEEDED` says. */
 const seed = async (appView: AtprotoAppViewShape) => {
   const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
-  const likers = await Promise.all(
-    Array.from({ length: 9 }, (_, i) => run(appView.createAccount(`liker${i}`)))
-  )
+  const likers = await Promise.all(Array.from({ length: 9 }, (_, i) => run(appView.createAccount(`liker${i}`))))
   const likerAgents = await Promise.all(likers.map((liker) => run(appView.agentFor(liker))))
   const posts: Record<string, Array<{ uri: string; text: string }>> = {}
   for (const [name, likes] of Object.entries(SEEDED)) {
@@ -100,7 +100,8 @@ const seed = async (appView: AtprotoAppViewShape) => {
     await agent.upsertProfile((profile) => ({ ...profile, displayName: name.toUpperCase() }))
     posts[name] = []
     for (const [i, count] of likes.entries()) {
-      const text = i === 0 && name === "alice" ? "How I grow tomatoes indoors\nA thread." : `${name} note ${i} on seedlings`
+      const text =
+        i === 0 && name === "alice" ? "How I grow tomatoes indoors\nA thread." : `${name} note ${i} on seedlings`
       const created = await agent.post({ text, createdAt: new Date(NEWEST - i * DAY).toISOString() })
       posts[name]?.push({ uri: created.uri, text })
       for (const liker of likerAgents.slice(0, count)) await liker.like(created.uri, created.cid)
@@ -124,7 +125,9 @@ describe.skipIf(skip)(`research on svc serve (${engineName})`, { timeout: 240_00
       })
     )
     const listed = (await client.listTools()).tools.map((tool) => tool.name)
-    expect(listed).toEqual(expect.arrayContaining(["svc_resolve_creator", "svc_analyze_creator", "svc_study_top_titles"]))
+    expect(listed).toEqual(
+      expect.arrayContaining(["svc_resolve_creator", "svc_analyze_creator", "svc_study_top_titles"])
+    )
 
     const resolved = await callMcp(client, "svc_resolve_creator", { creator: "@alice.test" })
     expect(resolved).toMatchObject({
@@ -171,7 +174,8 @@ describe.skipIf(skip)(`research on svc serve (${engineName})`, { timeout: 240_00
     ])
 
     // A blog served on this machine, through its feed.
-    const blogUrl = `http://127.0.0.1:${(blog?.address() as AddressInfo).port}/feed`
+    const { port } = (blog as Server).address() as AddressInfo
+    const blogUrl = `http://127.0.0.1:${port}/feed`
     const publication = await callMcp(client, "svc_analyze_creator", { creator: blogUrl })
     expect(publication).toMatchObject({
       ok: true,

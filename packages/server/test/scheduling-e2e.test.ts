@@ -130,7 +130,10 @@ describe(`scheduling on svc serve (${engineName})`, { timeout: 120_000 }, () => 
     const pageText = await (await fetch(feedUrl)).text()
     expect(pageText).toContain("Our first chart is out")
     // The link goes through the feed's counted, signed redirect (analytics' link clicks), and follows it.
-    const link = /<a href="([^"]+\/posts\/post_[a-z0-9]+\/go\?to=https%3A%2F%2Fexample\.com%2Fchart&#38;sig=[^"]+)" rel="nofollow noopener">https:\/\/example\.com\/chart<\/a>/.exec(pageText)
+    const link =
+      /<a href="([^"]+\/posts\/post_[a-z0-9]+\/go\?to=https%3A%2F%2Fexample\.com%2Fchart&#38;sig=[^"]+)" rel="nofollow noopener">https:\/\/example\.com\/chart<\/a>/.exec(
+        pageText
+      )
     expect(link).not.toBeNull()
     const followed = await fetch(String(link?.[1]).replaceAll("&#38;", "&"), { redirect: "manual" })
     expect([followed.status, followed.headers.get("location")]).toEqual([302, "https://example.com/chart"])

@@ -294,7 +294,10 @@ layer(testCoreLayer(), { timeout: "60 seconds" })(`the tool server on ${engineNa
         expect(served).toContain("svc_resolve_creator")
         expect(served).not.toContain("svc_save_creators_to_list")
         expect(served).not.toContain("svc_list_workspaces")
-        expect(yield* call(social.principal, "svc_list_workspaces", {})).toMatchObject({ ok: false, status: "forbidden" })
+        expect(yield* call(social.principal, "svc_list_workspaces", {})).toMatchObject({
+          ok: false,
+          status: "forbidden"
+        })
       })
     )
 

@@ -84,7 +84,10 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           expect(saved).toMatchObject({ added: 1, list: { name: "Growers", memberCount: 1 } })
           const listId = (saved.list as { id: string }).id
           const list = yield* request<{
-            workspace: { byId: { name: string; members: Array<{ handle: string; id: string }> }; byName: { id: string } }
+            workspace: {
+              byId: { name: string; members: Array<{ handle: string; id: string }> }
+              byName: { id: string }
+            }
           }>(
             client,
             `query($id: String) { workspace {

@@ -28,7 +28,10 @@ const importRows = (rows: ReadonlyArray<Omit<TrackRow, "row">>, options = {}) =>
     )
   )
 
-const search = (query: string, more: { limit?: number; cursor?: string | undefined; min?: number; max?: number } = {}) =>
+const search = (
+  query: string,
+  more: { limit?: number; cursor?: string | undefined; min?: number; max?: number } = {}
+) =>
   Effect.flatMap(MusicCatalog, (catalog) =>
     catalog.search({
       query,

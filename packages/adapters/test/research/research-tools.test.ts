@@ -7,15 +7,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Principal } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
-import {
-  Ad,
-  Brand,
-  Creator,
-  type SocialSource,
-  SocialSources,
-  SocialPost,
-  SourceFailure
-} from "@svc/core/research"
+import { Ad, Brand, Creator, type SocialSource, SocialSources, SocialPost, SourceFailure } from "@svc/core/research"
 import { Effect, Layer, Option, TestClock } from "effect"
 import { callTool } from "../custom-ai/ask-support.js"
 import { signUp, testCoreLayer } from "../support/core.js"
@@ -82,17 +74,30 @@ const alphaSource: SocialSource = {
   creators: {
     resolve: (ref) => gate(() => Option.fromNullable(CREATORS[ref.text.replace(/^@/, "")]?.creator)),
     search: (query) =>
-      gate(() => Object.values(CREATORS).filter((c) => c.creator.handle.includes(query)).map((c) => c.creator))
+      gate(() =>
+        Object.values(CREATORS)
+          .filter((c) => c.creator.handle.includes(query))
+          .map((c) => c.creator)
+      )
   },
   posts: {
-    ofCreator: (key, limit) =>
-      gate(() => (CREATORS[key.handle]?.posts ?? []).slice(0, limit)),
+    ofCreator: (key, limit) => gate(() => (CREATORS[key.handle]?.posts ?? []).slice(0, limit)),
     read: (ref) =>
-      gate(() => Option.fromNullable(Object.values(CREATORS).flatMap((c) => c.posts).find((p) => p.url === ref.text)))
+      gate(() =>
+        Option.fromNullable(
+          Object.values(CREATORS)
+            .flatMap((c) => c.posts)
+            .find((p) => p.url === ref.text)
+        )
+      )
   },
   search: {
     posts: (query) =>
-      gate(() => Object.values(CREATORS).flatMap((c) => c.posts).filter((p) => p.text.includes(query)))
+      gate(() =>
+        Object.values(CREATORS)
+          .flatMap((c) => c.posts)
+          .filter((p) => p.text.includes(query))
+      )
   },
   follows: {
     of: () => gate(() => [creator("big.test", 2_000_000), creator("small.test", 50)])
@@ -121,7 +126,8 @@ const adsSource: SocialSource = {
   missingSetting: null,
   ads: {
     search: (query) => Effect.succeed(query.query === "garden" ? [adOf("a1"), adOf("a2")] : []),
-    resolveBrand: (name) => Effect.succeed(name.toLowerCase() === "acme" || name === "111" ? Option.some(acme) : Option.none()),
+    resolveBrand: (name) =>
+      Effect.succeed(name.toLowerCase() === "acme" || name === "111" ? Option.some(acme) : Option.none()),
     ofBrand: (brand, _active, limit) => Effect.succeed(brand.id === "111" ? [adOf("a1")].slice(0, limit) : [])
   }
 }
@@ -138,7 +144,10 @@ const call = (principal: Principal, name: string, args: unknown) =>
   Effect.map(callTool(principal, name, args), (answer) => answer as Answer)
 const statusOf = (answer: Answer, source: string) => answer.sources?.find((s) => s.source === source)
 const balanceOf = (principal: Principal) =>
-  Effect.map(Effect.flatMap(Credits, (credits) => credits.balance(principal.accountId)), (b) => b.balanceTenths)
+  Effect.map(
+    Effect.flatMap(Credits, (credits) => credits.balance(principal.accountId)),
+    (b) => b.balanceTenths
+  )
 
 const reset = Effect.sync(() => {
   alpha.mode = "ok"
@@ -202,7 +211,10 @@ layer(testCoreLayer(sources), { timeout: "120 seconds" })("research tools", (it)
           posts: [{ url: "https://x.com/carol/status/123", text: "notes on gardening in winter" }]
         })
         alpha.mode = "down"
-        const answer = yield* call(principal, "svc_search_social_content", { scope: "global", query: "gardening winter" })
+        const answer = yield* call(principal, "svc_search_social_content", {
+          scope: "global",
+          query: "gardening winter"
+        })
         expect(answer.ok).toBe(true)
         expect((answer.posts as ReadonlyArray<{ source: string }>).map((p) => p.source)).toEqual(["library"])
         expect(statusOf(answer, "alpha")?.status).toBe("failed")
@@ -252,7 +264,10 @@ layer(testCoreLayer(sources), { timeout: "120 seconds" })("research tools", (it)
         // Engagement = likes + 1 reply: 100, 2, 4, 6, 8 → median 6.
         expect(analysis.sampleSize).toBe(5)
         expect(analysis.engagement).toMatchObject({ median: 6, min: 2, max: 100 })
-        expect(analysis.topPosts[0]).toMatchObject({ id: "at://did:plc:alice.test/app.bsky.feed.post/0", engagement: 100 })
+        expect(analysis.topPosts[0]).toMatchObject({
+          id: "at://did:plc:alice.test/app.bsky.feed.post/0",
+          engagement: 100
+        })
         expect(analysis.topPosts[0]?.ratio).toBeCloseTo(100 / 6, 2)
         // 2026-03-02T12:00Z is Monday 07:00 in New York; then a day earlier each.
         expect(analysis.cadence.byWeekday).toMatchObject({ monday: 1, sunday: 1, saturday: 1, friday: 1, thursday: 1 })
@@ -275,7 +290,9 @@ layer(testCoreLayer(sources), { timeout: "120 seconds" })("research tools", (it)
       Effect.gen(function* () {
         yield* reset
         const { principal } = yield* signUp()
-        const answer = yield* call(principal, "svc_read_social_post", { post: "https://bsky.app/profile/bob.test/post/2" })
+        const answer = yield* call(principal, "svc_read_social_post", {
+          post: "https://bsky.app/profile/bob.test/post/2"
+        })
         expect((answer.post as { id: string }).id).toBe("at://did:plc:bob.test/app.bsky.feed.post/2")
         const alias = yield* call(principal, "svc_read_card", { post: "https://bsky.app/profile/bob.test/post/2" })
         expect(alias.ok).toBe(true)
@@ -304,7 +321,11 @@ layer(testCoreLayer(sources), { timeout: "120 seconds" })("research tools", (it)
         const listId = (saved.list as { id: string }).id
         const compared = yield* call(principal, "svc_analyze_list", { listId })
         expect(compared.ok).toBe(true)
-        const rows = compared.rows as ReadonlyArray<{ handle: string; medianEngagement: number; ranks: { followers: number } }>
+        const rows = compared.rows as ReadonlyArray<{
+          handle: string
+          medianEngagement: number
+          ranks: { followers: number }
+        }>
         expect(rows.map((r) => [r.handle, r.medianEngagement, r.ranks.followers])).toEqual([
           ["alice.test", 6, 1],
           ["bob.test", 11, 2]
@@ -382,7 +403,10 @@ layer(testCoreLayer(), { timeout: "60 seconds" })("research with no outside sour
       const global = yield* call(principal, "svc_search_social_content", { scope: "global", query: "sourdough" })
       expect(global.sources).toEqual([expect.objectContaining({ source: "library", status: "ok" })])
       const creator = yield* call(principal, "svc_resolve_creator", { creator: "@dana" })
-      expect(creator).toMatchObject({ ok: true, creator: { platform: "x", handle: "dana", posts: 2, source: "library" } })
+      expect(creator).toMatchObject({
+        ok: true,
+        creator: { platform: "x", handle: "dana", posts: 2, source: "library" }
+      })
     })
   )
 })

@@ -97,7 +97,10 @@ const listField = (
 ): GraphQLFieldConfig<InWorkspace, GraphqlContext> => {
   const output = saveCreators.outputSchema.ast
   const listFields = kit.types.outputFields(fieldSchema(output, "list"), "ResearchListFields")
-  const member: GraphQLOutputType = kit.types.output(elementSchema(fieldSchema(output, "members")), "ResearchListMember")
+  const member: GraphQLOutputType = kit.types.output(
+    elementSchema(fieldSchema(output, "members")),
+    "ResearchListMember"
+  )
   const type = new GraphQLObjectType({
     name: kit.types.reserve("ResearchList"),
     description: "A creator or brand list of the workspace, with its members in the order added.",
@@ -119,8 +122,7 @@ const listField = (
       if (args.kind != null && args.kind !== "creators" && args.kind !== "brands") {
         throw failureError({ status: "invalid", message: 'kind is "creators" or "brands"' })
       }
-      const choice =
-        args.id != null ? { listId: args.id } : args.name != null ? { listName: args.name } : undefined
+      const choice = args.id != null ? { listId: args.id } : args.name != null ? { listName: args.name } : undefined
       if (choice === undefined) throw failureError({ status: "invalid", message: "give id, or name (with kind)" })
       // A list is read by id whatever its kind; by name, within the kind asked.
       const found = await context.run(
