@@ -94,9 +94,13 @@ const seed = async (appView: AtprotoAppViewShape) => {
   const likers = await Promise.all(Array.from({ length: 9 }, (_, i) => run(appView.createAccount(`liker${i}`))))
   const likerAgents = await Promise.all(likers.map((liker) => run(appView.agentFor(liker))))
   const posts: Record<string, Array<{ uri: string; text: string }>> = {}
+  const dids: Array<string> = []
+  let firstAgent: (typeof likerAgents)[number] | undefined
   for (const [name, likes] of Object.entries(SEEDED)) {
     const account = await run(appView.createAccount(name))
     const agent = await run(appView.agentFor(account))
+    dids.push(account.did)
+    firstAgent ??= agent
     await agent.upsertProfile((profile) => ({ ...profile, displayName: name.toUpperCase() }))
     posts[name] = []
     for (const [i, count] of likes.entries()) {
@@ -107,6 +111,8 @@ const seed = async (appView: AtprotoAppViewShape) => {
       for (const liker of likerAgents.slice(0, count)) await liker.like(created.uri, created.cid)
     }
   }
+  // Alice follows the other two.
+  for (const did of dids.slice(1)) await firstAgent?.follow(did)
   await run(appView.settle)
   return posts
 }
@@ -172,6 +178,16 @@ describe.skipIf(skip)(`research on svc serve (${engineName})`, { timeout: 240_00
     expect(titles.posts).toEqual([
       expect.objectContaining({ id: posts.alice?.[0]?.uri, title: "How I grow tomatoes indoors", engagement: 9 })
     ])
+
+    // The same outlier found from a topic searched on the network rather than from a list.
+    const byTopic = await callMcp(client, "svc_study_top_titles", { topic: "tomatoes", platform: "bluesky" })
+    expect(byTopic.posts).toEqual([expect.objectContaining({ id: posts.alice?.[0]?.uri, ratio: 4.5 })])
+    const following = await callMcp(client, "svc_following_overview", { creator: "alice.test" })
+    expect(following).toMatchObject({ ok: true, total: 2, groups: [{ tier: "nano" }] })
+    const found = await callMcp(client, "svc_search_social_content", { scope: "bluesky", query: "seedlings" })
+    expect((found.posts as ReadonlyArray<Answer>).length).toBe(
+      SEEDED.alice.length - 1 + SEEDED.bob.length + SEEDED.carol.length
+    )
 
     // A blog served on this machine, through its feed.
     const { port } = (blog as Server).address() as AddressInfo

@@ -99,6 +99,15 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           expect(list.workspace.byId).toEqual({ name: "Growers", members: [{ handle: "ada.test", id: "did:plc:ada" }] })
           expect(list.workspace.byName.id).toBe(listId)
 
+          // No post went out yet: the analytics connection is empty, and takes the tool's sort.
+          const analytics = yield* request<{
+            workspace: { analyticsPosts: { nodes: Array<unknown>; pageInfo: { hasNextPage: boolean } } }
+          }>(
+            client,
+            `query { workspace { analyticsPosts(first: 5, sort: likes) { nodes { postId } pageInfo { hasNextPage } } } }`
+          )
+          expect(analytics.workspace.analyticsPosts).toEqual({ nodes: [], pageInfo: { hasNextPage: false } })
+
           const other = yield* signUp({})
           const refused = yield* Effect.promise(() =>
             postGraphql(url, other.token, {

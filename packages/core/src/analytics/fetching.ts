@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
-import { CredentialSealer, SocialAccountsRepo } from "../scheduling/ports.js"
+import { makeAccountOpener } from "../scheduling/accounts.js"
+import { SocialAccountsRepo } from "../scheduling/ports.js"
 import type { PublishingAccount } from "../scheduling/publisher.js"
 import type { SocialAccount } from "../scheduling/schema.js"
 import { withSpan } from "../shared/spans.js"
@@ -49,7 +50,7 @@ export class AnalyticsFetching extends Effect.Service<AnalyticsFetching>()("svc/
     )
     const readers: ReadonlyMap<Platform, MetricsReader> = new Map([...others, [feed.platform, feed]])
     const accounts = yield* SocialAccountsRepo
-    const sealer = yield* CredentialSealer
+    const openAccount = yield* makeAccountOpener
 
     const fail = (kind: MetricsFailure["kind"], message: string) => new MetricsFailure({ kind, message })
 
@@ -64,18 +65,7 @@ export class AnalyticsFetching extends Effect.Service<AnalyticsFetching>()("svc/
         if (Option.isNone(account)) {
           return yield* fail("credentials", `no ${fetch.platform} account is connected to read the post's metrics`)
         }
-        const found = account.value
-        if (found.status === "needs_reconnect") {
-          return yield* fail("credentials", found.statusReason ?? "the account needs reconnecting")
-        }
-        const opened = yield* sealer.open(found.credentialsSealed)
-        return {
-          id: found.id,
-          platform: found.platform,
-          handle: found.handle,
-          serviceUrl: found.serviceUrl,
-          credentials: JSON.parse(opened) as Record<string, unknown>
-        } satisfies PublishingAccount
+        return yield* openAccount(account.value, (reason) => fail("credentials", reason))
       })
 
     const failedRecord = (

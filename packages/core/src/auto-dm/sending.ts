@@ -3,7 +3,8 @@ import { RateLimiter } from "../limits/ports.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
 import { now } from "../shared/time.js"
-import { CredentialSealer, SocialAccountsRepo } from "../scheduling/ports.js"
+import { makeAccountOpener } from "../scheduling/accounts.js"
+import { SocialAccountsRepo } from "../scheduling/ports.js"
 import {
   AutoDmRulesRepo,
   AutoDmWorkRepo,
@@ -11,7 +12,6 @@ import {
   type ClaimedSend,
   providedInboxes,
   MessageFailure,
-  type MessagingAccount,
   type OutgoingMessage,
   type SendRecord,
   type SentMessage
@@ -46,7 +46,7 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
     const rules = yield* AutoDmRulesRepo
     const work = yield* AutoDmWorkRepo
     const accounts = yield* SocialAccountsRepo
-    const sealer = yield* CredentialSealer
+    const openAccount = yield* makeAccountOpener
     const inboxes = yield* providedInboxes
     const limiter = yield* RateLimiter
     const ids = yield* Ids
@@ -55,23 +55,11 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
     const fail = (kind: MessageFailure["kind"], message: string) => new MessageFailure({ kind, message })
 
     /** The account opened for its inbox, or why it cannot be used now. */
-    const openAccount = (accountId: string) =>
+    const accountOf = (accountId: string) =>
       Effect.gen(function* () {
         const found = yield* accounts.find(accountId)
         if (Option.isNone(found)) return yield* fail("rejected", "the account was disconnected")
-        const account = found.value
-        if (account.status === "needs_reconnect") {
-          return yield* fail("credentials", account.statusReason ?? "the account needs reconnecting")
-        }
-        const credentials = JSON.parse(yield* sealer.open(account.credentialsSealed)) as Record<string, unknown>
-        const opened: MessagingAccount = {
-          id: account.id,
-          platform: account.platform,
-          handle: account.handle,
-          serviceUrl: account.serviceUrl,
-          credentials
-        }
-        return opened
+        return yield* openAccount(found.value, (reason) => fail("credentials", reason))
       })
 
     const waitFor = (failure: MessageFailure, attempt: number) =>
@@ -85,7 +73,7 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
       Effect.gen(function* () {
         const enabled = yield* rules.enabledFor(inbox.accountId)
         const read = Effect.gen(function* () {
-          const account = yield* openAccount(inbox.accountId)
+          const account = yield* accountOf(inbox.accountId)
           const platformInbox = inboxes.get(account.platform)
           if (platformInbox === undefined)
             return yield* fail("rejected", `this server reads no ${account.platform} inbox`)
@@ -162,7 +150,7 @@ export class AutoDmSending extends Effect.Service<AutoDmSending>()("svc/auto-dm/
         if (!rule.value.enabled) {
           return { _tag: "skipped", reason: "the rule was turned off before the message went out" } as const
         }
-        const account = yield* openAccount(send.accountId)
+        const account = yield* accountOf(send.accountId)
         const inbox = inboxes.get(account.platform)
         if (inbox === undefined) return yield* fail("rejected", `this server no longer sends on ${account.platform}`)
         const channels = channelsOf(rule.value.delivery)

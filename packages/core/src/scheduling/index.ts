@@ -1,4 +1,5 @@
 /** Scheduling and publishing: platforms and their rules, posts, schedules, accounts, the publisher port and worker. */
+export { makeAccountOpener, type OpenAccount } from "./accounts.js"
 export { type CheckedMedia, checkForPlatform } from "./checks.js"
 export {
   CONNECT_LINK_MS,

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { makeEventRecorder } from "../events/service.js"
 import { Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
+import { makeAccountOpener } from "./accounts.js"
 import { liveLinks } from "./live-links.js"
 import { now } from "../shared/time.js"
 import {
@@ -9,8 +10,7 @@ import {
   type DeliveryRecord,
   PostMediaFiles,
   PostsRepo,
-  SocialAccountsRepo,
-  CredentialSealer
+  SocialAccountsRepo
 } from "./ports.js"
 import { type Published, PublishFailure, Publishers, type PublishingAccount, type PublishRequest } from "./publisher.js"
 import { DELIVERY_MAX_ATTEMPTS, type PostStatus, type PostView } from "./schema.js"
@@ -77,7 +77,7 @@ export class PostPublishing extends Effect.Service<PostPublishing>()("svc/schedu
     const accounts = yield* SocialAccountsRepo
     const mediaFiles = yield* PostMediaFiles
     const publishers = yield* Publishers
-    const sealer = yield* CredentialSealer
+    const openAccount = yield* makeAccountOpener
     const scheduling = yield* Scheduling
     const transactor = yield* Transactor
     const recordEvent = yield* makeEventRecorder
@@ -103,17 +103,7 @@ export class PostPublishing extends Effect.Service<PostPublishing>()("svc/schedu
             onSome: Effect.succeed
           })
         )
-        if (account.status === "needs_reconnect") {
-          return yield* fail("credentials", account.statusReason ?? "the account needs reconnecting")
-        }
-        const opened = yield* sealer.open(account.credentialsSealed)
-        return {
-          id: account.id,
-          platform: account.platform,
-          handle: account.handle,
-          serviceUrl: account.serviceUrl,
-          credentials: JSON.parse(opened) as Record<string, unknown>
-        } satisfies PublishingAccount
+        return yield* openAccount(account, (reason) => fail("credentials", reason))
       })
 
     const requestOf = (delivery: ClaimedDelivery, post: PostView) =>

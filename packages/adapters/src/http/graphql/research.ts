@@ -78,6 +78,8 @@ export const researchFields = (kit: GraphqlKit, connections: Connections, regist
       fields.analyticsPosts = toolConnectionField(kit, connections, analyticsPosts, {
         list: "posts",
         node: "AnalyticsPost",
+        // Sorted by a metric, a row's place is no keyset of its own: only the page's endCursor continues the list.
+        cursorOf: () => null,
         description:
           "The workspace's published posts with their latest metrics per platform, sorted and narrowed like svc_list_analytics_posts."
       }) as GraphQLFieldConfig<InWorkspace, GraphqlContext>
