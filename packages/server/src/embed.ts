@@ -65,6 +65,21 @@ export interface SvcSettings {
   /** The SMTP server mail goes out through (`SMTP_URL`) and its From (`SMTP_FROM`); unset: mail waits in the outbox. */
   readonly smtpUrl?: string
   readonly smtpFrom?: string
+  /**
+   * The research sources (docs/research-sources.md): the Bluesky AppView (`SVC_RESEARCH_BLUESKY_APPVIEW`, the public
+   * one by default, `"off"` leaves Bluesky out), the YouTube key, the Meta Ad Library token and a research provider.
+   */
+  readonly research?: {
+    readonly blueskyAppView?: string
+    readonly youtubeApiKey?: string
+    readonly metaAdsToken?: string
+    readonly providerUrl?: string
+    readonly providerKey?: string
+    readonly providerPlatforms?: ReadonlyArray<string>
+  }
+  /** How often auto-DM rules read each account's replies (`SVC_AUTO_DM_POLL_MS`) and the metrics' first-day interval. */
+  readonly autoDmPollMs?: number
+  readonly analyticsFirstDayEveryMs?: number
   /** The GraphQL face's limits and switches (`SVC_GRAPHQL_*`). */
   readonly graphql?: {
     readonly maxDepth?: number
@@ -168,6 +183,14 @@ const settingsByName = (options: SvcOptions): Map<string, string> => {
     ["SVC_AI_TIMEOUT_MS", s.ai?.timeoutMs],
     ["SMTP_URL", s.smtpUrl],
     ["SMTP_FROM", s.smtpFrom],
+    ["SVC_RESEARCH_BLUESKY_APPVIEW", s.research?.blueskyAppView],
+    ["SVC_YOUTUBE_API_KEY", s.research?.youtubeApiKey],
+    ["SVC_META_ADS_TOKEN", s.research?.metaAdsToken],
+    ["SVC_RESEARCH_PROVIDER_URL", s.research?.providerUrl],
+    ["SVC_RESEARCH_PROVIDER_KEY", s.research?.providerKey],
+    ["SVC_RESEARCH_PROVIDER_PLATFORMS", s.research?.providerPlatforms],
+    ["SVC_AUTO_DM_POLL_MS", s.autoDmPollMs],
+    ["SVC_ANALYTICS_FIRST_DAY_EVERY_MS", s.analyticsFirstDayEveryMs],
     ["SVC_GRAPHQL_MAX_DEPTH", s.graphql?.maxDepth],
     ["SVC_GRAPHQL_MAX_COST", s.graphql?.maxCost],
     ["SVC_GRAPHQL_MAX_ALIASES", s.graphql?.maxAliases],

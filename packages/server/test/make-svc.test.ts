@@ -72,6 +72,8 @@ describe("makeSvc", { timeout: 120_000 }, () => {
       "askCallbacks",
       "sequences",
       "publishing",
+      "analytics",
+      "autoDm",
       "trashPurge",
       "webhookPurge",
       "oauthPurge",

@@ -5,11 +5,10 @@
  * the instance answers 404 for is gone (deleted).
  */
 import { MetricsFailure, type MetricsReader, type PostMetrics } from "@svc/core/analytics"
-import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { createRestAPIClient, MastoHttpError } from "masto"
+import { Duration, Effect, Option, Schema } from "effect"
+import { MastoHttpError, type mastodon } from "masto"
 import type { Dispatcher } from "undici"
-import { addressRefusalOf, withDispatcher } from "../http-sender/checked-fetch.js"
-import { CallTimedOut, toPublishFailure } from "../publisher/mastodon-failure.js"
+import { makeMastodonCalls } from "../publisher/mastodon-client.js"
 
 /** Settings of {@link makeMastodonMetricsReader}; every one has a default. */
 export interface MastodonMetricsOptions {
@@ -24,8 +23,6 @@ export interface MastodonMetricsOptions {
 /** Statuses read at once for one account: an instance allows 300 calls in 5 minutes per token. */
 const CONCURRENCY = 4
 
-const Credentials = Schema.Struct({ accessToken: Schema.NonEmptyTrimmedString })
-
 // masto answers in camelCase; only the counts are decoded. `quotesCount` is missing before Mastodon 4.5.
 const StatusCounts = Schema.Struct({
   id: Schema.String,
@@ -39,48 +36,22 @@ const StatusCounts = Schema.Struct({
 export const makeMastodonMetricsReader = (options: MastodonMetricsOptions = {}): MetricsReader => {
   const requestTimeout = Duration.decode(options.requestTimeout ?? "30 seconds")
 
-  const originOf = (serviceUrl: string) =>
-    Effect.try({
-      try: () => {
-        const trimmed = serviceUrl.trim()
-        const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
-        if (url.protocol !== "https:" && !(options.allowPlainHttp === true && url.protocol === "http:")) {
-          throw new Error(url.protocol)
-        }
-        return url.origin
-      },
-      catch: () =>
-        new MetricsFailure({ kind: "rejected", message: `Not a Mastodon instance address (https://…): ${serviceUrl}` })
-    })
+  const { attempt, failed, opened } = makeMastodonCalls({
+    failure: (fields) => new MetricsFailure(fields),
+    requestTimeout,
+    allowPlainHttp: options.allowPlainHttp === true,
+    dispatcher: options.dispatcher
+  })
 
   /** One status's counts; none when the instance no longer has it. */
-  const readStatus = (client: ReturnType<typeof createRestAPIClient>, id: string) =>
-    Effect.tryPromise({
-      try: (signal) => client.v1.statuses.$select(id).fetch(undefined, { requestInit: { signal } }),
-      catch: (cause) => cause
-    }).pipe(
-      Effect.timeoutFail({
-        duration: requestTimeout,
-        onTimeout: () => new CallTimedOut({ afterMs: Duration.toMillis(requestTimeout) })
-      }),
+  const readStatus = (client: mastodon.rest.Client, id: string) =>
+    attempt((signal) => client.v1.statuses.$select(id).fetch(undefined, { requestInit: { signal } })).pipe(
       Effect.map((status): Option.Option<unknown> => Option.some(status)),
-      Effect.catchAll((cause) => {
-        if (cause instanceof MastoHttpError && cause.statusCode === 404) return Effect.succeed(Option.none<unknown>())
-        const refused = addressRefusalOf(cause)
-        if (refused !== undefined) {
-          return Effect.fail(new MetricsFailure({ kind: "rejected", message: `Reading a status: ${refused.message}` }))
-        }
-        return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const failure = toPublishFailure("Reading a status", cause, now)
-          return Effect.fail(
-            new MetricsFailure({
-              kind: failure.kind,
-              message: failure.message,
-              ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs })
-            })
-          )
-        })
-      }),
+      Effect.catchAll((cause) =>
+        cause instanceof MastoHttpError && cause.statusCode === 404
+          ? Effect.succeed(Option.none<unknown>())
+          : failed("Reading a status")(cause)
+      ),
       Effect.flatMap(
         Option.match({
           onNone: () => Effect.succeed(Option.none<PostMetrics>()),
@@ -114,20 +85,7 @@ export const makeMastodonMetricsReader = (options: MastodonMetricsOptions = {}):
     batchSize: 20,
     read: ({ account, remoteIds }) =>
       Effect.gen(function* () {
-        const origin = yield* originOf(account.serviceUrl)
-        const { accessToken } = yield* Schema.decodeUnknown(Credentials)(account.credentials).pipe(
-          Effect.mapError(
-            () =>
-              new MetricsFailure({ kind: "credentials", message: "Mastodon needs an access token for this account" })
-          )
-        )
-        const client = createRestAPIClient({
-          url: origin,
-          accessToken,
-          timeout: Duration.toMillis(requestTimeout),
-          log: "error",
-          ...(options.dispatcher === undefined ? {} : { requestInit: withDispatcher(undefined, options.dispatcher) })
-        })
+        const { client } = yield* opened(account.serviceUrl, account.credentials)
         const answers = yield* Effect.forEach(
           remoteIds,
           (id) => Effect.map(readStatus(client, id), (metrics) => [id, metrics] as const),

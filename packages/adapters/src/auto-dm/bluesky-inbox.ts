@@ -5,8 +5,7 @@
  * chat service (`chat.bsky.convo.*`, proxied by the PDS with the `atproto-proxy` header), looking at the conversation
  * before a second try so a message never goes out twice.
  */
-import type { AppBskyFeedPost, AtpAgent } from "@atproto/api"
-import type { TID } from "@atproto/common-web"
+import type { AppBskyFeedPost } from "@atproto/api"
 import {
   type Engagement,
   type EngagementInbox,
@@ -17,10 +16,14 @@ import {
   type SentMessage
 } from "@svc/core/auto-dm"
 import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { addressRefusalOf } from "../http-sender/checked-fetch.js"
-import { loadOptional } from "../optional-package.js"
-import { CallTimedOut, isRecordMissing, isRecordPresent, toPublishFailure } from "../publisher/bluesky-failure.js"
+import { isRecordMissing, isRecordPresent, isXrpcError } from "../publisher/bluesky-failure.js"
 import { recordKeyOf } from "../publisher/bluesky-record-keys.js"
+import {
+  type AtprotoApiWithTid,
+  type BlueskySession,
+  loadAtprotoApiWithTid,
+  makeBlueskyCalls
+} from "../publisher/bluesky-session.js"
 
 /** Settings of {@link makeBlueskyInbox}; every one has a default. */
 export interface BlueskyInboxOptions {
@@ -34,12 +37,6 @@ export interface BlueskyInboxOptions {
   readonly fetch?: typeof fetch
 }
 
-const BlueskyLogin = Schema.Struct({
-  identifier: Schema.NonEmptyTrimmedString,
-  appPassword: Schema.NonEmptyTrimmedString
-})
-type BlueskyLogin = typeof BlueskyLogin.Type
-
 /** The parts of a post record an engagement reads. */
 const PostRecord = Schema.Struct({
   text: Schema.String,
@@ -52,44 +49,14 @@ const PostRecord = Schema.Struct({
 })
 
 const POST = "app.bsky.feed.post"
-const DEFAULT_SERVICE = "https://bsky.social"
 const CHAT_SERVICE = "did:web:api.bsky.chat#bsky_chat"
 /** How far the chat service's clock may run behind ours when a retry looks for its message. */
 const CLOCK_SKEW_MS = 5 * 60_000
 /** Messages of the conversation a retry looks through for its own. */
 const MESSAGES_LOOKED_AT = 50
 
-const loadApi = () =>
-  Promise.all([import("@atproto/api"), import("@atproto/common-web")]).then(([api, common]) => ({
-    AtpAgent: api.AtpAgent,
-    RichText: api.RichText,
-    TID: common.TID
-  }))
-let loadingApi: ReturnType<typeof loadApi> | undefined
-const atprotoApi = loadOptional({
-  packages: ["@atproto/api", "@atproto/common-web"],
-  purpose: "answering Bluesky replies",
-  load: () => {
-    if (loadingApi === undefined) loadingApi = loadApi()
-    return loadingApi
-  }
-}).pipe(Effect.mapError((missing) => new MessageFailure({ kind: "rejected", message: missing.message })))
-
-interface Session {
-  readonly agent: AtpAgent
-  readonly did: string
-  readonly TID: typeof TID
-}
-
-/** An error answer of an XRPC call, by its shape (see bluesky-failure.ts). */
-const xrpcErrorOf = (cause: unknown): { status: number; error: string; message: string } | undefined =>
-  cause instanceof Error &&
-  "status" in cause &&
-  typeof cause.status === "number" &&
-  "error" in cause &&
-  typeof cause.error === "string"
-    ? { status: cause.status, error: cause.error, message: cause.message }
-    : undefined
+/** A logged-in account; its API's TID makes the replies' record keys. */
+type Session = BlueskySession<AtprotoApiWithTid>
 
 /** A newer ISO time of the two (a null is older than any). */
 const later = (a: string | null, b: string): string => (a === null || Date.parse(b) > Date.parse(a) ? b : a)
@@ -99,40 +66,14 @@ export const makeBlueskyInbox = (options: BlueskyInboxOptions = {}): EngagementI
   const requestTimeout = Duration.decode(options.requestTimeout ?? "30 seconds")
   const chatService = options.chatService ?? CHAT_SERVICE
   const pagesMax = Math.max(1, options.pagesMax ?? 5)
-  const baseFetch = options.fetch ?? globalThis.fetch
-  const boundedFetch: typeof fetch = (input, init) =>
-    baseFetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(Duration.toMillis(requestTimeout)) })
   const chatHeaders = { "atproto-proxy": chatService }
-  // Logged-in agents of this process, by server and login (the PDS allows 30 logins to one account in five minutes).
-  const sessions = new Map<string, Session>()
-
-  const toFailure = (doing: string) => (cause: unknown) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const refused = addressRefusalOf(cause)
-      if (refused !== undefined) {
-        return Effect.fail(new MessageFailure({ kind: "rejected", message: `${doing}: ${refused.message}` }))
-      }
-      const failure = toPublishFailure(doing, cause, now)
-      return Effect.fail(
-        new MessageFailure({
-          kind: failure.kind,
-          message: failure.message,
-          ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs })
-        })
-      )
-    })
-
-  /** One call, bounded; fails with what it threw. */
-  const attempt = <A>(run: (signal: AbortSignal) => PromiseLike<A>): Effect.Effect<A, unknown> =>
-    Effect.tryPromise({ try: (signal) => Promise.resolve(run(signal)), catch: (cause) => cause }).pipe(
-      Effect.timeoutFail({
-        duration: requestTimeout,
-        onTimeout: () => new CallTimedOut({ afterMs: Duration.toMillis(requestTimeout) })
-      })
-    )
-
-  const call = <A>(doing: string, run: (signal: AbortSignal) => PromiseLike<A>) =>
-    attempt(run).pipe(Effect.catchAll(toFailure(doing)))
+  const bluesky = makeBlueskyCalls({
+    api: loadAtprotoApiWithTid("answering Bluesky replies"),
+    failure: (fields) => new MessageFailure(fields),
+    requestTimeout,
+    fetch: options.fetch
+  })
+  const { attempt, call, failed: toFailure } = bluesky
 
   /**
    * A call to the chat service. Where the chat service (or the PDS in front of it) refuses the conversation, the
@@ -142,62 +83,20 @@ export const makeBlueskyInbox = (options: BlueskyInboxOptions = {}): EngagementI
   const chatCall = <A>(doing: string, run: (signal: AbortSignal) => PromiseLike<A>) =>
     attempt(run).pipe(
       Effect.catchAll((cause) => {
-        const xrpc = xrpcErrorOf(cause)
-        if (xrpc !== undefined && (xrpc.status === 400 || xrpc.status === 403)) {
+        if (isXrpcError(cause) && (cause.status === 400 || cause.status === 403)) {
           const why =
-            xrpc.error === "InvalidToken"
+            cause.error === "InvalidToken"
               ? "the app password has no access to direct messages (make one with it allowed and reconnect)"
-              : `the chat service refused: ${xrpc.message || xrpc.error}`
+              : `the chat service refused: ${cause.message || cause.error}`
           return Effect.fail(new MessageFailure({ kind: "unavailable", message: `${doing}: ${why}` }))
         }
         return toFailure(doing)(cause)
       })
     )
 
-  const loginOf = (credentials: Readonly<Record<string, unknown>>) =>
-    Schema.decodeUnknown(BlueskyLogin)(credentials).pipe(
-      Effect.mapError(
-        () =>
-          new MessageFailure({ kind: "credentials", message: "Bluesky needs the account's handle and an app password" })
-      )
-    )
-
-  const originOf = (serviceUrl: string) =>
-    Effect.try({
-      try: () => new URL(serviceUrl.trim() === "" ? DEFAULT_SERVICE : serviceUrl.trim()).origin,
-      catch: () => new MessageFailure({ kind: "credentials", message: `"${serviceUrl}" is not a Bluesky server` })
-    })
-
-  const logIn = (origin: string, login: BlueskyLogin) =>
-    Effect.gen(function* () {
-      const api = yield* atprotoApi
-      const agent = new api.AtpAgent({ service: origin, fetch: boundedFetch })
-      const { data } = yield* call("Logging in to Bluesky", () =>
-        agent.login({ identifier: login.identifier, password: login.appPassword })
-      )
-      return { agent, did: data.did, TID: api.TID } satisfies Session
-    })
-
   /** Runs `use` with this process's session of the account, logging in again once when a kept one stopped working. */
   const withSession = <A>(account: MessagingAccount, use: (session: Session) => Effect.Effect<A, MessageFailure>) =>
-    Effect.gen(function* () {
-      const origin = yield* originOf(account.serviceUrl)
-      const login = yield* loginOf(account.credentials)
-      const key = `${origin}\n${login.identifier}\n${login.appPassword}`
-      const fresh = Effect.tap(logIn(origin, login), (session) => Effect.sync(() => sessions.set(key, session)))
-      const kept = sessions.get(key)
-      if (kept === undefined) return yield* Effect.flatMap(fresh, use)
-      return yield* use(kept).pipe(
-        Effect.catchIf(
-          (failure) => failure.kind === "credentials",
-          () =>
-            Effect.zipRight(
-              Effect.sync(() => sessions.delete(key)),
-              Effect.flatMap(fresh, use)
-            )
-        )
-      )
-    })
+    bluesky.withSession(account.serviceUrl, account.credentials, use)
 
   /** A notification's post as an engagement, when it is a reply or mention by someone else. */
   const engagementOf = (
@@ -269,7 +168,7 @@ export const makeBlueskyInbox = (options: BlueskyInboxOptions = {}): EngagementI
     )
 
   const replyKey = (session: Session, message: OutgoingMessage) =>
-    recordKeyOf(session.TID, message.sendId, message.createdAt, 0)
+    recordKeyOf(session.api.TID, message.sendId, message.createdAt, 0)
 
   const replyUri = (session: Session, rkey: string) => `at://${session.did}/${POST}/${rkey}`
 
@@ -294,10 +193,9 @@ export const makeBlueskyInbox = (options: BlueskyInboxOptions = {}): EngagementI
    */
   const sendReply = (session: Session, message: OutgoingMessage) =>
     Effect.gen(function* () {
-      const { RichText } = yield* atprotoApi
       const { trigger } = message
       if (trigger.cid === null) return yield* new MessageFailure({ kind: "rejected", message: "the post has no CID" })
-      const rich = new RichText({ text: message.text })
+      const rich = new session.api.RichText({ text: message.text })
       rich.detectFacetsWithoutResolution()
       const parent = { uri: trigger.remoteId, cid: trigger.cid }
       const record: AppBskyFeedPost.Record = {
@@ -384,9 +282,8 @@ export const makeBlueskyInbox = (options: BlueskyInboxOptions = {}): EngagementI
 
   const sendMessage = (session: Session, message: OutgoingMessage) =>
     Effect.gen(function* () {
-      const { RichText } = yield* atprotoApi
       const convoId = yield* conversationWith(session, message.trigger.authorId)
-      const rich = new RichText({ text: message.text })
+      const rich = new session.api.RichText({ text: message.text })
       rich.detectFacetsWithoutResolution()
       const { data } = yield* chatCall("Sending the message", (signal) =>
         session.agent.chat.bsky.convo.sendMessage(

@@ -14,12 +14,11 @@ import {
   type OutgoingMessage,
   type SentMessage
 } from "@svc/core/auto-dm"
-import { Clock, Duration, Effect, Option, Schema } from "effect"
+import { Duration, Effect, Option, Schema } from "effect"
 import { convert } from "html-to-text"
-import { createRestAPIClient, type mastodon } from "masto"
+import type { mastodon } from "masto"
 import type { Dispatcher } from "undici"
-import { addressRefusalOf, withDispatcher } from "../http-sender/checked-fetch.js"
-import { CallTimedOut, toPublishFailure } from "../publisher/mastodon-failure.js"
+import { makeMastodonCalls } from "../publisher/mastodon-client.js"
 
 /** Settings of {@link makeMastodonInbox}; every one has a default. */
 export interface MastodonInboxOptions {
@@ -32,11 +31,6 @@ export interface MastodonInboxOptions {
   /** The undici dispatcher every call goes through (the server gives the checked fetch's). */
   readonly dispatcher?: Dispatcher
 }
-
-const Credentials = Schema.Struct({
-  accessToken: Schema.NonEmptyTrimmedString,
-  accountId: Schema.optional(Schema.String)
-})
 
 // masto answers in camelCase; only the fields read here are decoded.
 const Account = Schema.Struct({
@@ -78,63 +72,17 @@ export const makeMastodonInbox = (options: MastodonInboxOptions = {}): Engagemen
   const requestTimeout = Duration.decode(options.requestTimeout ?? "30 seconds")
   const pagesMax = Math.max(1, options.pagesMax ?? 5)
 
-  const call = <A, I>(doing: string, schema: Schema.Schema<A, I>, run: (signal: AbortSignal) => PromiseLike<unknown>) =>
-    Effect.tryPromise({ try: (signal) => Promise.resolve(run(signal)), catch: (cause) => cause }).pipe(
-      Effect.timeoutFail({
-        duration: requestTimeout,
-        onTimeout: () => new CallTimedOut({ afterMs: Duration.toMillis(requestTimeout) })
-      }),
-      Effect.catchAll((cause) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const refused = addressRefusalOf(cause)
-          if (refused !== undefined) {
-            return Effect.fail(new MessageFailure({ kind: "rejected", message: `${doing}: ${refused.message}` }))
-          }
-          const failure = toPublishFailure(doing, cause, now)
-          return Effect.fail(
-            new MessageFailure({
-              kind: failure.kind,
-              message: failure.message,
-              ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs })
-            })
-          )
-        })
-      ),
-      Effect.flatMap((answer) =>
-        Schema.decodeUnknown(schema)(answer).pipe(
-          Effect.mapError(
-            () =>
-              new MessageFailure({ kind: "temporary", message: `${doing}: the instance answered in an unknown shape` })
-          )
-        )
-      )
-    )
+  const mastodonCalls = makeMastodonCalls({
+    failure: (fields) => new MessageFailure(fields),
+    requestTimeout,
+    allowPlainHttp: options.allowPlainHttp === true,
+    dispatcher: options.dispatcher
+  })
+  const { call } = mastodonCalls
 
   const opened = (account: MessagingAccount) =>
     Effect.gen(function* () {
-      const origin = yield* Effect.try({
-        try: () => {
-          const url = new URL(account.serviceUrl)
-          if (url.protocol !== "https:" && !(options.allowPlainHttp === true && url.protocol === "http:")) {
-            throw new Error(url.protocol)
-          }
-          return url.origin
-        },
-        catch: () =>
-          new MessageFailure({ kind: "rejected", message: `Not a Mastodon instance address: ${account.serviceUrl}` })
-      })
-      const { accessToken, accountId } = yield* Schema.decodeUnknown(Credentials)(account.credentials).pipe(
-        Effect.mapError(
-          () => new MessageFailure({ kind: "credentials", message: "Mastodon needs an access token for this account" })
-        )
-      )
-      const client = createRestAPIClient({
-        url: origin,
-        accessToken,
-        timeout: Duration.toMillis(requestTimeout),
-        log: "error",
-        ...(options.dispatcher === undefined ? {} : { requestInit: withDispatcher(undefined, options.dispatcher) })
-      })
+      const { client, accountId } = yield* mastodonCalls.opened(account.serviceUrl, account.credentials)
       // Accounts connected before the publisher kept their id are asked for it.
       const me =
         accountId ??

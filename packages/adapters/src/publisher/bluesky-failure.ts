@@ -1,14 +1,13 @@
-/** How a failed call to a PDS becomes a {@link PublishFailure}: which failures a later try can fix. */
+/** How a failed call to a PDS becomes an adapter's failure: which failures a later try can fix. */
 import type { XRPCError } from "@atproto/api"
-import { PublishFailure } from "@svc/core/scheduling"
-import { Data } from "effect"
+import { CallTimedOut, type FailureFields } from "./network-call.js"
 
 /**
  * An error answer of the PDS, as `@atproto/api` throws it (`XRPCError`: the HTTP status, the XRPC error name, the
- * headers). Recognised by its shape rather than its class: the library is loaded only when first used (bluesky.ts),
- * and a second copy of `@atproto/xrpc` in a tree would fail an `instanceof` without a word.
+ * headers). Recognised by its shape rather than its class: the library is loaded only when first used
+ * (bluesky-session.ts), and a second copy of `@atproto/xrpc` in a tree would fail an `instanceof` without a word.
  */
-const isXrpcError = (cause: unknown): cause is Pick<XRPCError, "status" | "error" | "headers" | "message"> =>
+export const isXrpcError = (cause: unknown): cause is Pick<XRPCError, "status" | "error" | "headers" | "message"> =>
   cause instanceof Error &&
   "status" in cause &&
   typeof cause.status === "number" &&
@@ -16,9 +15,6 @@ const isXrpcError = (cause: unknown): cause is Pick<XRPCError, "status" | "error
   typeof cause.error === "string" &&
   "success" in cause &&
   cause.success === false
-
-/** A call that outlived its bound. */
-export class CallTimedOut extends Data.TaggedError("CallTimedOut")<{ readonly afterMs: number }> {}
 
 /**
  * XRPC error names that mean the account's credentials no longer open it, whatever the status they came with: a PDS
@@ -40,26 +36,25 @@ const CREDENTIAL_ERRORS = new Set([
  * blob over the lexicon's size). Anything that is not an answer (the connection refused or cut, a timeout) is
  * `temporary`.
  */
-export const toPublishFailure = (doing: string, cause: unknown, nowMs: number): PublishFailure => {
+export const blueskyFailureOf = (doing: string, cause: unknown, nowMs: number): FailureFields => {
   if (cause instanceof CallTimedOut) {
-    return new PublishFailure({
+    return {
       kind: "temporary",
       message: `${doing}: the server did not answer within ${Math.round(cause.afterMs / 1000)} s`
-    })
+    }
   }
   if (isXrpcError(cause) && cause.status >= 400) {
     const status: number = cause.status
     const message = `${doing}: the server answered ${status} (${[cause.error, cause.message].filter(Boolean).join(": ")})`
     if (status === 429) {
       const retryAfterMs = retryAfter(cause.headers, nowMs)
-      return new PublishFailure({ kind: "temporary", message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) })
+      return { kind: "temporary", message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
     }
-    if (status === 401 || CREDENTIAL_ERRORS.has(cause.error))
-      return new PublishFailure({ kind: "credentials", message })
-    if (status >= 500 || status === 408) return new PublishFailure({ kind: "temporary", message })
-    return new PublishFailure({ kind: "rejected", message })
+    if (status === 401 || CREDENTIAL_ERRORS.has(cause.error)) return { kind: "credentials", message }
+    if (status >= 500 || status === 408) return { kind: "temporary", message }
+    return { kind: "rejected", message }
   }
-  return new PublishFailure({ kind: "temporary", message: `${doing}: ${describe(cause)}` })
+  return { kind: "temporary", message: `${doing}: ${describe(cause)}` }
 }
 
 /** Whether a write was refused because a record is already at its key (`putRecord` with `swapRecord: null`). */

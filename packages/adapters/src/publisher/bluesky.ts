@@ -9,11 +9,9 @@ import type {
   AppBskyEmbedImages,
   AppBskyEmbedVideo,
   AppBskyFeedPost,
-  AtpAgent,
   BlobRef,
   ComAtprotoRepoStrongRef
 } from "@atproto/api"
-import type { TID } from "@atproto/common-web"
 import {
   PLATFORM_RULES,
   type PlatformPublisher,
@@ -26,10 +24,14 @@ import {
   type VerifiedAccount
 } from "@svc/core/scheduling"
 import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { addressRefusalOf } from "../http-sender/checked-fetch.js"
-import { CallTimedOut, isRecordMissing, isRecordPresent, toPublishFailure } from "./bluesky-failure.js"
+import { isRecordMissing, isRecordPresent } from "./bluesky-failure.js"
 import { recordKeyOf } from "./bluesky-record-keys.js"
-import { loadOptional } from "../optional-package.js"
+import {
+  type AtprotoApiWithTid,
+  type BlueskySession,
+  loadAtprotoApiWithTid,
+  makeBlueskyCalls
+} from "./bluesky-session.js"
 
 /** Settings of {@link makeBlueskyPublisher}; every one has a default. */
 export interface BlueskyPublisherOptions {
@@ -49,51 +51,16 @@ export interface BlueskyPublisherOptions {
   readonly fetch?: typeof fetch
 }
 
-/** What a person gives when connecting an account: a handle (or DID, or email) and an app password. */
-const BlueskyLogin = Schema.Struct({
-  identifier: Schema.NonEmptyTrimmedString,
-  appPassword: Schema.NonEmptyTrimmedString
-})
-type BlueskyLogin = typeof BlueskyLogin.Type
-
 /** The parts of a profile record read when connecting (`app.bsky.actor.profile`, key `self`). */
 const ProfileRecord = Schema.Struct({ displayName: Schema.optional(Schema.String) })
 
 const POST = "app.bsky.feed.post"
-const DEFAULT_SERVICE = "https://bsky.social"
 const rules = PLATFORM_RULES.bluesky
 const TEXT_MAX = rules?.textMax ?? 300
 const MEDIA_MAX = rules?.mediaMax ?? 4
 
-/**
- * `@atproto/api`, loaded when first used: importing it takes about 320 ms and 40 MB (its lexicons), which a server
- * that never publishes to Bluesky should not pay at start.
- */
-const loadApi = () =>
-  Promise.all([import("@atproto/api"), import("@atproto/common-web")]).then(([api, common]) => ({
-    AtpAgent: api.AtpAgent,
-    RichText: api.RichText,
-    TID: common.TID
-  }))
-let loadingApi: ReturnType<typeof loadApi> | undefined
-// Optional peers of @svc/adapters (@svc/server brings them): a team that never publishes to Bluesky installs neither.
-const atprotoApi = loadOptional({
-  packages: ["@atproto/api", "@atproto/common-web"],
-  purpose: "publishing to Bluesky",
-  load: () => {
-    if (loadingApi === undefined) loadingApi = loadApi()
-    return loadingApi
-  }
-}).pipe(Effect.mapError((missing) => new PublishFailure({ kind: "rejected", message: missing.message })))
-
-/** A logged-in account: its agent, and who it is. */
-interface Session {
-  readonly agent: AtpAgent
-  readonly did: string
-  readonly handle: string
-  /** `@atproto/common-web`'s TID, for the delivery's record keys. */
-  readonly TID: typeof TID
-}
+/** A logged-in account; its API's TID makes the delivery's record keys. */
+type Session = BlueskySession<AtprotoApiWithTid>
 
 type StrongRef = ComAtprotoRepoStrongRef.Main
 type PostEmbed = AppBskyFeedPost.Record["embed"]
@@ -103,106 +70,14 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
   const requestTimeout = Duration.decode(options.requestTimeout ?? "30 seconds")
   const videoUploadTimeout = Duration.decode(options.videoUploadTimeout ?? "120 seconds")
   const webUrl = (options.webUrl ?? "https://bsky.app").replace(/\/+$/, "")
-  // Logged-in agents of this process, by server and login: a publish reuses one (the PDS limits logins to 30 in five
-  // minutes and 300 a day per account) and logs in again from the stored app password when it has none or its session
-  // no longer works. The agent refreshes its own tokens.
-  const sessions = new Map<string, Session>()
-
-  // Calls the agent makes without a signal of ours (logging in, refreshing a session, resolving a mention) are bounded
-  // here; those that take one are bounded by `attempt`, whose interruption aborts the request.
-  const baseFetch = options.fetch ?? globalThis.fetch
-  const boundedFetch: typeof fetch = (input, init) =>
-    baseFetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(Duration.toMillis(requestTimeout)) })
-
-  /** One call, bounded by `timeout`; fails with what it threw (or {@link CallTimedOut}). */
-  const attempt = <A>(
-    run: (signal: AbortSignal) => PromiseLike<A>,
-    timeout: Duration.Duration = requestTimeout
-  ): Effect.Effect<A, unknown> =>
-    Effect.tryPromise({ try: (signal) => Promise.resolve(run(signal)), catch: (cause) => cause }).pipe(
-      Effect.timeoutFail({
-        duration: timeout,
-        onTimeout: () => new CallTimedOut({ afterMs: Duration.toMillis(timeout) })
-      })
-    )
-
-  const failed = (doing: string) => (cause: unknown) => {
-    // A server address the address rule refuses is not worth another try.
-    const refused = addressRefusalOf(cause)
-    if (refused !== undefined)
-      return Effect.fail(new PublishFailure({ kind: "rejected", message: `${doing}: ${refused.message}` }))
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(toPublishFailure(doing, cause, now)))
-  }
-
-  /** One call whose every failure is a {@link PublishFailure}. */
-  const call = <A>(
-    doing: string,
-    run: (signal: AbortSignal) => PromiseLike<A>,
-    timeout: Duration.Duration = requestTimeout
-  ): Effect.Effect<A, PublishFailure> => attempt(run, timeout).pipe(Effect.catchAll(failed(doing)))
-
-  const serviceOrigin = (serviceUrl: string): Effect.Effect<string, PublishFailure> =>
-    Effect.try({
-      try: () => {
-        const url = new URL(serviceUrl.trim() === "" ? DEFAULT_SERVICE : serviceUrl.trim())
-        if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(url.protocol)
-        return url.origin
-      },
-      catch: () =>
-        new PublishFailure({ kind: "credentials", message: `"${serviceUrl}" is not the address of a Bluesky server` })
-    })
-
-  const loginOf = (credentials: Readonly<Record<string, unknown>>): Effect.Effect<BlueskyLogin, PublishFailure> =>
-    Schema.decodeUnknown(BlueskyLogin)(credentials).pipe(
-      Effect.mapError(
-        () =>
-          new PublishFailure({
-            kind: "credentials",
-            message: "Bluesky needs the account's handle and an app password (Settings → Privacy and security)"
-          })
-      )
-    )
-
-  const logIn = (origin: string, login: BlueskyLogin): Effect.Effect<Session, PublishFailure> =>
-    Effect.gen(function* () {
-      const { AtpAgent } = yield* atprotoApi
-      const agent = new AtpAgent({ service: origin, fetch: boundedFetch })
-      const { data } = yield* call("Logging in to Bluesky", () =>
-        agent.login({ identifier: login.identifier, password: login.appPassword })
-      )
-      return { agent, did: data.did, handle: data.handle, TID: (yield* atprotoApi).TID }
-    })
-
-  const sessionKey = (origin: string, login: BlueskyLogin) => `${origin}\n${login.identifier}\n${login.appPassword}`
-
-  /**
-   * Runs `use` with a session of the account: this process's own when it has one, else a new login. When a kept
-   * session fails on credentials (revoked, expired past refreshing), it logs in once more and runs `use` again, which
-   * is safe because every write of `use` is keyed (a second run finds what the first wrote).
-   */
-  const withSession = <A>(
-    serviceUrl: string,
-    credentials: Readonly<Record<string, unknown>>,
-    use: (session: Session) => Effect.Effect<A, PublishFailure>
-  ): Effect.Effect<A, PublishFailure> =>
-    Effect.gen(function* () {
-      const origin = yield* serviceOrigin(serviceUrl)
-      const login = yield* loginOf(credentials)
-      const key = sessionKey(origin, login)
-      const fresh = Effect.tap(logIn(origin, login), (session) => Effect.sync(() => sessions.set(key, session)))
-      const kept = sessions.get(key)
-      if (kept === undefined) return yield* Effect.flatMap(fresh, use)
-      return yield* use(kept).pipe(
-        Effect.catchIf(
-          (failure) => failure.kind === "credentials",
-          () =>
-            Effect.zipRight(
-              Effect.sync(() => sessions.delete(key)),
-              Effect.flatMap(fresh, use)
-            )
-        )
-      )
-    })
+  const bluesky = makeBlueskyCalls({
+    // An optional peer of @svc/adapters (@svc/server brings it): a team that never publishes to Bluesky installs none.
+    api: loadAtprotoApiWithTid("publishing to Bluesky"),
+    failure: (fields) => new PublishFailure(fields),
+    requestTimeout,
+    fetch: options.fetch
+  })
+  const { attempt, call, failed, withSession } = bluesky
 
   /** The record at `rkey` in the account's posts, if there is one. */
   const readPost = (session: Session, rkey: string): Effect.Effect<Option.Option<StrongRef>, PublishFailure> =>
@@ -315,8 +190,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
     reply: AppBskyFeedPost.ReplyRef | undefined
   ): Effect.Effect<AppBskyFeedPost.Record, PublishFailure> =>
     Effect.gen(function* () {
-      const { RichText } = yield* atprotoApi
-      const rich = new RichText({ text })
+      const rich = new session.api.RichText({ text })
       // A mention whose handle does not resolve stays plain text, as in Bluesky's own app.
       yield* call("Finding links, mentions and hashtags", () => rich.detectFacets(session.agent))
       const embed = yield* embedOf(session, media)
@@ -347,7 +221,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
         // Parts are written in order, so once one is missing the later ones are too (no need to look them up).
         let mayExist = true
         for (const [index, text] of parts.entries()) {
-          const rkey = recordKeyOf(session.TID, request.deliveryId, request.createdAt, index)
+          const rkey = recordKeyOf(session.api.TID, request.deliveryId, request.createdAt, index)
           const found: Option.Option<StrongRef> = mayExist ? yield* readPost(session, rkey) : Option.none()
           const ref: StrongRef = Option.isSome(found)
             ? found.value
@@ -357,7 +231,7 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
           mayExist &&= Option.isSome(found)
           thread = { root: thread?.root ?? ref, parent: ref }
         }
-        return publishedAt(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, 0))
+        return publishedAt(session, recordKeyOf(session.api.TID, request.deliveryId, request.createdAt, 0))
       })
     )
 
@@ -368,8 +242,11 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
   const findPublished = (request: PublishRequest): Effect.Effect<Option.Option<Published>, PublishFailure> =>
     withAccount(request.account, (session) =>
       Effect.map(
-        readPost(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, partsOf(request).length - 1)),
-        Option.map(() => publishedAt(session, recordKeyOf(session.TID, request.deliveryId, request.createdAt, 0)))
+        readPost(
+          session,
+          recordKeyOf(session.api.TID, request.deliveryId, request.createdAt, partsOf(request).length - 1)
+        ),
+        Option.map(() => publishedAt(session, recordKeyOf(session.api.TID, request.deliveryId, request.createdAt, 0)))
       )
     )
 
@@ -381,10 +258,10 @@ export const makeBlueskyPublisher = (options: BlueskyPublisherOptions = {}): Pla
     credentials: Readonly<Record<string, unknown>>
   ): Effect.Effect<VerifiedAccount, PublishFailure> =>
     Effect.gen(function* () {
-      const origin = yield* serviceOrigin(serviceUrl)
-      const login = yield* loginOf(credentials)
-      const session = yield* logIn(origin, login)
-      sessions.set(sessionKey(origin, { identifier: session.did, appPassword: login.appPassword }), session)
+      const origin = yield* bluesky.serviceOrigin(serviceUrl)
+      const login = yield* bluesky.loginOf(credentials)
+      const session = yield* bluesky.logIn(origin, login)
+      bluesky.keepSession(origin, { identifier: session.did, appPassword: login.appPassword }, session)
       const displayName = yield* attempt((signal) =>
         session.agent.com.atproto.repo.getRecord(
           { repo: session.did, collection: "app.bsky.actor.profile", rkey: "self" },

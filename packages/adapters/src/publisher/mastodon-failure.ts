@@ -1,10 +1,6 @@
-/** How a failed call to a Mastodon instance becomes a {@link PublishFailure}: which failures a later try can fix. */
-import { PublishFailure } from "@svc/core/scheduling"
-import { Data } from "effect"
+/** How a failed call to a Mastodon instance becomes an adapter's failure: which failures a later try can fix. */
 import { MastoHttpError, MastoTimeoutError } from "masto"
-
-/** A call that outlived its bound (ours, around masto's own). */
-export class CallTimedOut extends Data.TaggedError("CallTimedOut")<{ readonly afterMs: number }> {}
+import { CallTimedOut, type FailureFields } from "./network-call.js"
 
 /**
  * Maps what a masto call threw. The instance's `error` text is kept as the message, prefixed with what was being
@@ -12,30 +8,26 @@ export class CallTimedOut extends Data.TaggedError("CallTimedOut")<{ readonly af
  * login), every other 4xx `rejected` (422 is a validation the post failed). Anything that is not an answer (the
  * connection refused or cut, a timeout, a proxy's HTML error page masto cannot read) is `temporary`.
  */
-export const toPublishFailure = (doing: string, cause: unknown, nowMs: number): PublishFailure => {
+export const mastodonFailureOf = (doing: string, cause: unknown, nowMs: number): FailureFields => {
   if (cause instanceof MastoHttpError) {
     const status = cause.statusCode
     const message = `${doing}: the instance answered ${status}${cause.message ? ` (${cause.message})` : ""}`
     if (status === 429) {
       const retryAfterMs = retryAfter(headersOf(cause), nowMs)
-      return new PublishFailure({
-        kind: "temporary",
-        message,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs })
-      })
+      return { kind: "temporary", message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
     }
-    if (status === 401 || status === 403) return new PublishFailure({ kind: "credentials", message })
-    if (status >= 500 || status === 408) return new PublishFailure({ kind: "temporary", message })
-    return new PublishFailure({ kind: "rejected", message })
+    if (status === 401 || status === 403) return { kind: "credentials", message }
+    if (status >= 500 || status === 408) return { kind: "temporary", message }
+    return { kind: "rejected", message }
   }
   if (cause instanceof CallTimedOut || cause instanceof MastoTimeoutError) {
     const after = cause instanceof CallTimedOut ? ` within ${Math.round(cause.afterMs / 1000)} s` : ""
-    return new PublishFailure({ kind: "temporary", message: `${doing}: the instance did not answer${after}` })
+    return { kind: "temporary", message: `${doing}: the instance did not answer${after}` }
   }
-  return new PublishFailure({
+  return {
     kind: "temporary",
     message: `${doing}: the instance could not be reached or gave no readable answer (${describe(cause)})`
-  })
+  }
 }
 
 /**

@@ -13,11 +13,10 @@ import {
   splitThread,
   type VerifiedAccount
 } from "@svc/core/scheduling"
-import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { createRestAPIClient, type mastodon } from "masto"
+import { Duration, Effect, Option, Schema } from "effect"
+import type { mastodon } from "masto"
 import type { Dispatcher } from "undici"
-import { addressRefusalOf, withDispatcher } from "../http-sender/checked-fetch.js"
-import { CallTimedOut, toPublishFailure } from "./mastodon-failure.js"
+import { makeMastodonCalls } from "./mastodon-client.js"
 
 /** Settings of {@link makeMastodonPublisher}; every one has a default. */
 export interface MastodonPublisherOptions {
@@ -43,12 +42,6 @@ export interface MastodonPublisherOptions {
    */
   readonly dispatcher?: Dispatcher
 }
-
-/** What the publisher keeps of an account: the access token, and the account's id once verified. */
-const MastodonCredentials = Schema.Struct({
-  accessToken: Schema.NonEmptyTrimmedString,
-  accountId: Schema.optional(Schema.String)
-})
 
 // masto answers in camelCase (it converts the API's snake_case keys); only the fields read here are decoded.
 const Account = Schema.Struct({ id: Schema.String, username: Schema.String, displayName: Schema.String })
@@ -84,56 +77,14 @@ export const makeMastodonPublisher = (options: MastodonPublisherOptions = {}): P
   const processingTimeout = Duration.decode(options.processingTimeout ?? "5 minutes")
   const findPages = Math.max(1, options.findPages ?? 2)
 
-  /** One masto call, bounded by `timeout` (interrupting it aborts the fetch), its answer decoded with `schema`. */
-  const call = <A, I>(
-    doing: string,
-    schema: Schema.Schema<A, I>,
-    run: (signal: AbortSignal) => PromiseLike<unknown>,
-    timeout: Duration.Duration = requestTimeout
-  ): Effect.Effect<A, PublishFailure> =>
-    Effect.tryPromise({ try: (signal) => Promise.resolve(run(signal)), catch: (cause) => cause }).pipe(
-      Effect.timeoutFail({
-        duration: timeout,
-        onTimeout: () => new CallTimedOut({ afterMs: Duration.toMillis(timeout) })
-      }),
-      Effect.catchAll((cause) => {
-        // An instance address the address rule refuses is not worth another try.
-        const refused = addressRefusalOf(cause)
-        if (refused !== undefined) {
-          return Effect.fail(new PublishFailure({ kind: "rejected", message: `${doing}: ${refused.message}` }))
-        }
-        return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(toPublishFailure(doing, cause, now)))
-      }),
-      Effect.flatMap((answer) =>
-        Schema.decodeUnknown(schema)(answer).pipe(
-          Effect.mapError(
-            () =>
-              new PublishFailure({ kind: "temporary", message: `${doing}: the instance answered in an unknown shape` })
-          )
-        )
-      )
-    )
-
-  /** A client of one instance with one token. masto's own timeout caps the calls our bound cannot abort (pages). */
-  const clientFor = (serviceUrl: string, accessToken: string) =>
-    createRestAPIClient({
-      url: serviceUrl,
-      accessToken,
-      timeout: Duration.toMillis(uploadTimeout),
-      log: "error",
-      ...(options.dispatcher === undefined ? {} : { requestInit: withDispatcher(undefined, options.dispatcher) })
-    })
-
-  const opened = (serviceUrl: string, credentials: Readonly<Record<string, unknown>>) =>
-    Effect.gen(function* () {
-      const origin = yield* instanceOrigin(serviceUrl, options.allowPlainHttp === true)
-      const { accessToken, accountId } = yield* Schema.decodeUnknown(MastodonCredentials)(credentials).pipe(
-        Effect.mapError(
-          () => new PublishFailure({ kind: "credentials", message: "Mastodon needs an access token for this account" })
-        )
-      )
-      return { origin, accountId, client: clientFor(origin, accessToken), accessToken }
-    })
+  const { call, opened } = makeMastodonCalls({
+    failure: (fields) => new PublishFailure(fields),
+    requestTimeout,
+    // masto's own timeout caps the calls our bound cannot abort (pages), uploads included.
+    clientTimeout: uploadTimeout,
+    allowPlainHttp: options.allowPlainHttp === true,
+    dispatcher: options.dispatcher
+  })
 
   const verifyCredentials = (client: mastodon.rest.Client) =>
     call("Checking the access token", Account, (signal) =>
@@ -312,21 +263,6 @@ const normalise = (text: string) => text.replaceAll("\r\n", "\n").trim()
 const published = (status: Status): Published => ({ remoteId: status.id, url: status.url ?? status.uri })
 
 /** The instance's origin from what a person typed: `mastodon.social` and `https://mastodon.social/` alike. */
-const instanceOrigin = (serviceUrl: string, allowPlainHttp: boolean): Effect.Effect<string, PublishFailure> =>
-  Effect.try({
-    try: () => {
-      const trimmed = serviceUrl.trim()
-      const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
-      if (url.protocol !== "https:" && !(allowPlainHttp && url.protocol === "http:")) throw new Error(url.protocol)
-      return url.origin
-    },
-    catch: () =>
-      new PublishFailure({
-        kind: "rejected",
-        message: `Not a Mastodon instance address (https://…): ${serviceUrl}`
-      })
-  })
-
 /** The bytes as a `Blob` takes them: a file read into shared memory is copied out, any other is used as it is. */
 const ownBuffer = (bytes: Uint8Array): Uint8Array<ArrayBuffer> =>
   bytes.buffer instanceof ArrayBuffer

@@ -16,8 +16,8 @@ import {
   type SourceFailure
 } from "@svc/core/research"
 import { Clock, Duration, Effect, Option } from "effect"
-import { loadOptional } from "../optional-package.js"
-import { retryAfter } from "../publisher/bluesky-failure.js"
+import { isXrpcError, retryAfter } from "../publisher/bluesky-failure.js"
+import { loadAtprotoApi } from "../publisher/bluesky-session.js"
 import { DEFAULT_DEADLINE, describe, rateLimited, refused, unavailable, withDeadline } from "./source-http.js"
 
 /** The AppView the source reads unless its setting names another. */
@@ -46,35 +46,9 @@ const PROFILES_MAX = 25
 const NAME_CANDIDATES = 10
 
 // `@atproto/api` is an optional peer of @svc/adapters, loaded when first used (about 320 ms and 40 MB of lexicons).
-const loadApi = () => import("@atproto/api").then((api) => ({ AtpAgent: api.AtpAgent }))
-let loadingApi: ReturnType<typeof loadApi> | undefined
-const atprotoApi = loadOptional({
-  packages: ["@atproto/api"],
-  purpose: "reading Bluesky for research",
-  load: () => {
-    if (loadingApi === undefined) loadingApi = loadApi()
-    return loadingApi
-  }
-}).pipe(Effect.mapError((missing) => refused(missing.message)))
-
-/**
- * An error answer of the AppView as `@atproto/api` throws it (`XRPCError`), recognised by its shape: a second copy
- * of `@atproto/xrpc` in a tree would fail an `instanceof` without a word.
- */
-interface XrpcFailure {
-  readonly status: number
-  readonly error: string
-  readonly message: string
-  readonly headers?: Readonly<Record<string, string>>
-}
-const isXrpcError = (cause: unknown): cause is XrpcFailure =>
-  cause instanceof Error &&
-  "status" in cause &&
-  typeof cause.status === "number" &&
-  "error" in cause &&
-  typeof cause.error === "string" &&
-  "success" in cause &&
-  cause.success === false
+const atprotoApi = loadAtprotoApi("reading Bluesky for research").pipe(
+  Effect.mapError((missing) => refused(missing.message))
+)
 
 /** XRPC errors that mean the actor (or post) asked about is not there to read. */
 const GONE_ERRORS = new Set(["NotFound", "ActorNotFound", "AccountTakedown", "AccountDeactivated", "RecordNotFound"])

@@ -6,10 +6,15 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, layer } from "@effect/vitest"
+import { EngagementInboxesLive } from "@svc/core/auto-dm"
 import { CustomAis } from "@svc/core/custom-ai"
+import { Ad, Brand, Creator, SocialPost, type SocialSource, SocialSources } from "@svc/core/research"
+import { type PlatformPublisher, Scheduling, SchedulingPortsLive } from "@svc/core/scheduling"
 import { StoreSetup } from "@svc/core/store"
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { SqlPortsLive } from "../../src/sql/layers.js"
 import { TestApp } from "../support/app.js"
+import { TEST_PUBLIC_BASE } from "../support/core.js"
 import { connectMcpClient } from "../support/mcp-client.js"
 import { png } from "../media/fixtures.js"
 
@@ -31,10 +36,91 @@ const servingFile = (bytes: Uint8Array) =>
     (server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   )
 
+// Stand-ins for the outside networks, so that every tool has a success to answer: a research source with one
+// creator, one post and one ad; a Bluesky that takes connections; an inbox with nothing new.
+const ada = new Creator({
+  platform: "bluesky",
+  id: "did:plc:ada",
+  handle: "ada.test",
+  name: "Ada",
+  bio: null,
+  url: "https://bsky.app/profile/ada.test",
+  avatarUrl: null,
+  followers: 1200,
+  following: 1,
+  posts: 1,
+  source: "stand-in"
+})
+const adaPost = new SocialPost({
+  platform: "bluesky",
+  id: "at://did:plc:ada/app.bsky.feed.post/1",
+  url: "https://bsky.app/profile/ada.test/post/1",
+  author: { handle: "ada.test", name: "Ada" },
+  title: null,
+  text: "Tomatoes in winter",
+  format: "carousel",
+  mediaCount: 3,
+  createdAt: new Date("2026-11-01T10:00:00Z"),
+  metrics: { likes: 4, replies: 1, reposts: 0, quotes: 0, views: null },
+  source: "stand-in"
+})
+const acme = new Brand({ id: "111", name: "Acme" })
+const acmeAd = new Ad({
+  id: "ad1",
+  brand: acme,
+  title: null,
+  text: "Garden tools",
+  startedAt: null,
+  endedAt: null,
+  active: true,
+  placements: ["facebook"],
+  url: null,
+  source: "stand-in"
+})
+const standIn: SocialSource = {
+  name: "stand-in",
+  platforms: ["bluesky"],
+  missingSetting: null,
+  creators: {
+    resolve: (ref) => Effect.succeed(ref.text === "ada.test" ? Option.some(ada) : Option.none()),
+    search: () => Effect.succeed([ada])
+  },
+  posts: {
+    ofCreator: () => Effect.succeed([adaPost]),
+    read: (ref) => Effect.succeed(ref.text === adaPost.url ? Option.some(adaPost) : Option.none())
+  },
+  search: { posts: () => Effect.succeed([adaPost]) },
+  follows: { of: () => Effect.succeed([ada]) },
+  ads: {
+    search: () => Effect.succeed([acmeAd]),
+    resolveBrand: () => Effect.succeed(Option.some(acme)),
+    ofBrand: () => Effect.succeed([acmeAd])
+  }
+}
+const bluesky: PlatformPublisher = {
+  platform: "bluesky",
+  verify: (_serviceUrl, credentials) =>
+    Effect.succeed({ handle: "me.test", displayName: null, serviceUrl: "https://pds.test", credentials }),
+  publish: () => Effect.succeed({ remoteId: "at://did:plc:me/app.bsky.feed.post/1", url: "https://bsky.test/1" }),
+  findPublished: () => Effect.succeedNone
+}
+const ports = Layer.mergeAll(
+  SchedulingPortsLive(TEST_PUBLIC_BASE, [bluesky]),
+  EngagementInboxesLive([
+    {
+      platform: "bluesky",
+      readNew: (_account, cursor) => Effect.succeed({ items: [], cursor }),
+      send: () => Effect.succeed({ remoteId: "m1", channel: "reply" as const }),
+      findSent: () => Effect.succeedNone
+    }
+  ]),
+  Layer.succeed(SocialSources, [standIn])
+).pipe(Layer.provide(SqlPortsLive))
+
 type Answer = Readonly<Record<string, unknown>>
 type Record1<K extends string> = { readonly [key in K]: { readonly id: string } }
 
-layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it) => {
+layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestServices: true })((it) => {
   describe("outputSchema as the official SDK client checks it", () => {
     it.scoped("every served tool answers a success and an invalid failure that pass the SDK's check", () =>
       Effect.gen(function* () {
@@ -44,14 +130,17 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         // Listing caches each tool's output validator: from here on every call is checked against its schema.
         const { tools } = yield* Effect.promise(() => client.listTools())
         const succeeded = new Set<string>()
-        const ok = <A = Answer>(name: string, args: Record<string, unknown>) =>
-          Effect.promise(async () => {
-            const result = await client.callTool({ name, arguments: args })
-            expect(result.isError, `${name}: ${JSON.stringify(result.structuredContent)}`).toBeUndefined()
-            expect(result.structuredContent).toMatchObject({ ok: true })
-            succeeded.add(name)
-            return result.structuredContent as A
-          })
+        const okWith =
+          (caller: typeof client) =>
+          <A = Answer>(name: string, args: Record<string, unknown>) =>
+            Effect.promise(async () => {
+              const result = await caller.callTool({ name, arguments: args })
+              expect(result.isError, `${name}: ${JSON.stringify(result.structuredContent)}`).toBeUndefined()
+              expect(result.structuredContent).toMatchObject({ ok: true })
+              succeeded.add(name)
+              return result.structuredContent as A
+            })
+        const ok = okWith(client)
 
         // Workspace reads.
         yield* ok("svc_list_workspaces", {})
@@ -265,6 +354,50 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         })
         yield* ok("svc_cancel_scheduled_post", { postId: draft.post.id })
         yield* ok("svc_connect_social_accounts", {})
+
+        // Research, analytics, music and auto-DM, with another key (one key makes 120 calls a minute).
+        const researcher = yield* app.signUp()
+        const researchClient = yield* connect(app.url, researcher.token)
+        yield* Effect.promise(() => researchClient.listTools())
+        const ok2 = okWith(researchClient)
+        yield* ok2("svc_search_creators", { query: "ada" })
+        yield* ok2("svc_resolve_creator", { creator: "ada.test" })
+        yield* ok2("svc_analyze_creator", { creator: "ada.test", timeZone: "Europe/Paris" })
+        yield* ok2("svc_read_social_post", { post: adaPost.url })
+        yield* ok2("svc_read_card", { post: adaPost.url })
+        yield* ok2("svc_following_overview", { creator: "ada.test" })
+        yield* ok2("svc_search_social_content", { scope: "global", query: "tomatoes" })
+        const { list } = yield* ok2<Record1<"list">>("svc_save_creators_to_list", {
+          listName: "Growers",
+          creators: [{ platform: "bluesky", handle: "ada.test" }]
+        })
+        yield* ok2("svc_analyze_list", { listId: list.id })
+        yield* ok2("svc_study_top_titles", { listId: list.id, minRatio: 1 })
+        yield* ok2("svc_study_top_carousels", { topic: "tomatoes", minRatio: 1 })
+        yield* ok2("svc_search_ads", { query: "garden" })
+        yield* ok2("svc_get_brand_ads", { brand: "Acme" })
+        yield* ok2("svc_save_brands_to_list", { listName: "Rivals", brands: [{ name: "Acme" }] })
+        yield* ok2("svc_get_brand_list_ads", { listName: "Rivals" })
+        yield* ok2("svc_remove_brands_from_list", { listName: "Rivals", brandIds: ["111"] })
+        yield* ok("svc_get_analytics", { days: 7 })
+        yield* ok("svc_list_analytics_posts", { sort: "likes" })
+        yield* ok2("svc_search_instagram_music", { query: "summer" })
+        const account = yield* app.setUp(
+          Effect.flatMap(Scheduling, (scheduling) =>
+            scheduling.connectAccount(researcher.workspace.id, "bluesky", "https://pds.test", {
+              identifier: "me.test",
+              appPassword: "app"
+            })
+          ).pipe(Effect.orDie)
+        )
+        const { rule } = yield* ok2<Record1<"rule">>("svc_create_auto_dm_automation", {
+          accountId: account.id,
+          keywords: ["guide"],
+          template: "Hi {name}!"
+        })
+        yield* ok2("svc_update_auto_dm_automation", { ruleId: rule.id, enabled: false })
+        yield* ok2("svc_list_auto_dm_rules", {})
+        yield* ok2("svc_delete_auto_dm_automation", { ruleId: rule.id })
 
         // The trash, last.
         yield* ok("svc_trash_item", { itemId: table.id })

@@ -13,19 +13,20 @@ export const DEFECT_DETAIL = "secret stack detail: connection refused"
 
 /**
  * For `TestApp.layerWith({ extraTools: toolThatDies })`: a tool whose handler dies with `DEFECT_DETAIL`,
- * named after the first read-only tool of the service description core does not implement yet (core grows while
- * tests stay put).
+ * named after a tool of the service description core does not implement yet, a read-only one while there is one
+ * (core grows while tests stay put). It takes that entry's group and write flag, as the registry requires.
  */
 export const toolThatDies = (unimplemented: ReadonlyArray<SpecTool>): ReadonlyArray<Tool> => {
-  const home = unimplemented.find((entry) => !entry.write && entry.aliasOf === undefined)
+  const names = unimplemented.filter((entry) => entry.aliasOf === undefined)
+  const home = names.find((entry) => !entry.write) ?? names[0]
   if (home === undefined)
-    throw new Error("core implements every read tool of the service description; the dying tool has no name")
+    throw new Error("core implements every tool of the service description; the dying tool has no name")
   return [
     defineTool({
       name: home.name,
       title: "Dying tool",
       group: home.group,
-      write: false,
+      write: home.write,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description: "A tool whose storage has fallen over (test-only).",
       input: {},

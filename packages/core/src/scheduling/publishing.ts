@@ -5,13 +5,7 @@ import { withSpan } from "../shared/spans.js"
 import { makeAccountOpener } from "./accounts.js"
 import { liveLinks } from "./live-links.js"
 import { now } from "../shared/time.js"
-import {
-  type ClaimedDelivery,
-  type DeliveryRecord,
-  PostMediaFiles,
-  PostsRepo,
-  SocialAccountsRepo
-} from "./ports.js"
+import { type ClaimedDelivery, type DeliveryRecord, PostMediaFiles, PostsRepo, SocialAccountsRepo } from "./ports.js"
 import { type Published, PublishFailure, Publishers, type PublishingAccount, type PublishRequest } from "./publisher.js"
 import { DELIVERY_MAX_ATTEMPTS, type PostStatus, type PostView } from "./schema.js"
 import { Scheduling } from "./service.js"

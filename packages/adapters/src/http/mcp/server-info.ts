@@ -20,16 +20,18 @@ const groupWork: Record<ToolGroup, { readonly read: string; readonly write: stri
     write: "search your saved highlights and captures"
   },
   "Social intelligence": {
-    read: "research creators, posts and ads across social platforms",
-    write: "research creators, posts and ads, and keep lists of brands and creators"
+    read: "research creators, posts and ads on the configured networks and in your saved posts",
+    write:
+      "research creators, posts and ads on the configured networks and in your saved posts, and keep lists of creators and brands"
   },
   "Boards & documents": {
     read: "read boards and documents",
     write: "create and edit boards, notes and tables, and save links, posts, ads and media to them"
   },
   Scheduling: {
-    read: "read your posting schedule and your scheduled and published posts",
-    write: "schedule and publish posts to your own feed, Bluesky and Mastodon, upload their media, and connect accounts"
+    read: "read your posting schedule, your scheduled and published posts, their analytics, auto-DM rules and licensed music",
+    write:
+      "schedule and publish posts to your own feed, Bluesky and Mastodon, upload their media, connect accounts, read their analytics and set auto-DM rules"
   },
   Routines: {
     read: "list your routines and their latest runs",
