@@ -44,7 +44,11 @@ beforeAll(async () => {
     SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
     SVC_WEBHOOK_POLL_MS: "100",
     // The shortest lease, so the dead instance's deliveries come back within the test.
-    SVC_PUBLISH_LEASE_MS: "10000"
+    SVC_PUBLISH_LEASE_MS: "10000",
+    // Publishing alone: this network has no AppView to read metrics from, and the metrics worker's logins would
+    // share the PDS's login rate limit with the publishers' (engagement-e2e.test.ts runs them on an AppView).
+    SVC_ANALYTICS_WORKER: "false",
+    SVC_AUTO_DM_WORKER: "false"
   }
   dispose = () => admin(`DROP SCHEMA ${schema} CASCADE`)
   network = await Effect.runPromise(Scope.extend(startAtprotoNetwork, scope))

@@ -97,7 +97,7 @@ export const adTools = Effect.gen(function* () {
       write: false,
       annotations: readOnly,
       description:
-        "List the ads of every brand on a brand list (svc_save_brands_to_list), per brand, newest first. 0.3 credits.",
+        "List the ads of every brand on a brand list (its first 20 brands), per brand, newest first. 0.3 credits.",
       input: {
         ...listChoiceFields,
         activeOnly: Schema.optional(ActiveField),
