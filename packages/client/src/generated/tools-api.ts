@@ -510,7 +510,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Get brand list ads
-         * @description List the ads of every brand on a brand list (svc_save_brands_to_list), per brand, newest first. 0.3 credits.
+         * @description List the ads of every brand on a brand list (its first 20 brands), per brand, newest first. 0.3 credits.
          */
         readonly post: operations["svc_get_brand_list_ads"];
         readonly delete?: never;

@@ -279,7 +279,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Get brand list ads (Social intelligence, read).
    *
-   * List the ads of every brand on a brand list (svc_save_brands_to_list), per brand, newest first. 0.3 credits.
+   * List the ads of every brand on a brand list (its first 20 brands), per brand, newest first. 0.3 credits.
    */
   svc_get_brand_list_ads(input?: ToolInput<"svc_get_brand_list_ads">, options?: TOptions): Promise<ToolOutput<"svc_get_brand_list_ads">>
   /**
