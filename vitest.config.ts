@@ -20,6 +20,8 @@ const engineFree = [
   "packages/adapters/test/auto-dm/bluesky-chat.test.ts",
   "packages/adapters/test/auto-dm/mastodon-inbox.test.ts",
   "packages/adapters/test/analytics/mastodon.test.ts",
+  // Analytics and auto-DM end to end on svc serve: the engine is the storage tests' concern, run it once.
+  "packages/server/test/engagement-e2e.test.ts",
   "packages/core/test/**/*.test.ts",
   "packages/client/test/**/*.test.ts",
   "packages/server/test/bin.test.ts",

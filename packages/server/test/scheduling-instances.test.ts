@@ -68,7 +68,7 @@ const serve = async () => {
   return server
 }
 
-describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 300_000 }, () => {
+describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 480_000 }, () => {
   it(`${POSTS} posts go out once each while an instance is killed mid-run`, async () => {
     const pds = network
     if (pds === undefined) throw new Error("no network")
@@ -138,7 +138,8 @@ describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 30
             (r) => (JSON.parse(r.body.toString("utf8")) as { data: { post_id: string } }).data.post_id
           )
         ).size >= POSTS,
-      180_000
+      // Minutes, not seconds, on a loaded 2-core CI machine (the whole suite's PGlite pass runs beside it).
+      300_000
     )
     const texts = await blueskyPosts()
     expect(texts).toHaveLength(POSTS)
