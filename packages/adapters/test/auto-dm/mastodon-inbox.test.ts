@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Engagement, MessagingAccount, OutgoingMessage } from "@svc/core/auto-dm"
-import { Effect, Option, TestClock } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { makeMastodonInbox } from "../../src/auto-dm/mastodon-inbox.js"
 import { loadRecording, startReplayServer } from "../support/replay-server.js"
 
@@ -83,13 +83,21 @@ describe("the Mastodon inbox (recorded exchanges)", () => {
     })
   )
 
-  it.scoped("waits until the instance's X-RateLimit-Reset after a 429", () =>
+  // A clock stopped at the recording's time (the wait is read against it), given with `Effect.withClock`: the
+  // TestClock's setTime failed once on CI in engine-free files.
+  const millis = Date.parse("2026-11-29T12:00:00Z")
+  const stopped = Object.assign(Object.create(Clock.make()) as Clock.Clock, {
+    unsafeCurrentTimeMillis: () => millis,
+    currentTimeMillis: Effect.succeed(millis),
+    unsafeCurrentTimeNanos: () => BigInt(millis) * 1_000_000n,
+    currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n)
+  })
+  it.scopedLive("waits until the instance's X-RateLimit-Reset after a 429", () =>
     Effect.gen(function* () {
-      yield* TestClock.setTime(Date.parse("2026-11-29T12:00:00Z"))
       const { server, account } = yield* replayed("rate-limited")
       const failure = yield* Effect.flip(inbox.send(account, answer("reply")))
       expect(failure).toMatchObject({ kind: "temporary", retryAfterMs: 30 * 60_000 })
       yield* server.check({ allUsed: true })
-    })
+    }).pipe(Effect.withClock(stopped))
   )
 })
