@@ -26,11 +26,34 @@ export interface Launch {
 
 const repositorySvc: Launch = { command: process.execPath, args: [bin, "serve"] }
 
-/** Starts `svc serve` with the given environment and waits until `/health` answers. */
+/** How many ports `startServer` tries when another process takes the one it picked before the server binds it. */
+const PORT_ATTEMPTS = 3
+
+/**
+ * Starts `svc serve` with the given environment and waits until it has bound its port and `/health` answers.
+ *
+ * The port is picked free, then handed to the server, which binds it seconds later: on a busy machine another test's
+ * peer may take it in between. `/health` answering is then no proof that our server answers, so the server's own
+ * "Listening on" line for the port is awaited too; a server that lost the port (EADDRINUSE) is started again on
+ * another one.
+ */
 export const startServer = async (
   env: Record<string, string>,
   launch: Launch = repositorySvc
 ): Promise<RunningServer> => {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(env, launch)
+    if (started.kind === "running") return started.server
+    if (started.kind === "port-taken" && attempt < PORT_ATTEMPTS) continue
+    throw new Error(started.message)
+  }
+}
+
+type Started =
+  | { readonly kind: "running"; readonly server: RunningServer }
+  | { readonly kind: "port-taken" | "failed"; readonly message: string }
+
+const startOnce = async (env: Record<string, string>, launch: Launch): Promise<Started> => {
   const port = await freePort()
   const child = spawn(launch.command, [...launch.args], {
     ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
@@ -46,29 +69,42 @@ export const startServer = async (
   })
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   const baseUrl = `http://127.0.0.1:${port}`
+  // Logged by the HTTP server once the socket is bound (HttpServer.withLogAddress), whatever the host.
+  const bound = new RegExp(`Listening on http://\\S+:${port}(?!\\d)`)
   const timeoutMs = launch.timeoutMs ?? 60_000
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`svc serve exited early:\n${output}`)
-    try {
-      const health = await fetch(`${baseUrl}/health`)
-      if (health.ok) break
-    } catch {
-      // not listening yet
+    if (child.exitCode !== null) {
+      await exited
+      return output.includes("EADDRINUSE")
+        ? { kind: "port-taken", message: `svc serve could not bind port ${port}:\n${output}` }
+        : { kind: "failed", message: `svc serve exited early:\n${output}` }
+    }
+    if (bound.test(output)) {
+      try {
+        const health = await fetch(`${baseUrl}/health`)
+        if (health.ok) break
+      } catch {
+        // not answering yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL")
-      throw new Error(`svc serve did not answer /health within ${timeoutMs / 1000} s:\n${output}`)
+      await exited
+      return { kind: "failed", message: `svc serve did not answer /health within ${timeoutMs / 1000} s:\n${output}` }
     }
     await new Promise((r) => setTimeout(r, 200))
   }
   return {
-    baseUrl,
-    output: () => output,
-    process: child,
-    stop: () => {
-      child.kill("SIGTERM")
-      return exited
+    kind: "running",
+    server: {
+      baseUrl,
+      output: () => output,
+      process: child,
+      stop: () => {
+        child.kill("SIGTERM")
+        return exited
+      }
     }
   }
 }
