@@ -52,6 +52,7 @@ const engineFree = [
   "packages/server/test/lease-takeover.test.ts",
   // HAProxy in front of three instances: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/haproxy.test.ts",
+  "packages/server/test/db-export-import.test.ts",
   // Two instances publishing 200 posts, one killed: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/scheduling-instances.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.

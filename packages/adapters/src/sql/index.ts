@@ -23,4 +23,12 @@ export { migrations } from "./migrations/index.js"
 export { MusicCatalogRepoSql } from "./repos/music-catalog.js"
 export { layerFromPool as postgresLayerFromPool, postgresResultTypes } from "./postgres.js"
 export { RateLimiterSql } from "./rate-limiter.js"
+export {
+  exportSqlDump,
+  importSqlDump,
+  type SchemaVersion,
+  type SqlDump,
+  type SqlDumpLoaded,
+  SqlDumpRefused
+} from "./sql-dump.js"
 export { AnalyticsRepoSql } from "./repos/analytics.js"

@@ -20,7 +20,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { loadOptional } from "../optional-package.js"
+import { loadOptional, type MissingPackage } from "../optional-package.js"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
 
 /** PGlite's result parsers by type OID (its `ParserOptions`, written here so these types need no PGlite installed). */
@@ -72,7 +72,21 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly autocommit: Autocommit
   /** The data directory as an uncompressed tarball, between transactions: a copy to start from (`loadDataDir`). */
   readonly dump: Effect.Effect<Blob, SqlError>
+  /**
+   * The database as a plain SQL script, written by PostgreSQL's own `pg_dump` (`@electric-sql/pglite-tools`, an
+   * optional peer) with `args` added, between transactions: what `psql` or `svc db import` loads into PostgreSQL.
+   */
+  readonly sqlDump: (args: ReadonlyArray<string>) => Effect.Effect<string, SqlError | MissingPackage>
 }
+
+/** What `sqlDump` runs on: an optional peer, installed only where the embedded database is exported. */
+export const PG_DUMP_PACKAGE = "@electric-sql/pglite-tools"
+
+const loadPgDump = loadOptional({
+  packages: [PG_DUMP_PACKAGE],
+  purpose: "Exporting the embedded database as SQL (pg_dump)",
+  load: () => import("@electric-sql/pglite-tools/pg_dump")
+})
 
 /** Service tag of the embedded client. */
 export const PgliteClient = Context.GenericTag<PgliteClient>("svc/sql/PgliteClient")
@@ -240,7 +254,31 @@ export const make = (
           try: (): Promise<Blob> => db.dumpDataDir("none"),
           catch: (cause) => new SqlError({ cause, message: "PgliteClient: could not dump the data directory" })
         })
-      )
+      ),
+      sqlDump: (args: ReadonlyArray<string>) =>
+        Effect.flatMap(loadPgDump, ({ pgDump }) =>
+          // pg_dump speaks to the one session through PGlite's raw protocol: nothing else may use it meanwhile.
+          lock.withPermits(1)(
+            Effect.tryPromise({
+              try: async (): Promise<string> => {
+                const setting = await db.query<{ path: string }>("SELECT current_setting('search_path') AS path")
+                try {
+                  return await (await pgDump({ pg: db, args: [...args] })).text()
+                } finally {
+                  // pg_dump leaves without ending its read-only transaction (PGlite's session outlives it): ended
+                  // here, or every later write would fail; ending it undoes its settings, so the path is set back.
+                  await db.exec("ROLLBACK")
+                  await db.query("SELECT set_config('search_path', $1, false)", [setting.rows[0]?.path ?? "public"])
+                }
+              },
+              catch: (cause) =>
+                new SqlError({
+                  cause,
+                  message: `pg_dump failed: ${cause instanceof Error ? cause.message : String(cause)}`
+                })
+            })
+          )
+        )
     })
   })
 

@@ -19,6 +19,7 @@ import { type Output, report } from "./output.js"
 import { createCohort, createCustomAi, setStore, tagCustomer } from "./store.js"
 import { listen } from "./webhooks-listen.js"
 import { musicCommand } from "./music.js"
+import { dbCommand } from "./db.js"
 
 const json = Options.boolean("json").pipe(
   Options.withDescription("Print the result (or the failure, on standard error) as one JSON document.")
@@ -348,6 +349,7 @@ const serveCommand = Command.make("serve", {}, () => serve).pipe(
 export const svcSubcommands = [
   serveCommand,
   migrate,
+  dbCommand,
   accounts,
   plans,
   keys,
