@@ -52,7 +52,10 @@ const engineFree = [
   "packages/server/test/lease-takeover.test.ts",
   // HAProxy in front of three instances: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/haproxy.test.ts",
+  // From the embedded database to PostgreSQL: always both, whatever the engine of the pass, so it runs once.
   "packages/server/test/db-export-import.test.ts",
+  // The Docker image: built and run by the daemon, whatever the engine of the pass.
+  "packages/server/test/docker.test.ts",
   // Two instances publishing 200 posts, one killed: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/scheduling-instances.test.ts",
   // Reads the sources of the core and the adapters for environment reads: no database.

@@ -97,6 +97,22 @@ export const haproxyTool = (): ExternalTool =>
     install: "apt-get install -y haproxy (Debian's package), as .ci/run does"
   })
 
+/** A Docker daemon that answers (`docker info`), for building and running the image (the repository's Dockerfile). */
+export const dockerTool = (): ExternalTool =>
+  findExternalTool({
+    id: "docker",
+    command: "docker",
+    install: "a running Docker daemon that `docker info` reaches, able to pull node:20-bookworm-slim",
+    probe: () => {
+      try {
+        execFileSync("docker", ["info", "--format", "{{.ServerVersion}}"], { stdio: "ignore", timeout: 15_000 })
+        return "docker"
+      } catch {
+        return undefined
+      }
+    }
+  })
+
 /** Where the multi-instance tests that run outside the storage passes find PostgreSQL. */
 export const testPostgresUrl = (): string =>
   process.env.SVC_TEST_POSTGRES_URL?.trim() ||
