@@ -52,6 +52,8 @@ const engineFree = [
   "packages/server/test/lease-takeover.test.ts",
   // HAProxy in front of three instances: always on PostgreSQL (SVC_TEST_POSTGRES_URL), so it runs once.
   "packages/server/test/haproxy.test.ts",
+  // The same, with an instance killed and one drained under a mixed load: on PostgreSQL alone, so it runs once.
+  "packages/server/test/chaos.test.ts",
   // From the embedded database to PostgreSQL: always both, whatever the engine of the pass, so it runs once.
   "packages/server/test/db-export-import.test.ts",
   // The Docker image: built and run by the daemon, whatever the engine of the pass.

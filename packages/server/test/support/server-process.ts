@@ -30,7 +30,7 @@ const repositorySvc: Launch = { command: process.execPath, args: [bin, "serve"] 
 const PORT_ATTEMPTS = 3
 
 /**
- * Starts `svc serve` with the given environment and waits until it has bound its port and `/health` answers.
+ * Starts `svc serve` with the given environment (on a free port unless `PORT` names one) and waits until it has bound its port and `/health` answers.
  *
  * The port is picked free, then handed to the server, which binds it seconds later: on a busy machine another test's
  * peer may take it in between. `/health` answering is then no proof that our server answers, so the server's own
@@ -44,7 +44,8 @@ export const startServer = async (
   for (let attempt = 1; ; attempt++) {
     const started = await startOnce(env, launch)
     if (started.kind === "running") return started.server
-    if (started.kind === "port-taken" && attempt < PORT_ATTEMPTS) continue
+    // A port the caller named (a restart behind a load balancer) is not traded for another.
+    if (started.kind === "port-taken" && env.PORT === undefined && attempt < PORT_ATTEMPTS) continue
     throw new Error(started.message)
   }
 }
@@ -54,10 +55,10 @@ type Started =
   | { readonly kind: "port-taken" | "failed"; readonly message: string }
 
 const startOnce = async (env: Record<string, string>, launch: Launch): Promise<Started> => {
-  const port = await freePort()
+  const port = env.PORT === undefined ? await freePort() : Number(env.PORT)
   const child = spawn(launch.command, [...launch.args], {
     ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
-    env: { ...(launch.baseEnv ?? process.env), DATABASE_URL: "", HOST: "127.0.0.1", PORT: String(port), ...env },
+    env: { ...(launch.baseEnv ?? process.env), DATABASE_URL: "", HOST: "127.0.0.1", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
