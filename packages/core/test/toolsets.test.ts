@@ -1,13 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { readOnlyAccess } from "../src/auth/access.js"
+import { fullAccess, readOnlyAccess } from "../src/auth/access.js"
 import {
   defineTool,
   makeToolRegistry,
   parseDefaultToolsets,
   resolveToolSelection,
+  SELECTIONS_KEPT,
   selectedToolsets,
   type ToolSelection,
-  type ToolSelectionRequest
+  type ToolSelectionRequest,
+  toolsetNames
 } from "../src/tools/index.js"
 import { Effect, Either } from "effect"
 
@@ -116,5 +118,30 @@ describe("toolset selections", () => {
     ])
     // The grant stays the ceiling: a read-only grant is never served the board tool, whatever the toolsets.
     expect(names(registry.servedTo(readOnlyAccess, selection({ toolsetsHeader: "boards" })))).toEqual([])
+  })
+})
+
+describe("the lists served per toolset selection", () => {
+  it("are kept for the most recently served selections only, however many mixes callers name", () => {
+    const registry = makeToolRegistry(tools)
+    // Every mix of toolsets, read-only and not: thousands of selections, each a list the faces keep an encoding of.
+    const mixes = Array.from({ length: 2 ** toolsetNames.length }, (_, mask) =>
+      toolsetNames.filter((_, bit) => (mask & (1 << bit)) !== 0).join(",")
+    ).filter((mix) => mix !== "")
+    const selections = mixes.flatMap((mix) => [
+      selection({ toolsetsHeader: mix }) as ToolSelection,
+      selection({ toolsetsHeader: mix, readOnlyHeader: "true" }) as ToolSelection
+    ])
+    expect(selections.length).toBeGreaterThan(SELECTIONS_KEPT * 10)
+    const first = registry.servedTo(fullAccess, selections[0])
+    // Served again while kept: the same list, so its encoded answer is reused.
+    expect(registry.servedTo(fullAccess, selections[0])).toBe(first)
+    for (const each of selections) registry.servedTo(fullAccess, each)
+    const last = selections.at(-1) as ToolSelection
+    expect(registry.servedTo(fullAccess, last)).toBe(registry.servedTo(fullAccess, last))
+    // The first was let go long ago: a new list, equal to the old one.
+    const again = registry.servedTo(fullAccess, selections[0])
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
   })
 })

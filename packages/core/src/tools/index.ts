@@ -23,6 +23,7 @@ export { InsufficientScope, UnknownTool } from "./refusals.js"
 export {
   type ListedTool,
   makeToolRegistry,
+  SELECTIONS_KEPT,
   type ToolDescriptor,
   type ToolEntry,
   ToolRegistry,

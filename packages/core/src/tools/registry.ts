@@ -127,6 +127,9 @@ const servedList = (listed: ReadonlyArray<ListedTool>): ReadonlyArray<ListedTool
   })
 }
 
+/** How many toolset selections a grant's served lists are kept for (most recently served first). */
+export const SELECTIONS_KEPT = 64
+
 /** Builds the registry; throws at start-up when a tool disagrees with the service description or comes twice. */
 export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistryShape => {
   const served = new Map<string, { readonly tool: Tool; readonly alias?: ToolAlias }>()
@@ -169,7 +172,7 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
     }
     return list
   }
-  // Keyed by the grant's list (one array per grant) and then the selection's key: both are bounded.
+  // Keyed by the grant's list (one array per grant), then by the selection's key, at most SELECTIONS_KEPT of them.
   const bySelections = new WeakMap<ReadonlyArray<ListedTool>, Map<string, ReadonlyArray<ListedTool>>>()
   return {
     tools,
@@ -186,8 +189,17 @@ export const makeToolRegistry = (implemented: ReadonlyArray<Tool>): ToolRegistry
       let list = bySelection.get(selection.key)
       if (list === undefined) {
         list = servedList(allowed.filter((listed) => selects(selection, listed.entry)))
-        bySelection.set(selection.key, list)
+        // The faces keep each list's encoded answer for as long as the list is kept here (tens of kilobytes), and
+        // a caller may name any of thousands of toolset mixes: only the most recently served ones are kept.
+        if (bySelection.size >= SELECTIONS_KEPT) {
+          const oldest = bySelection.keys().next()
+          if (oldest.done !== true) bySelection.delete(oldest.value)
+        }
+      } else {
+        // Re-inserted, so the map's order stays least recently served first.
+        bySelection.delete(selection.key)
       }
+      bySelection.set(selection.key, list)
       return list
     },
     missing: specTools.filter((spec) => !index.has(spec.name)).map((spec) => spec.name)
