@@ -42,6 +42,9 @@ const engineFree = [
   // own behaviour under load is what the storage tests and the multi-instance tests check on both.
   "packages/server/test/bench-smoke.test.ts",
   "packages/server/test/tracing-config.test.ts",
+  // Where /metrics is served and the request metrics' labels: settings and pure values, no database.
+  "packages/server/test/metrics-config.test.ts",
+  "packages/adapters/test/http/request-metrics.test.ts",
   "packages/server/test/graphql-config.test.ts",
   "packages/server/test/mail-config.test.ts",
   // Where a PUBLIC_URL with a path is answered: routing and the addresses given out, the same over either engine.

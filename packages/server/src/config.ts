@@ -5,6 +5,7 @@ import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_
 import { Config, Redacted } from "effect"
 import { parsePublicUrl } from "./base-path.js"
 import { MediaConfig } from "./media-config.js"
+import { MetricsConfig } from "./metrics-config.js"
 
 const list = (name: string) =>
   Config.string(name).pipe(
@@ -167,6 +168,8 @@ export const ServerConfig = Config.all({
     Config.validate({ message: "SVC_AI_LEASE_MS must be at least 2000", validation: (ms) => ms >= 2_000 })
   ),
   graphql: graphqlSettings,
+  /** Where `GET /metrics` is served: with a bearer token on this port, on a listener of its own, or nowhere. */
+  metrics: MetricsConfig,
   /** Where media files are kept: the filesystem or an S3-compatible bucket (media-config.ts, docs/media.md). */
   media: MediaConfig,
   /**

@@ -5,7 +5,7 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
-import { lanedServerLayer, ToolFacesLive, ToolLanesLive } from "@svc/adapters/http"
+import { lanedServerLayer, RouteLabelsLive, ToolFacesLive, ToolLanesLive } from "@svc/adapters/http"
 import { Effect, Layer } from "effect"
 import { AdminSocketLive } from "./admin-socket.js"
 import { parsePublicUrl, routedPath } from "./base-path.js"
@@ -13,6 +13,7 @@ import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicBase, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
 import { faceSettingsLayer } from "./face-settings.js"
+import { metricsLayer } from "./metrics.js"
 import { TracingConfig, withTracing } from "./tracing.js"
 import { workersLayer, workersOf } from "./workers.js"
 
@@ -45,13 +46,20 @@ const ServedAppLive = HttpSenderLive.pipe(Layer.provideMerge(AppLive))
 /** Background work: the workers `workersOf` switches on from the environment (`workers.ts`). */
 const WorkersLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) => workersLayer(config, workersOf(config))))
 
+/** `GET /metrics` where `SVC_METRICS_TOKEN` and `SVC_METRICS_LISTEN` say (metrics.ts). */
+const MetricsLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) => metricsLayer(config.metrics)))
+
 /**
- * Everything that runs on the app, given it once: the faces (their routes on one router), the tool lanes, the start-up
- * work, the workers and the admin socket. Out of it come only the router and the lanes, so what is built on it (the
- * HTTP server) holds neither the core nor the face settings.
+ * Everything that runs on the app, given it once: the faces (their routes on one router, each noting its route
+ * pattern for the request metrics), `/metrics`, the tool lanes, the start-up work, the workers and the admin socket.
+ * Out of it come only the router and the lanes, so what is built on it (the HTTP server) holds neither the core nor
+ * the face settings.
  */
 const ServedLive = Layer.mergeAll(
-  ToolFacesLive.pipe(Layer.provideMerge(HttpLayerRouter.layer)),
+  Layer.merge(ToolFacesLive, MetricsLive).pipe(
+    Layer.provide(RouteLabelsLive),
+    Layer.provideMerge(HttpLayerRouter.layer)
+  ),
   ToolLanesLive,
   StartupLive,
   WorkersLive,

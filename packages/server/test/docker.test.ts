@@ -59,7 +59,9 @@ describe.skipIf(skip)("the Docker image", { timeout: 1_200_000 }, () => {
   it("builds, serves /ready as a user other than root, runs a command, and drains on docker stop", async () => {
     ok("docker build", await dockerRun(["build", "--tag", tag, "."], 1_100_000))
     ok("docker run", await dockerRun(["run", "--detach", "--name", tag, "--publish", "127.0.0.1::8787", tag]))
-    const port = ok("docker port", await dockerRun(["port", tag, "8787/tcp"])).split(":").at(-1)
+    const port = ok("docker port", await dockerRun(["port", tag, "8787/tcp"]))
+      .split(":")
+      .at(-1)
     const deadline = Date.now() + 90_000
     let ready = 0
     while (ready !== 200 && Date.now() < deadline) {

@@ -27,6 +27,11 @@ export interface Reply {
    */
   readonly body: string | Uint8Array | ReadonlyArray<Uint8Array> | undefined
   readonly headers?: Readonly<Record<string, string>>
+  /**
+   * The request metrics' route label when it is finer than the path's: the served tool's name for a tool call.
+   * Set only from a bounded set (served tool names), never from raw input.
+   */
+  readonly route?: string
 }
 
 /**

@@ -33,6 +33,17 @@ export {
 export { AiStepsRoutes, ASK_STEP_PATH, CHAT_PATH } from "./ai-steps/index.js"
 export { DEFAULT_DRAIN, type DrainSettings } from "./drain.js"
 export { lanedServerLayer } from "./laned-server.js"
+export {
+  type Face,
+  faceOf,
+  httpRequestSeconds,
+  httpRequests,
+  makeRequestRecorder,
+  type RecordRequest,
+  statusClassOf,
+  UNMATCHED_ROUTE
+} from "./metrics/requests.js"
+export { RouteLabelsLive, routeOf } from "./metrics/route-labels.js"
 export { MailDelivery, MailRoutes, UNSUBSCRIBE_PATH } from "./mail/index.js"
 export { type ToolLane, ToolLanes, ToolLanesLive } from "./lanes.js"
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutsProblem } from "./timeouts.js"

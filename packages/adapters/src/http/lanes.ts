@@ -10,6 +10,7 @@ import { type FaceRequest, nodeFaceRequest, type Reply, writeReply } from "./exc
 import { makeMcpEndpoint } from "./mcp/endpoint.js"
 import { makeFiberPool, type PoolTask } from "../fiber-pool.js"
 import { makeRestToolEndpoint } from "./rest/endpoint.js"
+import { type Face, makeRequestRecorder } from "./metrics/requests.js"
 
 /**
  * Takes a Node request when it is one of the tool calls (`/mcp`, `POST /v1/tools/<name>`) and answers it;
@@ -107,6 +108,9 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
         Runtime.make({ context: Context.empty(), runtimeFlags: runtime.runtimeFlags, fiberRefs: runtime.fiberRefs })
       )
 
+      // Each answered call is counted and timed from its arrival, under the tool's name when the endpoint ran one.
+      const record = makeRequestRecorder()
+
       // The body is read before the endpoint's fiber starts, with plain stream callbacks, so the fiber runs from
       // start to answer without waiting on the socket. The endpoint still decides what a body error means, after
       // its header and credential checks, so the answers are the same as the router's. One `close` listener per
@@ -115,19 +119,25 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
         request: IncomingMessage,
         response: ServerResponse,
         path: string,
+        face: Face,
         route: string,
         answer: (face: FaceRequest) => Effect.Effect<Reply>
       ): void => {
+        const arrived = performance.now()
         let task: PoolTask | undefined
         let stopReading: (() => void) | undefined
         response.once("close", () => {
           stopReading?.()
           if (task !== undefined && !response.writableEnded) task.interrupt()
         })
-        const run = (face: FaceRequest): void => {
-          task = runInPool(inServerSpan(request, path, route, answer(face)), (exit) => {
+        const run = (faceRequest: FaceRequest): void => {
+          task = runInPool(inServerSpan(request, path, route, answer(faceRequest)), (exit) => {
             // Interrupted means the client went away: there is nobody to answer. Defects were answered already.
-            if (Exit.isSuccess(exit) && !response.destroyed) writeReply(response, exit.value)
+            if (Exit.isSuccess(exit) && !response.destroyed) {
+              const reply = exit.value
+              record(face, reply.route ?? route, reply.status, (performance.now() - arrived) / 1000)
+              writeReply(response, reply)
+            }
           })
         }
         // A body announced as too long is refused by the endpoint without reading it.
@@ -143,13 +153,13 @@ export const ToolLanesLive: Layer.Layer<ToolLanes, never, ToolServer | Authentic
         const query = url.indexOf("?")
         const path = query === -1 ? url : url.slice(0, query)
         if (path === "/mcp") {
-          afterBody(request, response, path, "/mcp", mcp)
+          afterBody(request, response, path, "mcp", "/mcp", mcp)
           return true
         }
         if (request.method !== "POST" || !path.startsWith(TOOLS_PREFIX)) return false
         const name = toolNameOf(path)
         if (name === undefined) return false
-        afterBody(request, response, path, "/v1/tools/:name", (face) => rest(name, face))
+        afterBody(request, response, path, "rest", "/v1/tools/:name", (face) => rest(name, face))
         return true
       }
     })

@@ -21,6 +21,8 @@ export { LeaseTakeoverLive, takeBackLeases } from "./lease-takeover.js"
 export { SqlPortsLive, SqlReposLive } from "./layers.js"
 export { migrations } from "./migrations/index.js"
 export { MusicCatalogRepoSql } from "./repos/music-catalog.js"
+export { DatabasePool, type PoolReading } from "./pool-stats.js"
+export { WORK_QUEUES, WorkQueueGaugesSql } from "./work-queue-gauges.js"
 export { layerFromPool as postgresLayerFromPool, postgresResultTypes } from "./postgres.js"
 export { RateLimiterSql } from "./rate-limiter.js"
 export {

@@ -21,6 +21,7 @@ import pg from "pg"
 import { type Autocommit, LeanSql, makeLeanSql } from "./lean.js"
 import * as PgSql from "./pg-client.js"
 import * as Pglite from "./pglite.js"
+import { DatabasePool, pgPoolReader } from "./pool-stats.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Result parsing, aligned with PGlite's (see `Pglite.resultParsers`).
@@ -151,18 +152,21 @@ const leanAutocommit = (pool: pg.Pool): Autocommit => {
  */
 export const layerFromPool = (options: {
   readonly acquire: Effect.Effect<pg.Pool, SqlError, Scope.Scope>
-}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql, SqlError> =>
+}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql | DatabasePool, SqlError> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const pool = yield* options.acquire
       const client = yield* PgSql.fromPool(pool)
       return Context.make(PgClient.PgClient, client).pipe(
         Context.add(SqlClient.SqlClient, client),
-        Context.add(LeanSql, makeLeanSql(leanAutocommit(pool)))
+        Context.add(LeanSql, makeLeanSql(leanAutocommit(pool))),
+        Context.add(DatabasePool, pgPoolReader(pool))
       )
     })
   ).pipe(Layer.provide(Reactivity.layer))
 
 /** {@link layerFromPool} over a pool of its own on `url`, ended after both. */
-export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql, SqlError> =>
+export const layer = (
+  url: string
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | LeanSql | DatabasePool, SqlError> =>
   layerFromPool({ acquire: connectPool(url) })

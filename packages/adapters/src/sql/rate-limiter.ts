@@ -1,4 +1,4 @@
-import { RateLimiter } from "@svc/core/limits"
+import { countingRefusals, RateLimiter } from "@svc/core/limits"
 import { Clock, Effect, Layer } from "effect"
 import { LeanSql } from "./lean.js"
 import { withSpan } from "@svc/core/shared"
@@ -8,7 +8,7 @@ export const RateLimiterSql = Layer.effect(
   RateLimiter,
   Effect.gen(function* () {
     const lean = yield* LeanSql
-    return {
+    return countingRefusals({
       // Taken on every tool call of a limited credential: its span captures no stack trace.
       take: (key, limit, windowMs) =>
         Effect.gen(function* () {
@@ -18,6 +18,6 @@ export const RateLimiterSql = Layer.effect(
           const wait = Number(rows[0]?.wait ?? 0)
           return { allowed: wait === 0, retryAfterMs: wait }
         }).pipe(Effect.orDie, withSpan("RateLimiter.take", { captureStackTrace: false }))
-    }
+    })
   })
 )

@@ -1,4 +1,4 @@
-import { RateLimiter } from "@svc/core/limits"
+import { countingRefusals, RateLimiter } from "@svc/core/limits"
 import { Clock, Effect, Layer } from "effect"
 
 /** `RateLimiter` in this process's memory: exact, for a single server on the embedded database. */
@@ -6,7 +6,7 @@ export const RateLimiterMemory = Layer.sync(RateLimiter, () => {
   // Per key, the times of the last `limit` admitted calls, oldest first.
   const logs = new Map<string, Array<number>>()
   let sweepAt = 0
-  return {
+  return countingRefusals({
     take: (key, limit, windowMs) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         if (now >= sweepAt) {
@@ -24,5 +24,5 @@ export const RateLimiterMemory = Layer.sync(RateLimiter, () => {
         logs.set(key, log)
         return { allowed: true, retryAfterMs: 0 }
       })
-  }
+  })
 })

@@ -30,6 +30,7 @@ export {
   type ToolRegistryShape,
   type Toolset
 } from "./registry.js"
+export { countToolFailure, toolFailuresTotal } from "./metrics.js"
 export { type ToolAnswer, type ToolRefusal, ToolServer } from "./server.js"
 export {
   ALL_TOOLSETS,

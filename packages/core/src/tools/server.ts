@@ -6,6 +6,7 @@ import { RateLimiter } from "../limits/ports.js"
 import { RateLimited, TOOL_CALLS_PER_MINUTE } from "../limits/schema.js"
 import { type DomainError, MissingWorkspace, NotFound } from "../shared/errors.js"
 import { type ToolFailure, toolFailure } from "./failure.js"
+import { countToolFailure } from "./metrics.js"
 import { InsufficientScope, UnknownTool } from "./refusals.js"
 import { groupRefusal } from "./group-access.js"
 import { canUse, type ListedTool, ToolRegistry } from "./registry.js"
@@ -86,14 +87,18 @@ export class ToolServer extends Effect.Service<ToolServer>()("svc/tools/ToolServ
       ])
     )
 
+    // Only failures are counted here (a success costs nothing more); the faces count every call.
+    const counted = (tool: string, failure: ToolFailure): Effect.Effect<ToolFailure> =>
+      Effect.as(countToolFailure(tool, failure.status), failure)
+
     /** Access and plan, then the tool itself; every outcome is an answer. */
     const run = (principal: Principal, tool: ServedTool, args: unknown): Effect.Effect<ToolAnswer> => {
       const { listed, span } = tool
       const { entry } = listed
       const refusal = groupRefusal(principal, entry)
-      if (refusal !== undefined) return Effect.succeed(toolFailure(refusal))
+      if (refusal !== undefined) return counted(entry.name, toolFailure(refusal))
       return listed.tool.execute(args, principal, resolveWorkspace(principal)).pipe(
-        Effect.catchAll((error): Effect.Effect<ToolFailure> => Effect.succeed(toolFailure(error))),
+        Effect.catchAll((error): Effect.Effect<ToolFailure> => counted(entry.name, toolFailure(error))),
         withSpan("ToolServer.call", span)
       )
     }

@@ -127,10 +127,13 @@ export const makeMcpDispatch = (gate: ToolGate) =>
           const flags = `${answer.ok === false ? ',"isError":true' : ""}${stateless ? STATELESS_CALL_FIELDS : ""}`
           return resultReply(
             id,
-            `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`
+            `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${flags}}`,
+            name
           )
         },
-        onFailure: (refused) => refusalReply(id, refused)
+        // An unknown name keeps the endpoint's route: a label is never made from what a caller typed.
+        onFailure: (refused) =>
+          refused._tag === "UnknownTool" ? refusalReply(id, refused) : { ...refusalReply(id, refused), route: name }
       })
     }
 

@@ -97,10 +97,10 @@ export const gzipAnswerReply = (answerGzip: Uint8Array): Reply => ({
 })
 
 /** A JSON-RPC success carrying a result that is already JSON text. */
-export const resultReply = (id: RequestId, resultJson: string): Reply => ({
-  status: 200,
-  body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`
-})
+export const resultReply = (id: RequestId, resultJson: string, route?: string): Reply => {
+  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`
+  return route === undefined ? { status: 200, body } : { status: 200, body, route }
+}
 
 /** A JSON-RPC error answer with the given HTTP status. */
 export const errorReply = (

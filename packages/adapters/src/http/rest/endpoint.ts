@@ -90,7 +90,8 @@ export const makeRestToolEndpoint: Effect.Effect<
             tools.call(principal, name, args, selection.right),
             (answer): Reply => ({
               status: isFailure(answer) ? httpStatusOf[answer.status] : 200,
-              body: JSON.stringify(answer)
+              body: JSON.stringify(answer),
+              route: name
             })
           )
         })
@@ -119,7 +120,8 @@ export const makeRestToolEndpoint: Effect.Effect<
               { "www-authenticate": gate.scopeChallenge(refused) }
             )
           ),
-        RateLimited: (limited) => Effect.succeed(rateLimitedReply(limited.message, limited.retryAfterSeconds))
+        RateLimited: (limited) =>
+          Effect.succeed({ ...rateLimitedReply(limited.message, limited.retryAfterSeconds), route: name })
       })
     )
   }
