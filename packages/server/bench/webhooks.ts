@@ -7,9 +7,12 @@
  * over kept-alive connections (as the SSRF-safe sender keeps them).
  * One more drain goes to the same receiver behind a relay that adds a network's round trip (`delay-proxy.ts`):
  * loopback hides what a connection costs, a receiver across the internet does not.
- * Settings: `BENCH_WEBHOOK_EVENTS` (backlog sizes, default 2000 and 6000, each at most `--max-requests`),
- * `BENCH_WEBHOOK_HOOKS` (default 1), `BENCH_WEBHOOK_RTT_MS` (the far receiver's round trip, default 20; 0 skips
- * that drain, which takes the smallest backlog, at most 1,000), `BENCH_WEBHOOKS=0` skips it all.
+ * Settings: `BENCH_WEBHOOK_EVENTS` (backlog sizes in events, default 1000 and 4000, each at most `--max-requests`),
+ * `BENCH_WEBHOOK_HOOKS` (webhooks, each its own path on the receiver, default 16), `BENCH_WEBHOOK_CONCURRENCY` (the
+ * worker's `SVC_WEBHOOK_CONCURRENCY`, default 64) and `BENCH_WEBHOOK_PER_WEBHOOK` (`SVC_WEBHOOK_PER_WEBHOOK`, default
+ * 4), `BENCH_WEBHOOK_RTT_MS` (the far receiver's round trip, default 20; 0 skips that drain, which takes the smallest
+ * backlog, at most 1,000 events), `BENCH_WEBHOOKS=0` skips it all. Every event goes to every webhook, so a backlog
+ * is events × webhooks deliveries; with several webhooks the worker's per-webhook cap is not what limits it.
  */
 import { Agent, createServer, request } from "node:http"
 import { resolve } from "node:path"
@@ -33,9 +36,6 @@ import { type BenchSettings, profilesDir, repoRoot } from "./settings.js"
 
 const bin = resolve(repoRoot, "packages/server/bin/svc.mjs")
 const log = (line: string) => process.stderr.write(`${line}\n`)
-/** The worker's defaults (SVC_WEBHOOK_CONCURRENCY, SVC_WEBHOOK_PER_WEBHOOK). */
-const CONCURRENCY = 16
-const PER_WEBHOOK = 4
 
 /** One engine's figures. */
 export interface WebhookRow {
@@ -53,6 +53,8 @@ export interface WebhookRow {
   readonly rawPostsPerSecond: number
   /** Delivered/s over raw POSTs/s. */
   readonly overRaw: number
+  /** CPU time of the `svc serve` process per delivery while it drained, in µs (steadier than a rate on a busy machine). */
+  readonly cpuMicrosPerDelivery: number
 }
 
 interface Sink {
@@ -187,10 +189,30 @@ const waitUntil = async (check: () => boolean, ms: number) => {
 
 // Two backlogs: the second shows whether a claim's cost grows with what is queued (it did, before the claim
 // probed each webhook's index instead of joining every due row).
-const DEFAULT_BACKLOGS = "2000,6000"
+const DEFAULT_BACKLOGS = "1000,4000"
 // A receiver across a continent; the drain to it takes the smallest backlog, at most this many events.
 const DEFAULT_RTT_MS = "20"
 const MAX_FAR_EVENTS = 1000
+
+// Enough webhooks and sends in flight that a fast receiver, not the per-webhook cap, sets the pace.
+const DEFAULT_HOOKS = 16
+const DEFAULT_CONCURRENCY = 64
+const DEFAULT_PER_WEBHOOK = 4
+
+/** The worker settings a drain runs `svc serve` with. */
+interface WorkerSettings {
+  readonly concurrency: number
+  readonly perWebhook: number
+}
+
+/** A whole number of at least 1 from the environment variable `name`, or `fallback`. */
+const whole = (name: string, fallback: number): number => {
+  const text = process.env[name]
+  if (text === undefined || text.trim() === "") return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1: ${text}`)
+  return value
+}
 
 /** The backlog sizes of `BENCH_WEBHOOK_EVENTS` (a comma-separated list), each at most `maxRequests`, once each. */
 const backlogSizes = (list: string, maxRequests: number): ReadonlyArray<number> => {
@@ -205,17 +227,21 @@ const backlogSizes = (list: string, maxRequests: number): ReadonlyArray<number> 
 export const runWebhookBench = async (settings: BenchSettings): Promise<WebhookRow[]> => {
   if (process.env.BENCH_WEBHOOKS === "0" || !settings.servers.includes("ours")) return []
   const sizes = backlogSizes(process.env.BENCH_WEBHOOK_EVENTS ?? DEFAULT_BACKLOGS, settings.maxRequests)
-  const hooks = Math.max(1, Number(process.env.BENCH_WEBHOOK_HOOKS ?? 1))
-  const inFlight = Math.min(CONCURRENCY, hooks * PER_WEBHOOK)
+  const hooks = whole("BENCH_WEBHOOK_HOOKS", DEFAULT_HOOKS)
+  const worker = {
+    concurrency: whole("BENCH_WEBHOOK_CONCURRENCY", DEFAULT_CONCURRENCY),
+    perWebhook: whole("BENCH_WEBHOOK_PER_WEBHOOK", DEFAULT_PER_WEBHOOK)
+  }
+  const inFlight = Math.min(worker.concurrency, hooks * worker.perWebhook)
   const rttMs = Number(process.env.BENCH_WEBHOOK_RTT_MS ?? DEFAULT_RTT_MS)
   if (!Number.isFinite(rttMs) || rttMs < 0) {
     throw new Error(`BENCH_WEBHOOK_RTT_MS must be a number of ms, 0 or more: ${process.env.BENCH_WEBHOOK_RTT_MS}`)
   }
   const rows: WebhookRow[] = []
   for (const engine of settings.engines) {
-    for (const events of sizes) rows.push(await drain(settings, engine, events, hooks, inFlight, 0))
+    for (const events of sizes) rows.push(await drain(settings, engine, events, hooks, worker, inFlight, 0))
     const far = Math.min(MAX_FAR_EVENTS, ...sizes)
-    if (rttMs > 0) rows.push(await drain(settings, engine, far, hooks, inFlight, rttMs))
+    if (rttMs > 0) rows.push(await drain(settings, engine, far, hooks, worker, inFlight, rttMs))
   }
   return rows
 }
@@ -226,6 +252,7 @@ const drain = async (
   engine: BenchSettings["engines"][number],
   events: number,
   hooks: number,
+  worker: WorkerSettings,
   inFlight: number,
   rttMs: number
 ): Promise<WebhookRow> => {
@@ -249,14 +276,23 @@ const drain = async (
         PORT: String(port),
         SVC_BOOTSTRAP: "false",
         SVC_WEBHOOKS_ALLOW_LOOPBACK: "true",
-        SVC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-        SVC_WEBHOOK_PER_WEBHOOK: String(PER_WEBHOOK)
+        SVC_WEBHOOK_CONCURRENCY: String(worker.concurrency),
+        SVC_WEBHOOK_PER_WEBHOOK: String(worker.perWebhook)
       },
       port
     )
+    const cpuBefore = server.cpuSeconds()
+    let cpuSeconds = 0
     try {
-      const complete = await waitUntil(() => sink.unique() >= total, 600_000)
-      if (!complete) log(`  only ${sink.unique()} of ${total} deliveries arrived within 10 minutes`)
+      const complete = await waitUntil(
+        () => sink.unique() >= total,
+        Number(process.env.BENCH_WEBHOOK_WAIT_MS ?? 600_000)
+      )
+      if (!complete) {
+        log(`  only ${sink.unique()} of ${total} deliveries arrived within 10 minutes; the server's last words:`)
+        log(server.output().slice(-4_000))
+      }
+      cpuSeconds = server.cpuSeconds() - cpuBefore
     } finally {
       await server.stop()
     }
@@ -277,12 +313,13 @@ const drain = async (
       seconds,
       deliveredPerSecond,
       rawPostsPerSecond,
-      overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0
+      overRaw: rawPostsPerSecond > 0 ? deliveredPerSecond / rawPostsPerSecond : 0,
+      cpuMicrosPerDelivery: delivered > 0 ? (cpuSeconds * 1e6) / delivered : 0
     }
     log(
       `  webhooks ${engine.padEnd(8)}${where} ${delivered}/${total} delivered in ${seconds.toFixed(2)} s: ` +
         `${deliveredPerSecond.toFixed(0)} deliveries/s; raw POSTs ${rawPostsPerSecond.toFixed(0)}/s ` +
-        `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates`
+        `(×${row.overRaw.toFixed(2)}), ${duplicates} duplicates, ${row.cpuMicrosPerDelivery.toFixed(0)} µs CPU/delivery`
     )
     return row
   } finally {
@@ -302,7 +339,8 @@ const header = [
   "s",
   "deliveries/s",
   "raw POSTs/s",
-  "÷raw"
+  "÷raw",
+  "CPU µs/dlv"
 ]
 const cells = (row: WebhookRow) => [
   row.engine,
@@ -314,7 +352,8 @@ const cells = (row: WebhookRow) => [
   row.seconds.toFixed(2),
   row.deliveredPerSecond.toFixed(0),
   row.rawPostsPerSecond.toFixed(0),
-  row.overRaw.toFixed(2)
+  row.overRaw.toFixed(2),
+  row.cpuMicrosPerDelivery.toFixed(0)
 ]
 
 /** The rows as a plain-text table for the console. */
@@ -331,7 +370,7 @@ export const webhookMarkdown = (rows: ReadonlyArray<WebhookRow>): ReadonlyArray<
         "Events queued for the webhooks with the worker stopped, then `svc serve` drains them to a receiver on " +
           "loopback (204). deliveries/s runs from the first delivery to arrive to the last; raw POSTs/s is plain " +
           "`node:http` POSTs of the same body to the same receiver, as many at once as the worker may have in " +
-          "flight, over kept-alive connections. ÷raw is the first over the second. A row with an RTT goes " +
+          "flight, over kept-alive connections. ÷raw is the first over the second. CPU µs/dlv is the server process's CPU time per delivery while it drained. A row with an RTT goes " +
           "through a relay that holds every chunk for half that round trip each way, and a new connection's first " +
           "bytes for one more (its handshake): a receiver across the internet, which loopback hides.",
         "",

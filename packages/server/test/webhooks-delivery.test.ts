@@ -86,7 +86,9 @@ describe(`webhook delivery from svc serve on ${engineName}`, { timeout: 120_000 
       "user-agent": expect.stringMatching(/^svc-webhooks\//)
     })
 
-    // A resend goes out again with the same bytes, signed anew with its own timestamp.
+    // A resend goes out again with the same bytes, signed anew with its own timestamp. The try is logged once its
+    // answer is back, with the worker's next batch: a moment after the receiver saw it.
+    await waitFor("the delivery's log", async () => (await deliveryLog(call, hooks.ok.id)).length === 1)
     const [logged] = await deliveryLog(call, hooks.ok.id)
     expect(logged).toMatchObject({ outcome: "delivered", response_code: 200, response: "thanks", status: "done" })
     // Resent by the id the log row shows (the attempt's), which names its delivery.

@@ -1,13 +1,13 @@
 /**
- * Kept-alive connections to receivers, so that a busy webhook does not pay a TCP and TLS handshake per delivery.
+ * Kept-alive connections to receivers, so that a busy webhook does not pay a TCP and TLS handshake per delivery:
+ * one `undici` pool per receiver, with a cap on its connections.
  *
  * A connection is reused only for the same origin at the same checked address: the sender resolves and checks the
- * receiver's name before every send, and asks for the agent of the address it just admitted. A name that now
- * resolves elsewhere gets a new connection to the new address, never one opened after an older answer.
+ * receiver's name before every send, and asks for the pool of the address it just admitted. A name that now
+ * resolves elsewhere gets a new pool connecting to the new address, never a connection opened after an older answer.
  */
-import * as http from "node:http"
-import * as https from "node:https"
 import type { LookupFunction } from "node:net"
+import { Client, type Dispatcher, Pool } from "undici"
 
 /** A resolved address of a host name; once checked, the one the sender connects to, whatever DNS says afterwards. */
 export interface ResolvedAddress {
@@ -23,18 +23,25 @@ export interface ReceiverConnectionOptions {
    * feet; a shorter `Keep-Alive: timeout=…` announced by the receiver wins.
    */
   readonly idleMs: number
-  /** Origin and address pairs kept; past that the least recently used is left to close when idle. */
+  /** Origin and address pairs kept; past that the least recently used is closed once its sends have ended. */
   readonly maxOrigins: number
-  /** Idle connections kept per origin and address; more run at once when needed and close after use. */
-  readonly maxIdlePerOrigin: number
+  /** Connections open at once to one origin and address; more sends wait for one of them (within their deadline). */
+  readonly maxPerOrigin: number
+  /** Longest wait for TCP and TLS of one connection, in ms. */
+  readonly connectTimeoutMs: number
 }
 
 /** The connections of one sender. */
 export interface ReceiverConnections {
-  /** The agent to send to `url` through, connecting to `pinned` only; `false` for a connection of its own. */
-  readonly agentFor: (url: URL, pinned: ResolvedAddress) => http.Agent | false
+  /** The kept-alive pool to send to `url` through, connecting to `pinned` only; none when nothing is kept. */
+  readonly poolFor: (url: URL, pinned: ResolvedAddress) => Dispatcher | undefined
+  /**
+   * A connection of its own to `url` at `pinned`, closed after one send: for a send that must not reuse a kept one.
+   * `close` it when the send has ended.
+   */
+  readonly ownConnection: (url: URL, pinned: ResolvedAddress) => Dispatcher
   /** Closes every kept connection, idle or not; for the sender's shut-down. */
-  readonly closeAll: () => void
+  readonly closeAll: () => Promise<void>
 }
 
 /** A `lookup` for `net.connect` that answers `pinned` for any name. */
@@ -45,41 +52,45 @@ export const pinnedLookup =
     else callback(null, pinned.address, pinned.family)
   }
 
-/** Keep-alive agents by origin and checked address, least recently used first out. */
+/** Kept-alive pools by origin and checked address, least recently used first out. */
 export const makeReceiverConnections = (options: ReceiverConnectionOptions): ReceiverConnections => {
-  const agents = new Map<string, http.Agent>()
+  const pools = new Map<string, Pool>()
+  // Passed to every connect: the only address a pool or connection ever reaches is the checked one.
+  const connect = (pinned: ResolvedAddress) => ({ lookup: pinnedLookup(pinned), timeout: options.connectTimeoutMs })
   return {
-    agentFor: (url, pinned) => {
-      if (options.idleMs <= 0) return false
-      const key = `${url.protocol}//${url.host} ${pinned.address}`
-      const known = agents.get(key)
+    poolFor: (url, pinned) => {
+      if (options.idleMs <= 0) return undefined
+      const key = `${url.origin} ${pinned.address}`
+      const known = pools.get(key)
       if (known !== undefined) {
         // Moved to the back: a Map iterates in insertion order, so the front is the least recently used.
-        agents.delete(key)
-        agents.set(key, known)
+        pools.delete(key)
+        pools.set(key, known)
         return known
       }
-      const agentOptions = {
-        keepAlive: true,
-        timeout: options.idleMs,
-        maxFreeSockets: options.maxIdlePerOrigin,
-        scheduling: "lifo" as const,
-        // Passed to every connect of this agent: the only address it ever reaches is the checked one.
-        lookup: pinnedLookup(pinned)
+      const pool = new Pool(url.origin, {
+        connections: options.maxPerOrigin,
+        // One request at a time per connection: a POST is not safe to pipeline behind another.
+        pipelining: 1,
+        keepAliveTimeout: options.idleMs,
+        // A receiver's `Keep-Alive: timeout=…` may shorten how long we keep a connection, never lengthen it.
+        keepAliveMaxTimeout: options.idleMs,
+        connect: connect(pinned)
+      })
+      pools.set(key, pool)
+      for (const [oldest, old] of pools) {
+        if (pools.size <= options.maxOrigins) break
+        pools.delete(oldest)
+        // Graceful: a send still running on it ends first; its connections close after.
+        void old.close().catch(() => undefined)
       }
-      const agent = url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions)
-      agents.set(key, agent)
-      for (const [oldest] of agents) {
-        if (agents.size <= options.maxOrigins) break
-        // Not destroyed: a send may still be running on it. Its idle connections are unreferenced and close at
-        // the idle timeout, and the agent goes with them.
-        agents.delete(oldest)
-      }
-      return agent
+      return pool
     },
-    closeAll: () => {
-      for (const agent of agents.values()) agent.destroy()
-      agents.clear()
+    ownConnection: (url, pinned) => new Client(url.origin, { pipelining: 1, connect: connect(pinned) }),
+    closeAll: async () => {
+      const all = [...pools.values()]
+      pools.clear()
+      await Promise.all(all.map((pool) => pool.destroy().catch(() => undefined)))
     }
   }
 }

@@ -1,6 +1,4 @@
 import { promises as dns } from "node:dns"
-import * as http from "node:http"
-import * as https from "node:https"
 import {
   checkReceiverUrl,
   HttpSender,
@@ -12,7 +10,8 @@ import {
 import type { OutgoingRequest, SendFailureReason, SendOutcome } from "@svc/core/webhooks"
 import { Effect, Layer, type Scope } from "effect"
 import { OutboundSettings } from "./config.js"
-import { makeReceiverConnections, pinnedLookup, type ReceiverConnections, type ResolvedAddress } from "./connections.js"
+import { type Dispatcher, errors } from "undici"
+import { makeReceiverConnections, type ReceiverConnections, type ResolvedAddress } from "./connections.js"
 
 export type { ResolvedAddress } from "./connections.js"
 
@@ -32,14 +31,19 @@ export interface SenderOptions {
    * {@link DEFAULT_KEEP_ALIVE_MS}); 0 opens a new connection per send.
    */
   readonly keepAliveMs?: number
+  /**
+   * Connections open at once to one receiver (origin and checked address), default
+   * {@link DEFAULT_CONNECTIONS_PER_ORIGIN}; further sends to it wait for one, within their deadline.
+   */
+  readonly maxConnectionsPerOrigin?: number
 }
 
 /** Default of {@link SenderOptions.keepAliveMs}: under Node's 5 s server default, the shortest common one. */
 export const DEFAULT_KEEP_ALIVE_MS = 4_000
-// Receivers (origin and address) with connections kept, and idle connections kept per receiver: the worker sends
-// at most 4 at once per webhook by default, so 8 idle ones cover two webhooks on one receiver without a handshake.
+/** Default of {@link SenderOptions.maxConnectionsPerOrigin}. */
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 64
+// Receivers (origin and address) with connections kept.
 const MAX_KEPT_ORIGINS = 256
-const MAX_IDLE_PER_ORIGIN = 8
 
 /** A kept connection that the receiver closed as it was reused, before any answer. */
 class ConnectionLost extends Error {
@@ -49,15 +53,13 @@ class ConnectionLost extends Error {
   }
 }
 
-// Node's error code (`ECONNRESET`, `ERR_TLS_…`), or "" for an error without one.
+// Node's or undici's error code (`ECONNRESET`, `ERR_TLS_…`, `UND_ERR_…`), or "" for an error without one.
 const codeOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
 
-// How a connection closed by the other side shows on a request written to it.
-const isClosedUnderUs = (error: unknown): boolean => {
-  const code = codeOf(error)
-  return code === "ECONNRESET" || code === "EPIPE"
-}
+// A connection closed by the other side before it answered, after earlier answers came on it: a kept one, reused.
+const isKeptClosedUnderUs = (error: unknown): boolean =>
+  error instanceof errors.SocketError && (error.socket?.bytesRead ?? 0) > 0
 
 const systemResolve = async (host: string): Promise<ReadonlyArray<ResolvedAddress>> =>
   (await dns.lookup(host, { all: true, verbatim: true })).map((a) => ({
@@ -67,7 +69,7 @@ const systemResolve = async (host: string): Promise<ReadonlyArray<ResolvedAddres
 
 const reasonOf = (error: unknown): SendFailureReason => {
   const code = codeOf(error)
-  if (code === "ABORT_ERR" || code === "ETIMEDOUT") return "timeout"
+  if (code === "ABORT_ERR" || code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return "timeout"
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "dns"
   if (
     code.startsWith("ERR_TLS") ||
@@ -77,7 +79,15 @@ const reasonOf = (error: unknown): SendFailureReason => {
   ) {
     return "tls"
   }
-  if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE") return "protocol"
+  if (
+    code.startsWith("HPE_") ||
+    code === "ERR_INVALID_HTTP_RESPONSE" ||
+    code === "UND_ERR_INFO" ||
+    code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH" ||
+    code === "UND_ERR_HEADERS_OVERFLOW"
+  ) {
+    return "protocol"
+  }
   return "connect"
 }
 
@@ -94,10 +104,11 @@ export const makeSsrfSafeSender = (options: SenderOptions): Effect.Effect<HttpSe
         makeReceiverConnections({
           idleMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
           maxOrigins: MAX_KEPT_ORIGINS,
-          maxIdlePerOrigin: MAX_IDLE_PER_ORIGIN
+          maxPerOrigin: options.maxConnectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
+          connectTimeoutMs: options.timeoutMs
         })
       ),
-      (connections) => Effect.sync(connections.closeAll)
+      (connections) => Effect.promise(connections.closeAll)
     ),
     (connections) => senderOver(options, connections)
   )
@@ -128,115 +139,135 @@ const senderOver = (options: SenderOptions, connections: ReceiverConnections): H
     if (!addresses.every(admitted)) throw fail("blocked-address", `${host}: ${refusalMessage["non-public-address"]}`)
     const pinned = addresses[0] as ResolvedAddress
     // The connection goes to the address we checked, whatever DNS says a moment later (DNS rebinding).
-    const agent = connections.agentFor(url, pinned)
-    const outcome = post(url, request, pinned, agent, signal, started, fail)
-    if (agent === false) return outcome
-    return outcome.catch((error: unknown) => {
+    const pool = connections.poolFor(url, pinned)
+    if (pool === undefined) return alone(url, request, pinned, signal, started, fail)
+    return post(pool, url, request, pinned, signal, started, fail).catch((error: unknown) => {
       // A kept connection the receiver closed as we reused it: the request never got an answer, so it goes again
       // on a new connection of its own (once; a receiver may see it twice, as deliveries are at least once).
       if (!(error instanceof ConnectionLost) || signal.aborted) throw error
-      return post(url, request, pinned, false, signal, started, fail)
+      return alone(url, request, pinned, signal, started, fail)
     })
   }
 
-  const post = (
+  // One send on a connection of its own, closed after it.
+  const alone = async (
     url: URL,
     request: OutgoingRequest,
     pinned: ResolvedAddress,
-    agent: http.Agent | false,
     signal: AbortSignal,
     started: number,
     fail: (reason: SendFailureReason, message: string) => SendFailed
-  ) =>
-    new Promise<SendOutcome>((done, reject) => {
-      const client = url.protocol === "https:" ? https : http
-      let answered = false
-      const outgoing = client.request(
-        url,
-        {
-          method: "POST",
-          headers: {
-            ...request.headers,
-            "user-agent": options.userAgent,
-            "content-length": Buffer.byteLength(request.body)
-          },
-          lookup: pinnedLookup(pinned),
-          signal,
-          agent
-        },
-        (response) => {
-          answered = true
-          const chunks: Array<Buffer> = []
-          let size = 0
-          let truncated = false
-          const finish = () => {
-            const headers: Record<string, string> = {}
-            for (const [name, value] of Object.entries(response.headers)) {
-              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-            }
-            done({
-              status: response.statusCode ?? 0,
-              headers,
-              body: Buffer.concat(chunks).toString("utf8"),
-              bodyTruncated: truncated,
-              durationMs: Math.round(performance.now() - started),
-              address: pinned.address
-            })
-          }
-          response.on("data", (chunk: Buffer) => {
-            if (truncated) return
-            const room = options.maxResponseBytes - size
-            if (chunk.length > room) {
-              chunks.push(chunk.subarray(0, room))
-              size += room
-              truncated = true
-              // The rest is never read, so the connection cannot be reused: destroyed, not kept.
-              response.destroy()
-              finish()
-              return
-            }
-            chunks.push(chunk)
-            size += chunk.length
-          })
-          response.on("end", () => {
-            if (!truncated) finish()
-          })
-          response.on("error", (error) => {
-            if (!truncated) reject(fail(reasonOf(error), messageOf(error)))
-          })
-        }
-      )
-      outgoing.on("error", (error) => {
-        if (outgoing.reusedSocket && !answered && isClosedUnderUs(error)) reject(new ConnectionLost())
-        else reject(fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error)))
+  ) => {
+    const own = connections.ownConnection(url, pinned)
+    try {
+      return await post(own, url, request, pinned, signal, started, fail, true)
+    } finally {
+      void own.destroy().catch(() => undefined)
+    }
+  }
+
+  const post = async (
+    dispatcher: Dispatcher,
+    url: URL,
+    request: OutgoingRequest,
+    pinned: ResolvedAddress,
+    signal: AbortSignal,
+    started: number,
+    fail: (reason: SendFailureReason, message: string) => SendFailed,
+    own = false
+  ): Promise<SendOutcome> => {
+    let answer: Dispatcher.ResponseData
+    try {
+      answer = await dispatcher.request({
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers: { ...request.headers, "user-agent": options.userAgent },
+        body: request.body,
+        signal,
+        // The one deadline is the signal's; the pool's own timeouts would cut it shorter or longer.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        // Never follows a redirect (undici does not unless told), and a connection of its own is not kept.
+        reset: own
       })
-      outgoing.end(request.body)
-    })
+    } catch (error) {
+      if (!own && isKeptClosedUnderUs(error)) throw new ConnectionLost()
+      throw fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error))
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let truncated = false
+    try {
+      for await (const chunk of answer.body) {
+        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
+        const room = options.maxResponseBytes - size
+        if (bytes.length > room) {
+          chunks.push(bytes.subarray(0, room))
+          size += room
+          truncated = true
+          // The rest is never read, so the connection cannot be reused: destroyed, not kept.
+          answer.body.destroy()
+          break
+        }
+        chunks.push(bytes)
+        size += bytes.length
+      }
+    } catch (error) {
+      throw fail(signal.aborted ? "timeout" : reasonOf(error), messageOf(error))
+    }
+    // undici frees the connection for the next request a turn of the event loop after the answer's end; a send that
+    // came right after this one would otherwise find it busy and open another.
+    if (!truncated && !own) await new Promise((done) => setImmediate(done))
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
+    }
+    return {
+      status: answer.statusCode,
+      headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+      bodyTruncated: truncated,
+      durationMs: Math.round(performance.now() - started),
+      address: pinned.address
+    }
+  }
 
   return HttpSender.of({
     send: (request) =>
       Effect.tryPromise({
         try: (interrupted) => {
           const started = performance.now()
-          const deadline = AbortSignal.timeout(options.timeoutMs)
-          // Interrupting the fiber aborts the request too, so a cancelled delivery holds no socket.
-          const signal = AbortSignal.any([deadline, interrupted])
-          return sendOnce(request, signal, started).catch((error: unknown) => {
-            if (error instanceof SendFailed) {
-              throw deadline.aborted
-                ? new SendFailed({
-                    reason: "timeout",
-                    message: `no answer within ${options.timeoutMs} ms`,
-                    durationMs: error.durationMs
-                  })
-                : error
-            }
-            throw new SendFailed({
-              reason: deadline.aborted ? "timeout" : reasonOf(error),
-              message: deadline.aborted ? `no answer within ${options.timeoutMs} ms` : messageOf(error),
-              durationMs: Math.round(performance.now() - started)
+          // One controller for the deadline and the fiber's interruption (a cancelled delivery holds no socket), its
+          // timer cleared when the send ends: `AbortSignal.timeout` would keep one timer alive per send for 10 s.
+          const abort = new AbortController()
+          let timedOut = false
+          const timer = setTimeout(() => {
+            timedOut = true
+            abort.abort(new Error(`no answer within ${options.timeoutMs} ms`))
+          }, options.timeoutMs)
+          const onInterrupt = () => abort.abort(interrupted.reason)
+          interrupted.addEventListener("abort", onInterrupt, { once: true })
+          return sendOnce(request, abort.signal, started)
+            .catch((error: unknown) => {
+              if (error instanceof SendFailed) {
+                throw timedOut
+                  ? new SendFailed({
+                      reason: "timeout",
+                      message: `no answer within ${options.timeoutMs} ms`,
+                      durationMs: error.durationMs
+                    })
+                  : error
+              }
+              throw new SendFailed({
+                reason: timedOut ? "timeout" : reasonOf(error),
+                message: timedOut ? `no answer within ${options.timeoutMs} ms` : messageOf(error),
+                durationMs: Math.round(performance.now() - started)
+              })
             })
-          })
+            .finally(() => {
+              clearTimeout(timer)
+              interrupted.removeEventListener("abort", onInterrupt)
+            })
         },
         catch: (error) =>
           error instanceof SendFailed

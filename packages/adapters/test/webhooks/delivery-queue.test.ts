@@ -143,9 +143,9 @@ layer(deliveryTestLayer(), { timeout: "120 seconds" })(`the delivery queue on ${
           const sql = yield* SqlClient.SqlClient
           const release = yield* Deferred.make<void>()
           let armed = false
-          // The claim that finds the webhook at its cap (the first send is held in flight) lets that send end and be
-          // recorded before it answers: the worker then learns of nothing due and nothing in flight, and only the
-          // signal of the ended send can wake it, for the test clock stands still and no new event comes.
+          // The claim that finds the webhook at its cap (the first send is held in flight) lets that send end before it
+          // answers: the round then claimed nothing and the worker waits, and only the signal of the ended send can
+          // wake it to record it and claim the next, for the test clock stands still and no new event comes.
           const racing = Layer.succeed(DeliveryQueue, {
             ...queue,
             claim: (request) =>
@@ -154,15 +154,16 @@ layer(deliveryTestLayer(), { timeout: "120 seconds" })(`the delivery queue on ${
                   ? Effect.gen(function* () {
                       armed = false
                       yield* Deferred.succeed(release, undefined)
-                      yield* eventually(Effect.map(deliveryOf(hook.id, first), (row) => row?.status === "done"))
+                      yield* eventually(Effect.sync(() => ended))
                       yield* realPause(50)
                     }).pipe(Effect.orDie, Effect.provideService(SqlClient.SqlClient, sql))
                   : Effect.void
               )
           })
+          let ended = false
           receiver.answer = (request) =>
             request.headers["X-Svc-Event-Id"] === first
-              ? { status: 200, after: Deferred.await(release) }
+              ? { status: 200, after: Effect.tap(Deferred.await(release), () => (ended = true)) }
               : { status: 200 }
           const first = yield* emit(hook.workspaceId)
           yield* Effect.forkScoped(runDeliveryWorker({ ...worker, perWebhook: 1 }).pipe(Effect.provide(racing)))

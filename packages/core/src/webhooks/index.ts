@@ -43,6 +43,7 @@ export {
   DeliveryQueue,
   type DeliveryTrigger,
   type DisabledWebhook,
+  type FinishedDelivery,
   type NextStep,
   type PurgedBatch
 } from "./queue.js"
@@ -89,12 +90,27 @@ export {
 export { readDeliveriesQuery, readEventsQuery } from "./webhook-query.js"
 export {
   claimDue,
-  DEFAULT_DELIVERY_WORKER,
   deliverClaimed,
+  type EndedDelivery,
+  MAX_RETRY_AFTER_MS,
+  RETRY_JITTER,
+  recordEnded,
+  retryDelayMs,
+  sendClaimed
+} from "./delivery.js"
+export {
+  countDeliveries,
+  type DeliveryMetricOutcome,
+  recordDeliveryTime,
+  webhookDeliveries,
+  webhookDeliverySeconds
+} from "./metrics.js"
+export {
+  DEFAULT_DELIVERY_WORKER,
+  DELIVERY_PURGE_BATCH,
   deliverDue,
   type DeliveryWorkerOptions,
   purgeExpiredDeliveries,
-  RETRY_JITTER,
   runDeliveryWorker,
   WebhookPurgeLive,
   WebhookWorkerLive

@@ -57,6 +57,14 @@ export type NextStep =
   | { readonly status: "failed"; readonly at: Date }
   | { readonly status: "pending"; readonly at: Date }
 
+/** How one claimed delivery's try ended, to record: the log row (none when nothing was sent) and where it goes next. */
+export interface FinishedDelivery {
+  readonly deliveryId: string
+  readonly claimToken: string
+  readonly attempt: AttemptRecord | null
+  readonly next: NextStep
+}
+
 /** The owner to tell when a webhook was turned off. */
 export interface DisabledWebhook {
   readonly webhookId: string
@@ -85,15 +93,11 @@ export class DeliveryQueue extends Context.Tag("svc/webhooks/DeliveryQueue")<
      */
     readonly claim: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
     /**
-     * Logs the try and moves the delivery on, atomically, only while `claimToken` still holds it; answers
-     * false and writes nothing when it does not (a worker that outlived its lease loses to the new owner).
+     * Logs each try and moves each delivery on, all in one statement, each only while its `claimToken` still holds
+     * it. Answers the ids that were; of the others (a worker that outlived its lease loses to the new owner) nothing
+     * is written.
      */
-    readonly finish: (
-      deliveryId: string,
-      claimToken: string,
-      attempt: AttemptRecord | null,
-      next: NextStep
-    ) => Effect.Effect<boolean>
+    readonly finishMany: (finished: ReadonlyArray<FinishedDelivery>) => Effect.Effect<ReadonlySet<string>>
     /** A delivery of the webhook succeeded: it is healthy again (`failing_since` cleared). */
     readonly markHealthy: (webhookId: string) => Effect.Effect<void>
     /**

@@ -1,19 +1,9 @@
-import { Clock, Duration, Effect, Layer, Option, Random, Schedule } from "effect"
-import { Mailer } from "../mail/ports.js"
-import { webhookDisabledEmail } from "../mail/templates.js"
-import { newClaim, runClaimLoop } from "../shared/claim-loop.js"
-import { Ids, Transactor } from "../shared/ports.js"
-import { type AttemptResult, attemptDelivery } from "./attempt.js"
-import {
-  DELIVERY_DEADLINE_MS,
-  DISABLE_AFTER_FAILING_MS,
-  MAX_ATTEMPTS,
-  RETENTION_MS,
-  RETRY_DELAYS_MS
-} from "./policy.js"
-import { type AttemptRecord, type ClaimedDelivery, DeliveryQueue, type NextStep } from "./queue.js"
-import { signingSecrets } from "./secrets.js"
+import { Chunk, Clock, Duration, Effect, Fiber, Layer, Option, Queue, Schedule } from "effect"
+import { Transactor } from "../shared/ports.js"
 import { withSpan } from "../shared/spans.js"
+import { claimDue, type EndedDelivery, recordEnded, sendClaimed } from "./delivery.js"
+import { DELIVERY_DEADLINE_MS, RETENTION_MS } from "./policy.js"
+import { DeliveryQueue } from "./queue.js"
 
 /** How the delivery worker of one process runs. */
 export interface DeliveryWorkerOptions {
@@ -35,152 +25,112 @@ export const DEFAULT_DELIVERY_WORKER = {
   idleMs: 30_000
 } as const satisfies DeliveryWorkerOptions
 
-/** Retries come up to this fraction of their delay late (never early), so a burst of failures does not retry in step. */
-export const RETRY_JITTER = 0.05
-
-/** The longest wait a 429's `Retry-After` can ask for: the schedule's longest step. */
-export const MAX_RETRY_AFTER_MS = RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1] ?? 86_400_000
-
 /** Deliveries and events removed per purge transaction. */
 export const DELIVERY_PURGE_BATCH = 500
 
 /**
- * The wait before the next try after the `attempts`-th failed one, before jitter; null when the delivery
- * has had all its tries. A 429's `Retry-After` can lengthen the wait (up to a day), never shorten it, so
- * a receiver cannot make us retry faster than the schedule.
- */
-export const retryDelayMs = (attempts: number, retryAfterMs: number | null): number | null => {
-  if (attempts >= MAX_ATTEMPTS) return null
-  const scheduled = RETRY_DELAYS_MS[attempts - 1] ?? MAX_RETRY_AFTER_MS
-  return retryAfterMs === null ? scheduled : Math.max(scheduled, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS))
-}
-
-const nextStep = (result: AttemptResult, attempts: number, now: number) =>
-  Effect.gen(function* () {
-    const at = new Date(now)
-    if (result.outcome === "delivered") return { status: "done", at } satisfies NextStep
-    // A 410 is retried like any other failure: the spec deletes only instant hooks on 410; a webhook is
-    // turned off only by three days of failures, with its owner told.
-    const delay = retryDelayMs(attempts, result.retryAfterMs)
-    if (delay === null) return { status: "failed", at } satisfies NextStep
-    const jitter = Math.floor((yield* Random.next) * delay * RETRY_JITTER)
-    return { status: "pending", at: new Date(now + delay + jitter) } satisfies NextStep
-  })
-
-const disabledMail = (webhook: { readonly webhookId: string; readonly url: string }) =>
-  webhookDisabledEmail({ ...webhook, failingDays: DISABLE_AFTER_FAILING_MS / 86_400_000 })
-
-/**
- * What happens after a try, in one transaction with recording it: a success clears the failing clock;
- * any failure (a 410 too) starts the clock, and a webhook that has done nothing but fail for three days is
- * turned off and its owner emailed (once: only the call that turned it off sends). Nothing happens when
- * the claim was lost.
- */
-const record = (delivery: ClaimedDelivery, attempt: AttemptRecord | null, next: NextStep, now: Date) =>
-  Effect.gen(function* () {
-    const queue = yield* DeliveryQueue
-    const lost = Effect.logDebug(`delivery ${delivery.id}: claim lost to another worker; its result stands`)
-    // The common case, a success on a healthy webhook (or a send that never happened), is one statement. A
-    // failure recorded since the claim keeps its clock: it happened as late as this success.
-    if (attempt === null || (attempt.outcome === "delivered" && delivery.webhookFailingSince === null)) {
-      if (!(yield* queue.finish(delivery.id, delivery.claimToken, attempt, next))) yield* lost
-      return
-    }
-    const tx = yield* Transactor
-    const mailer = yield* Mailer
-    yield* tx.withTransaction(
-      Effect.gen(function* () {
-        if (!(yield* queue.finish(delivery.id, delivery.claimToken, attempt, next))) return yield* lost
-        if (attempt.outcome === "delivered") return yield* queue.markHealthy(delivery.webhookId)
-        const since = yield* queue.markFailing(delivery.webhookId, now)
-        if (Option.isNone(since) || now.getTime() - since.value.getTime() < DISABLE_AFTER_FAILING_MS) return
-        const off = yield* queue.disable(delivery.webhookId, "failing", now)
-        if (Option.isNone(off)) return
-        yield* mailer.send({ workspaceId: off.value.workspaceId, to: off.value.ownerEmail, ...disabledMail(off.value) })
-        yield* Effect.logWarning(
-          `webhook ${delivery.webhookId} failed for ${DISABLE_AFTER_FAILING_MS / 86_400_000} days and was turned off`
-        )
-      })
-    )
-  })
-
-/**
- * Sends one claimed delivery (signed with the current secret, and the previous one while a roll's grace
- * period lasts) and records how it went and what comes next.
- */
-export const deliverClaimed = (delivery: ClaimedDelivery) =>
-  Effect.gen(function* () {
-    if (delivery.body === null) {
-      yield* Effect.logWarning(`delivery ${delivery.id}: event ${delivery.eventId} is no longer stored; giving up`)
-      const now = new Date(yield* Clock.currentTimeMillis)
-      return yield* record(delivery, null, { status: "failed", at: now }, now)
-    }
-    const ids = yield* Ids
-    const startedAt = yield* Clock.currentTimeMillis
-    const keys = yield* signingSecrets(delivery, startedAt)
-    const result = yield* attemptDelivery({
-      url: delivery.url,
-      eventId: delivery.eventId,
-      eventType: delivery.eventType,
-      body: delivery.body,
-      secrets: keys
-    })
-    const number = delivery.attempts + 1
-    const attempt: AttemptRecord = {
-      id: yield* ids.make("att_"),
-      number,
-      trigger: delivery.trigger,
-      outcome: result.outcome,
-      responseCode: result.responseCode,
-      latencyMs: result.latencyMs,
-      response: result.response,
-      location: result.location,
-      error: result.error,
-      attemptedAt: new Date(startedAt)
-    }
-    const endedAt = yield* Clock.currentTimeMillis
-    yield* record(delivery, attempt, yield* nextStep(result, number, endedAt), new Date(endedAt))
-  }).pipe(withSpan("webhooks.deliver", { attributes: { delivery: delivery.id } }))
-
-/** Claims up to `limit` due deliveries for this worker, with a fresh claim token and a lease of `leaseMs`. */
-export const claimDue = (limit: number, options: Pick<DeliveryWorkerOptions, "leaseMs" | "perWebhook">) =>
-  Effect.gen(function* () {
-    const queue = yield* DeliveryQueue
-    const claim = yield* newClaim(options.leaseMs)
-    return yield* queue.claim({ ...claim, limit, perWebhookLimit: options.perWebhook })
-  }).pipe(withSpan("webhooks.claim", { attributes: { limit } }))
-
-/**
- * Claims one batch of due deliveries (at most `concurrency`) and sends them, different webhooks at once,
- * each recorded as it ends. Answers how many were claimed.
+ * Claims one batch of due deliveries (at most `concurrency`), sends them, different webhooks at once, and records
+ * them together. Answers how many were claimed.
  */
 export const deliverDue = (options: DeliveryWorkerOptions = DEFAULT_DELIVERY_WORKER) =>
   Effect.gen(function* () {
     const claimed = yield* claimDue(options.concurrency, options)
-    yield* Effect.forEach(claimed, deliverClaimed, { concurrency: options.concurrency, discard: true })
+    const ended = yield* Effect.forEach(claimed, sendClaimed, { concurrency: options.concurrency })
+    yield* (yield* Transactor).withTransaction(recordEnded(ended))
     return claimed.length
   })
 
 /**
- * The delivery loop of one process: keeps up to `concurrency` sends in flight, claims more as sends end,
- * and when nothing is due waits for the queue to wake it (or a poll). A failed look at the queue is
- * logged and retried a second later; a failed send is logged and its delivery comes back after the lease.
+ * The delivery loop of one process. Sends run on their own; each that ends joins a batch, and one transaction per
+ * round records the whole batch (one statement for every log row and move) and claims as many due deliveries as
+ * there is room for (one statement), so a round trip and a commit are paid per round, not per delivery. Rounds run
+ * back to back while sends end, so a batch holds what ended during the round before: small when quiet, large
+ * under load. With room left and nothing ending, the loop waits for the queue to wake it (or a poll).
+ *
+ * A send that dies is logged and its delivery comes back after the lease; a failed round is logged, its batch
+ * left to the lease likewise, and the next round comes a second later. When the loop stops, sends on the wire are
+ * finished (within the 10 s deadline) and recorded, so a clean shutdown neither cuts a receiver off mid-request nor
+ * leaves deliveries to wait out their lease.
  */
 export const runDeliveryWorker = (options: DeliveryWorkerOptions = DEFAULT_DELIVERY_WORKER) =>
-  Effect.flatMap(DeliveryQueue, (queue) =>
-    runClaimLoop({
-      name: "webhook worker",
-      concurrency: options.concurrency,
-      claim: (room) => claimDue(room, options),
-      run: deliverClaimed,
-      describe: (delivery) => `webhook delivery ${delivery.id}`,
-      // New work wakes the queue; the poll covers other instances' and retries coming due.
-      idle: queue.awaitWork(options.idleMs ?? DEFAULT_DELIVERY_WORKER.idleMs),
-      // A send in flight is finished (within the 10 s deadline) and recorded even when the worker stops, so a
-      // clean shutdown neither cuts a receiver off mid-request nor leaves the delivery to wait out its lease.
-      finishOnStop: true
+  Effect.gen(function* () {
+    const queue = yield* DeliveryQueue
+    const tx = yield* Transactor
+    // Sends that ended, in the order they ended; null for one that died (nothing to record).
+    const ended = yield* Queue.unbounded<EndedDelivery | null>()
+    // A wake-up per ended send; the loop reads `ended` itself, so a lost wake-up loses nothing.
+    const settled = yield* Queue.sliding<void>(1)
+    // Claimed and not yet recorded (sending, or ended and waiting in `ended`). Only this fiber changes it.
+    let held = 0
+
+    const start = (delivery: EndedDelivery["delivery"]) =>
+      sendClaimed(delivery).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logError(`webhook delivery ${delivery.id} failed`, cause), null)
+        ),
+        Effect.flatMap((result) => Queue.offer(ended, result)),
+        Effect.zipRight(Queue.offer(settled, undefined)),
+        // Finished even when the loop stops: a send already on the wire is recorded, not left to its lease.
+        Effect.uninterruptible,
+        Effect.forkDaemon
+      )
+
+    const record = (batch: ReadonlyArray<EndedDelivery | null>) =>
+      batch.filter((item): item is EndedDelivery => item !== null)
+
+    // One round, whole or not at all: the batch recorded, the claim made and its sends started.
+    const round = Effect.uninterruptible(
+      Effect.gen(function* () {
+        const batch = Chunk.toReadonlyArray(yield* Queue.takeAll(ended))
+        const room = options.concurrency - (held - batch.length)
+        const claimed = yield* tx
+          .withTransaction(
+            Effect.zipRight(recordEnded(record(batch)), room > 0 ? claimDue(room, options) : Effect.succeed([]))
+          )
+          .pipe(
+            Effect.ensuring(Effect.sync(() => (held -= batch.length))),
+            withSpan("webhooks.round", { attributes: { recorded: batch.length, room } })
+          )
+        held += claimed.length
+        for (const delivery of claimed) yield* start(delivery)
+        return { room, claimed: claimed.length }
+      })
+    )
+
+    const step = Effect.gen(function* () {
+      const { room, claimed } = yield* round
+      // Full, or the claim took all it could: more may be due, so go again as soon as a send ends.
+      if (room <= 0 || claimed === room) return yield* Queue.take(settled)
+      // Room left: a send ending frees room (a capped webhook may be claimable then), and `idle` covers new work. A
+      // send may have ended during the round without the round seeing it: its wake-up waits in `settled`.
+      return yield* Effect.race(Queue.take(settled), queue.awaitWork(options.idleMs ?? DEFAULT_DELIVERY_WORKER.idleMs))
     })
-  )
+
+    // On stop: wait for the sends on the wire (each within the deadline) and record them with what had ended. It runs
+    // in a fiber of its own, as the sends do: the stopping fiber is being interrupted, and the database client may
+    // check for that at any interruptible step.
+    const drain = Effect.gen(function* () {
+      const rest: Array<EndedDelivery | null> = []
+      while (rest.length < held) rest.push(...(yield* Queue.takeBetween(ended, 1, held - rest.length)))
+      yield* tx
+        .withTransaction(recordEnded(record(rest)))
+        .pipe(
+          Effect.catchAllCause((cause) => Effect.logError("webhook worker: recording the last sends failed", cause))
+        )
+      held = 0
+    }).pipe(Effect.forkDaemon, Effect.flatMap(Fiber.join))
+
+    return yield* step.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError(
+          "webhook worker: a round of recording and claiming failed; trying again in a second",
+          cause
+        ).pipe(Effect.zipRight(Effect.sleep(Duration.seconds(1))))
+      ),
+      Effect.forever,
+      Effect.ensuring(drain)
+    )
+  })
 
 /**
  * A layer that keeps `runDeliveryWorker` running in the background while it is alive. Closing it stops

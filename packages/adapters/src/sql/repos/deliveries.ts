@@ -1,6 +1,12 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type ClaimedDelivery, DELIVERY_WAKE_CHANNEL, DeliveryQueue, type DeliveryTrigger } from "@svc/core/webhooks"
+import {
+  type ClaimedDelivery,
+  DELIVERY_WAKE_CHANNEL,
+  DeliveryQueue,
+  type DeliveryTrigger,
+  type FinishedDelivery
+} from "@svc/core/webhooks"
 import { Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { DeliveryPolling } from "../config.js"
 import { LeanSql } from "../lean.js"
@@ -40,6 +46,24 @@ const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
   trigger: row.trigger,
   claimToken: row.claim_token,
   leaseUntil: row.lease_until
+})
+
+// One ended delivery as a row of `finishMany`'s JSON parameter.
+const finishedRow = ({ deliveryId, claimToken, attempt, next }: FinishedDelivery) => ({
+  delivery_id: deliveryId,
+  claim_token: claimToken,
+  status: next.status,
+  next_at: next.at.toISOString(),
+  attempt_id: attempt?.id ?? null,
+  attempt: attempt?.number ?? null,
+  trigger: attempt?.trigger ?? null,
+  outcome: attempt?.outcome ?? null,
+  response_code: attempt?.responseCode ?? null,
+  latency_ms: attempt === null ? null : Math.round(attempt.latencyMs),
+  response: attempt?.response ?? null,
+  location: attempt?.location ?? null,
+  error: attempt?.error ?? null,
+  attempted_at: attempt?.attemptedAt.toISOString() ?? null
 })
 
 /** How long an idle worker waits between looks at the queue: short on PGlite, a fallback beside LISTEN on PostgreSQL. */
@@ -149,34 +173,38 @@ export const makeDeliveryQueueSql = (options: DeliveryQueueSqlOptions = {}) =>
             withSpan("DeliveryQueue.claim", { captureStackTrace: false })
           ),
 
-        // One statement (the hot path of every delivery): the move and the attempt's row commit together,
-        // and neither is written when the token no longer holds the delivery.
-        finish: (deliveryId, claimToken, attempt, next) => {
-          const moved = sql`
-            UPDATE webhook_deliveries
-            SET status = ${next.status}, attempts = attempts + ${attempt === null ? 0 : 1}::int,
-                trigger = 'scheduled', lease_until = NULL, claim_token = NULL,
-                next_attempt_at = ${next.at}, finished_at = ${next.status === "pending" ? null : next.at}
-            WHERE id = ${deliveryId} AND claim_token = ${claimToken} AND status = 'sending'
-            RETURNING id, webhook_id`
-          const statement =
-            attempt === null
-              ? sql<{ readonly id: string }>`WITH moved AS (${moved}) SELECT id FROM moved`
-              : sql<{ readonly id: string }>`
-                  WITH moved AS (${moved})
+        // One statement for a whole batch: the rows travel as one JSON parameter (any batch size, one plan), each
+        // moved only while its token holds it, and the attempts of those moved logged in the same statement.
+        finishMany: (finished) =>
+          finished.length === 0
+            ? Effect.succeed(new Set<string>())
+            : lean<{ readonly id: string }>`
+                WITH input AS (
+                  SELECT * FROM jsonb_to_recordset(${JSON.stringify(finished.map(finishedRow))}::jsonb) AS i(
+                    delivery_id text, claim_token text, status text, next_at timestamptz, attempt_id text,
+                    attempt int, trigger text, outcome text, response_code int, latency_ms int, response text,
+                    location text, error text, attempted_at timestamptz)
+                ), moved AS (
+                  UPDATE webhook_deliveries AS d
+                  SET status = i.status, attempts = d.attempts + (CASE WHEN i.attempt_id IS NULL THEN 0 ELSE 1 END),
+                      trigger = 'scheduled', lease_until = NULL, claim_token = NULL, next_attempt_at = i.next_at,
+                      finished_at = CASE WHEN i.status = 'pending' THEN NULL ELSE i.next_at END
+                  FROM input AS i
+                  WHERE d.id = i.delivery_id AND d.claim_token = i.claim_token AND d.status = 'sending'
+                  RETURNING d.id, d.webhook_id
+                ), logged AS (
                   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, attempt, trigger, outcome, response_code,
                                                 latency_ms, response, location, error, attempted_at)
-                  SELECT ${attempt.id}, moved.id, moved.webhook_id, ${attempt.number}::int, ${attempt.trigger},
-                         ${attempt.outcome}, ${attempt.responseCode}::int, ${Math.round(attempt.latencyMs)}::int,
-                         ${attempt.response}, ${attempt.location}, ${attempt.error}, ${attempt.attemptedAt}::timestamptz
-                  FROM moved
-                  RETURNING delivery_id AS id`
-          return statement.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie,
-            withSpan("DeliveryQueue.finish", { captureStackTrace: false })
-          )
-        },
+                  SELECT i.attempt_id, moved.id, moved.webhook_id, i.attempt, i.trigger, i.outcome, i.response_code,
+                         i.latency_ms, i.response, i.location, i.error, i.attempted_at
+                  FROM moved JOIN input AS i ON i.delivery_id = moved.id
+                  WHERE i.attempt_id IS NOT NULL
+                )
+                SELECT id FROM moved`.pipe(
+                Effect.map((rows) => new Set(rows.map((row) => row.id))),
+                Effect.orDie,
+                withSpan("DeliveryQueue.finishMany", { captureStackTrace: false })
+              ),
 
         // Writes only when the clock runs, so the common success takes no lock on the webhook row.
         markHealthy: (webhookId) =>
