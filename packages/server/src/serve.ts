@@ -13,7 +13,7 @@ import { bootstrapDemoOwner } from "./bootstrap.js"
 import { publicBase, ServerConfig } from "./config.js"
 import { AppLive } from "./runtime.js"
 import { faceSettingsLayer } from "./face-settings.js"
-import { metricsLayer } from "./metrics.js"
+import { metricsServed } from "./metrics-config.js"
 import { TracingConfig, withTracing } from "./tracing.js"
 import { workersLayer, workersOf } from "./workers.js"
 
@@ -46,8 +46,20 @@ const ServedAppLive = HttpSenderLive.pipe(Layer.provideMerge(AppLive))
 /** Background work: the workers `workersOf` switches on from the environment (`workers.ts`). */
 const WorkersLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) => workersLayer(config, workersOf(config))))
 
-/** `GET /metrics` where `SVC_METRICS_TOKEN` and `SVC_METRICS_LISTEN` say (metrics.ts). */
-const MetricsLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) => metricsLayer(config.metrics)))
+/**
+ * `GET /metrics` where `SVC_METRICS_TOKEN` and `SVC_METRICS_LISTEN` say (metrics.ts). Its module is loaded only then:
+ * a server that serves no metrics, and a backend embedding svc, never load the OpenTelemetry exporter.
+ */
+const MetricsLive = Layer.unwrapEffect(
+  Effect.flatMap(ServerConfig, (config) =>
+    metricsServed(config.metrics)
+      ? Effect.map(
+          Effect.promise(() => import("./metrics.js")),
+          ({ metricsLayer }) => metricsLayer(config.metrics)
+        )
+      : Effect.succeed(Layer.empty)
+  )
+)
 
 /**
  * Everything that runs on the app, given it once: the faces (their routes on one router, each noting its route

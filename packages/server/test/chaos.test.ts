@@ -12,16 +12,14 @@
  * Runs once (engine-free) on PostgreSQL at `SVC_TEST_POSTGRES_URL` (or 127.0.0.1:5432), with Debian's HAProxy;
  * without either it skips on a newcomer's machine and fails in CI.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ApiKeys } from "@svc/core/auth"
 import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
 import { Effect } from "effect"
 import pg from "pg"
 import { haproxyTool, postgresTool, skipWithout, testPostgresUrl } from "../../adapters/test/support/external-tool.js"
-import { freePort } from "../bench/processes.js"
+import { type Balancer, startBalancer } from "./support/haproxy.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import {
   createWebhook,
@@ -38,12 +36,10 @@ const haproxy = haproxyTool()
 const postgres = postgresTool()
 const skip = skipWithout("the chaos test", haproxy) || skipWithout("the chaos test", postgres)
 
-const config = resolve(import.meta.dirname, "../../../deploy/haproxy.cfg")
 const schema = `test_chaos_${randomBytes(6).toString("hex")}`
 const servers: Array<RunningServer> = []
 const retired: Array<RunningServer> = []
-let balancer: ChildProcess | undefined
-let balancerOutput = ""
+let balancer: Balancer | undefined
 let lbUrl = ""
 let env: Record<string, string> = {}
 let seller: Awaited<ReturnType<typeof setUpSeller>> | undefined
@@ -79,32 +75,12 @@ beforeAll(async () => {
   receiver = await startReceiver(() => ({ status: 204 }))
   for (let i = 0; i < 3; i++) servers.push(await startServer(env))
 
-  const port = await freePort()
-  lbUrl = `http://127.0.0.1:${port}`
-  const [one, two, three] = servers.map((server) => new URL(server.baseUrl).host)
-  balancer = spawn(haproxy.available ? haproxy.path : "haproxy", ["-db", "-f", config], {
-    env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_1: one ?? "", SVC_2: two ?? "", SVC_3: three ?? "" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  balancer.stdout?.on("data", (chunk: Buffer) => {
-    balancerOutput += chunk.toString()
-  })
-  balancer.stderr?.on("data", (chunk: Buffer) => {
-    balancerOutput += chunk.toString()
-  })
-  await waitFor(
-    "HAProxy to answer",
-    () =>
-      fetch(`${lbUrl}/ready`).then(
-        (r) => r.ok,
-        () => false
-      ),
-    20_000
-  )
+  balancer = await startBalancer(haproxy.available ? haproxy.path : "haproxy", servers)
+  lbUrl = balancer.url
 }, 240_000)
 
 afterAll(async () => {
-  balancer?.kill("SIGTERM")
+  balancer?.process.kill("SIGTERM")
   for (const server of [...servers, ...retired]) {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop()
   }
@@ -195,8 +171,8 @@ describe.skipIf(skip)(
       await waitFor(
         "HAProxy to take both successors in",
         () =>
-          (balancerOutput.match(/svc1 is UP/g) ?? []).length >= 1 &&
-          (balancerOutput.match(/svc2 is UP/g) ?? []).length >= 1,
+          ((balancer?.output() ?? "").match(/svc1 is UP/g) ?? []).length >= 1 &&
+          ((balancer?.output() ?? "").match(/svc2 is UP/g) ?? []).length >= 1,
         30_000
       )
       await pause(5_000)

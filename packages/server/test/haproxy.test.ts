@@ -8,13 +8,11 @@
  * `SVC_TEST_POSTGRES_URL` (or 127.0.0.1:5432); without it or HAProxy it skips on a newcomer's machine, and fails in
  * CI, which installs both.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import pg from "pg"
 import { haproxyTool, postgresTool, skipWithout, testPostgresUrl } from "../../adapters/test/support/external-tool.js"
-import { freePort } from "../bench/processes.js"
+import { type Balancer, startBalancer } from "./support/haproxy.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import { setUpSeller, waitFor } from "./support/webhooks.js"
 
@@ -22,11 +20,9 @@ const haproxy = haproxyTool()
 const postgres = postgresTool()
 const skip = skipWithout("the HAProxy deployment test", haproxy) || skipWithout("the HAProxy deployment test", postgres)
 
-const config = resolve(import.meta.dirname, "../../../deploy/haproxy.cfg")
 const schema = `test_haproxy_${randomBytes(6).toString("hex")}`
 const servers: Array<RunningServer> = []
-let balancer: ChildProcess | undefined
-let balancerOutput = ""
+let balancer: Balancer | undefined
 let lbUrl = ""
 let token = ""
 let admin: pg.Client | undefined
@@ -48,32 +44,12 @@ beforeAll(async () => {
   token = (await setUpSeller(env)).token
   for (let i = 0; i < 3; i++) servers.push(await startServer(env))
 
-  const port = await freePort()
-  lbUrl = `http://127.0.0.1:${port}`
-  const [one, two, three] = servers.map((server) => new URL(server.baseUrl).host)
-  balancer = spawn(haproxy.available ? haproxy.path : "haproxy", ["-db", "-f", config], {
-    env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_1: one ?? "", SVC_2: two ?? "", SVC_3: three ?? "" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  balancer.stdout?.on("data", (chunk: Buffer) => {
-    balancerOutput += chunk.toString()
-  })
-  balancer.stderr?.on("data", (chunk: Buffer) => {
-    balancerOutput += chunk.toString()
-  })
-  await waitFor(
-    "HAProxy to answer",
-    () =>
-      fetch(`${lbUrl}/ready`).then(
-        (r) => r.ok,
-        () => false
-      ),
-    20_000
-  )
+  balancer = await startBalancer(haproxy.available ? haproxy.path : "haproxy", servers)
+  lbUrl = balancer.url
 }, 180_000)
 
 afterAll(async () => {
-  balancer?.kill("SIGTERM")
+  balancer?.process.kill("SIGTERM")
   for (const server of servers) {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop()
   }
@@ -109,7 +85,11 @@ describe.skipIf(skip)("deploy/haproxy.cfg in front of three instances on one Pos
     const drained = servers[0]
     const exited = drained?.stop()
     // HAProxy sees it not ready and takes it out; the writes go on to the other two meanwhile.
-    await waitFor("HAProxy to take the draining instance out", () => /svc1 is DOWN/.test(balancerOutput), 10_000)
+    await waitFor(
+      "HAProxy to take the draining instance out",
+      () => /svc1 is DOWN/.test(balancer?.output() ?? ""),
+      10_000
+    )
     expect(await exited).toBe(0)
     await new Promise((done) => setTimeout(done, 1_500))
     writing = false

@@ -123,8 +123,9 @@ describe(`svc serve traced over OTLP on ${engineName}`, { timeout: 180_000 }, ()
     const endpoint = storeTrace.find((span) => span.name === "StoreApi.identity.me")!
     expect(ancestry(storeTrace, endpoint).map((span) => span.spanId)).toContain(storeServer.spanId)
 
-    // The background workers ran once at start-up, each in a trace of its own with its SQL under it.
-    const workers = ["webhooks.claim", "webhooks.purge", "Trash.purgeExpired", "OAuth.purgeExpired"]
+    // The background workers ran once at start-up, each in a trace of its own with its SQL under it (the delivery
+    // worker's is a round: its claim is a span inside it).
+    const workers = ["webhooks.round", "webhooks.purge", "Trash.purgeExpired", "OAuth.purgeExpired"]
     const all = await collector.waitFor((spans) =>
       workers.every((name) => spans.some((span) => span.name === name)) ? spans : undefined
     )
