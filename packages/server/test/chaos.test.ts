@@ -12,14 +12,13 @@
  * Runs once (engine-free) on PostgreSQL at `SVC_TEST_POSTGRES_URL` (or 127.0.0.1:5432), with Debian's HAProxy;
  * without either it skips on a newcomer's machine and fails in CI.
  */
-import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ApiKeys } from "@svc/core/auth"
 import { TOOL_CALLS_PER_MINUTE } from "@svc/core/limits"
 import { Effect } from "effect"
-import pg from "pg"
-import { haproxyTool, postgresTool, skipWithout, testPostgresUrl } from "../../adapters/test/support/external-tool.js"
+import { haproxyTool, postgresTool, skipWithout } from "../../adapters/test/support/external-tool.js"
 import { type Balancer, startBalancer } from "./support/haproxy.js"
+import { createTestSchema, type TestSchema } from "./support/postgres-schema.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import {
   createWebhook,
@@ -36,7 +35,6 @@ const haproxy = haproxyTool()
 const postgres = postgresTool()
 const skip = skipWithout("the chaos test", haproxy) || skipWithout("the chaos test", postgres)
 
-const schema = `test_chaos_${randomBytes(6).toString("hex")}`
 const servers: Array<RunningServer> = []
 const retired: Array<RunningServer> = []
 let balancer: Balancer | undefined
@@ -45,17 +43,13 @@ let env: Record<string, string> = {}
 let seller: Awaited<ReturnType<typeof setUpSeller>> | undefined
 let burstToken = ""
 let receiver: Receiver | undefined
-let admin: pg.Client | undefined
+let schema: TestSchema | undefined
 
 beforeAll(async () => {
   if (skip) return
-  admin = new pg.Client({ connectionString: testPostgresUrl() })
-  await admin.connect()
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  const url = new URL(testPostgresUrl())
-  url.searchParams.set("options", `-c search_path=${schema}`)
+  schema = await createTestSchema("test_chaos")
   env = {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: schema.url,
     SVC_BOOTSTRAP: "false",
     SVC_DRAIN_DELAY_MS: "2000",
     SVC_DRAIN_TIMEOUT_MS: "10000",
@@ -85,8 +79,7 @@ afterAll(async () => {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop()
   }
   await receiver?.close()
-  await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await admin?.end()
+  await schema?.drop()
 }, 120_000)
 
 /** One request of the load: when it started and ended, and how it was answered (0: no answer at all). */
@@ -187,8 +180,8 @@ describe.skipIf(skip)(
       expect(sales.length).toBeGreaterThan(15)
 
       // Every acknowledged note is stored; one stored twice was a request in flight at the kill, sent again.
-      const stored = await admin?.query<{ title: string }>(
-        `SELECT title FROM ${schema}.items WHERE title LIKE 'chaos-%'`
+      const stored = await schema?.admin.query<{ title: string }>(
+        `SELECT title FROM ${schema?.name}.items WHERE title LIKE 'chaos-%'`
       )
       const titles = stored?.rows.map((row) => row.title) ?? []
       const acknowledged = notes.filter((note) => note.status === 200).map((note) => note.key)
@@ -197,8 +190,8 @@ describe.skipIf(skip)(
       for (const title of twice) expect(notes.filter((note) => note.key === title).every(inFlightAtKill)).toBe(true)
 
       // Each order is one sale, granted at most once; every acknowledged order is stored.
-      const rows = await admin?.query<{ order_id: string }>(
-        `SELECT order_id FROM ${schema}.store_sales WHERE order_id LIKE 'chaos-%'`
+      const rows = await schema?.admin.query<{ order_id: string }>(
+        `SELECT order_id FROM ${schema?.name}.store_sales WHERE order_id LIKE 'chaos-%'`
       )
       const orders = rows?.rows.map((row) => row.order_id) ?? []
       expect(new Set(orders).size).toBe(orders.length)

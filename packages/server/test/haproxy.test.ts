@@ -8,11 +8,10 @@
  * `SVC_TEST_POSTGRES_URL` (or 127.0.0.1:5432); without it or HAProxy it skips on a newcomer's machine, and fails in
  * CI, which installs both.
  */
-import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import pg from "pg"
-import { haproxyTool, postgresTool, skipWithout, testPostgresUrl } from "../../adapters/test/support/external-tool.js"
+import { haproxyTool, postgresTool, skipWithout } from "../../adapters/test/support/external-tool.js"
 import { type Balancer, startBalancer } from "./support/haproxy.js"
+import { createTestSchema, type TestSchema } from "./support/postgres-schema.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import { setUpSeller, waitFor } from "./support/webhooks.js"
 
@@ -20,23 +19,18 @@ const haproxy = haproxyTool()
 const postgres = postgresTool()
 const skip = skipWithout("the HAProxy deployment test", haproxy) || skipWithout("the HAProxy deployment test", postgres)
 
-const schema = `test_haproxy_${randomBytes(6).toString("hex")}`
 const servers: Array<RunningServer> = []
 let balancer: Balancer | undefined
 let lbUrl = ""
 let token = ""
-let admin: pg.Client | undefined
+let schema: TestSchema | undefined
 
 beforeAll(async () => {
   if (skip) return
-  admin = new pg.Client({ connectionString: testPostgresUrl() })
-  await admin.connect()
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  const url = new URL(testPostgresUrl())
-  url.searchParams.set("options", `-c search_path=${schema}`)
+  schema = await createTestSchema("test_haproxy")
   // As deploy/README.md runs them: "not ready" for longer than HAProxy needs to notice (fall 2 × inter 500 ms).
   const env = {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: schema.url,
     SVC_BOOTSTRAP: "false",
     SVC_DRAIN_DELAY_MS: "2000",
     SVC_DRAIN_TIMEOUT_MS: "10000"
@@ -53,8 +47,7 @@ afterAll(async () => {
   for (const server of servers) {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop()
   }
-  await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await admin?.end()
+  await schema?.drop()
 }, 120_000)
 
 /** One tool call through HAProxy creating a note titled `title`: its status and the note's id when it was made. */
@@ -98,8 +91,8 @@ describe.skipIf(skip)("deploy/haproxy.cfg in front of three instances on one Pos
     expect(outcomes.length).toBeGreaterThan(20)
     expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([])
     // Every acknowledged note is stored, once: nothing lost, nothing written twice by a retry.
-    const stored = await admin?.query<{ title: string; id: string }>(
-      `SELECT title, id FROM ${schema}.items WHERE title LIKE 'drain-%'`
+    const stored = await schema?.admin.query<{ title: string; id: string }>(
+      `SELECT title, id FROM ${schema?.name}.items WHERE title LIKE 'drain-%'`
     )
     expect(stored?.rows.map((row) => row.title).sort()).toEqual(outcomes.map((outcome) => outcome.title).sort())
     expect(new Set(stored?.rows.map((row) => row.id))).toEqual(new Set(outcomes.map((outcome) => outcome.id)))
