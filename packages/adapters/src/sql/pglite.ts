@@ -13,7 +13,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 // Types only: PGlite itself is an optional peer, loaded when an embedded database is opened (`make`).
-import type { PGliteOptions, Results, RowMode } from "@electric-sql/pglite"
+import type { PGlite, PGliteOptions, Results, RowMode } from "@electric-sql/pglite"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -136,9 +136,13 @@ export const EMBEDDED_POSTGRES_SETTINGS: ReadonlyArray<string> = ["shared_buffer
 
 /** Starts PGlite (or reopens `dataDir`) and builds a client over it; the instance closes with the scope. */
 export const make = (
-  options: PgliteClientConfig = {}
-): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
-  Effect.gen(function* () {
+  config: PgliteClientConfig = {}
+): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> => {
+  // The starting copy's bytes (tens of MB) are held only until PGlite has read them: the closures below keep this
+  // function's variables alive as long as the client is reachable, so they may not name `config` itself.
+  const { loadDataDir, ...options } = config
+  const start: { loadDataDir?: Blob | undefined } = { loadDataDir }
+  return Effect.gen(function* () {
     const [{ PGlite }, { vector }] = yield* loadPglite
     // pgvector ships with every instance (its files load at start; the extension is created when first needed), so
     // Custom AI knowledge can be searched by meaning on the embedded database.
@@ -148,23 +152,42 @@ export const make = (
       postgresqlconf: [...EMBEDDED_POSTGRES_SETTINGS]
     }
     if (options.dataDir !== undefined) pgliteOptions.dataDir = options.dataDir
-    if (options.loadDataDir !== undefined) pgliteOptions.loadDataDir = options.loadDataDir
+    if (start.loadDataDir !== undefined) pgliteOptions.loadDataDir = start.loadDataDir
 
     const lock = yield* Effect.makeSemaphore(1)
 
-    const db = yield* Effect.acquireRelease(
+    // The instance (and its WebAssembly memory) is let go when it closes: a client kept by whoever built it (a test
+    // module, an embedder's runtime) then holds tens of MB less. A statement on a closed client fails as PGlite's.
+    let open: PGlite | undefined
+    const instance = (): PGlite => {
+      if (open === undefined) throw new Error("PGlite is closed")
+      return open
+    }
+    yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => PGlite.create(pgliteOptions),
+        try: async () => {
+          try {
+            open = await PGlite.create(pgliteOptions)
+          } finally {
+            start.loadDataDir = undefined
+            delete pgliteOptions.loadDataDir
+          }
+        },
         catch: (cause) => new SqlError({ cause, message: "PgliteClient: failed to start PGlite" })
       }),
-      (db) =>
+      () =>
         // Wait (a bounded time) for an open transaction to finish, so shutdown does not cut it off;
         // then release, so fibers still queued fail fast on the closed instance instead of hanging.
         Effect.interruptible(lock.take(1)).pipe(
           Effect.timeoutOption("5 seconds"),
           Effect.flatMap((taken) =>
-            Effect.tryPromise(() => db.close()).pipe(
+            Effect.tryPromise(() => instance().close()).pipe(
               Effect.catchAllCause((cause) => Effect.logWarning("PgliteClient: closing PGlite failed", cause)),
+              Effect.ensuring(
+                Effect.sync(() => {
+                  open = undefined
+                })
+              ),
               Effect.ensuring(Option.isSome(taken) ? lock.release(1) : Effect.void)
             )
           )
@@ -176,7 +199,7 @@ export const make = (
     const run = (sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode) =>
       Effect.tryPromise({
         try: (): Promise<Results | Array<Results>> =>
-          params.length === 0 ? db.exec(sql, { rowMode }) : db.query(sql, [...params], { rowMode }),
+          params.length === 0 ? instance().exec(sql, { rowMode }) : instance().query(sql, [...params], { rowMode }),
         catch: failed
       })
 
@@ -251,7 +274,7 @@ export const make = (
       autocommit,
       dump: lock.withPermits(1)(
         Effect.tryPromise({
-          try: (): Promise<Blob> => db.dumpDataDir("none"),
+          try: (): Promise<Blob> => instance().dumpDataDir("none"),
           catch: (cause) => new SqlError({ cause, message: "PgliteClient: could not dump the data directory" })
         })
       ),
@@ -261,6 +284,7 @@ export const make = (
           lock.withPermits(1)(
             Effect.tryPromise({
               try: async (): Promise<string> => {
+                const db = instance()
                 const setting = await db.query<{ path: string }>("SELECT current_setting('search_path') AS path")
                 try {
                   return await (await pgDump({ pg: db, args: [...args] })).text()
@@ -281,6 +305,7 @@ export const make = (
         )
     })
   })
+}
 
 /** Layer of the embedded client, as both `PgliteClient` and the generic `SqlClient`, with its `LeanSql`. */
 export const layer = (

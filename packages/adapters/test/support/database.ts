@@ -49,7 +49,10 @@ const pgliteDatabase = (migrations: Migrations) => {
   const template = migrations === appMigrations ? inject("pgliteTemplate") : undefined
   return template === undefined
     ? databaseLayer(DatabaseConfig.Pglite({ dataDir: undefined }))
-    : Pglite.layer({ loadDataDir: new Blob([readFileSync(template)]) })
+    : // The dump's bytes (tens of MB) are read when the layer is built, not when it is made: test files make their
+      // layer at module scope, and the storage forks keep test modules loaded (isolate: false), so bytes held by
+      // the layer would stay in memory for the rest of the run, one copy per file.
+      Layer.unwrapEffect(Effect.sync(() => Pglite.layer({ loadDataDir: new Blob([readFileSync(template)]) })))
 }
 
 /** A migrated `SqlClient` on the test engine; build it once per file (PGlite takes seconds to start). */
