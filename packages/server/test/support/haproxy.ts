@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
 import { freePort } from "../../bench/processes.js"
-import type { RunningServer } from "./server-process.js"
+import { collectOutput, type RunningServer } from "./server-process.js"
 import { waitFor } from "./webhooks.js"
 
 const config = resolve(import.meta.dirname, "../../../../deploy/haproxy.cfg")
@@ -25,13 +25,7 @@ export const startBalancer = async (command: string, servers: ReadonlyArray<Runn
     env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_1: one ?? "", SVC_2: two ?? "", SVC_3: three ?? "" },
     stdio: ["ignore", "pipe", "pipe"]
   })
-  let output = ""
-  process_.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  process_.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
+  const output = collectOutput(process_)
   const url = `http://127.0.0.1:${port}`
   await waitFor(
     "HAProxy to answer",
@@ -42,5 +36,5 @@ export const startBalancer = async (command: string, servers: ReadonlyArray<Runn
       ),
     20_000
   )
-  return { url, output: () => output, process: process_ }
+  return { url, output, process: process_ }
 }

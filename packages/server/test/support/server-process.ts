@@ -37,6 +37,17 @@ const PORT_ATTEMPTS = 3
  * "Listening on" line for the port is awaited too; a server that lost the port (EADDRINUSE) is started again on
  * another one.
  */
+/** Everything `child` prints on stdout and stderr, as one text read when asked. */
+export const collectOutput = (child: ChildProcess): (() => string) => {
+  let output = ""
+  const add = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on("data", add)
+  child.stderr?.on("data", add)
+  return () => output
+}
+
 export const startServer = async (
   env: Record<string, string>,
   launch: Launch = repositorySvc
@@ -61,13 +72,7 @@ const startOnce = async (env: Record<string, string>, launch: Launch): Promise<S
     env: { ...(launch.baseEnv ?? process.env), DATABASE_URL: "", HOST: "127.0.0.1", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"]
   })
-  let output = ""
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString()
-  })
+  const output = collectOutput(child)
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   const baseUrl = `http://127.0.0.1:${port}`
   // Logged by the HTTP server once the socket is bound (HttpServer.withLogAddress), whatever the host.
@@ -77,11 +82,11 @@ const startOnce = async (env: Record<string, string>, launch: Launch): Promise<S
   for (;;) {
     if (child.exitCode !== null) {
       await exited
-      return output.includes("EADDRINUSE")
-        ? { kind: "port-taken", message: `svc serve could not bind port ${port}:\n${output}` }
-        : { kind: "failed", message: `svc serve exited early:\n${output}` }
+      return output().includes("EADDRINUSE")
+        ? { kind: "port-taken", message: `svc serve could not bind port ${port}:\n${output()}` }
+        : { kind: "failed", message: `svc serve exited early:\n${output()}` }
     }
-    if (bound.test(output)) {
+    if (bound.test(output())) {
       try {
         const health = await fetch(`${baseUrl}/health`)
         if (health.ok) break
@@ -92,7 +97,7 @@ const startOnce = async (env: Record<string, string>, launch: Launch): Promise<S
     if (Date.now() > deadline) {
       child.kill("SIGKILL")
       await exited
-      return { kind: "failed", message: `svc serve did not answer /health within ${timeoutMs / 1000} s:\n${output}` }
+      return { kind: "failed", message: `svc serve did not answer /health within ${timeoutMs / 1000} s:\n${output()}` }
     }
     await new Promise((r) => setTimeout(r, 200))
   }
@@ -100,7 +105,7 @@ const startOnce = async (env: Record<string, string>, launch: Launch): Promise<S
     kind: "running",
     server: {
       baseUrl,
-      output: () => output,
+      output,
       process: child,
       stop: () => {
         child.kill("SIGTERM")
