@@ -7,7 +7,7 @@
 // Each package's index holds one namespace per area (`Accounts`, `Auth`, `Sql`, `Http`, …); the same areas are
 // subpaths too (`import { ApiKeys } from "@svc/core/auth"`), which load only that area.
 import { Ai, Http, HttpSender, Sql } from "@svc/adapters"
-import { Accounts, Auth, Boards, CoreLive, everyToolset, Scheduling, toolServerLive, Webhooks } from "@svc/core"
+import { Accounts, Auth, Boards, CoreLive, everyToolset, Scheduling, Store, toolServerLive, Webhooks } from "@svc/core"
 import { makeSvc, Storage, type Svc } from "@svc/server"
 import { type Context, Effect, Layer } from "effect"
 
@@ -33,6 +33,10 @@ export const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`
 export const SvcCoreLive = toolServerLive(everyToolset).pipe(
   Layer.provideMerge(CoreLive),
   Layer.provideMerge(Scheduling.SchedulingPortsLive(publicUrl)),
+  // The store tools' links (a discount code's checkout_url) on the address the store API's links are on too.
+  Layer.provideMerge(
+    Layer.succeed(Store.StorePages, { ...Store.StorePages.defaultValue(), publicBase: publicUrl.replace(/\/+$/, "") })
+  ),
   Layer.provideMerge(Storage.storageLayer(database)),
   Layer.provideMerge(Auth.AuthSettings.Default),
   Layer.provideMerge(HttpSender.HttpSenderLive),

@@ -1,4 +1,4 @@
-import { Ai, Sql } from "@svc/adapters"
+import { Ai, Http, Sql } from "@svc/adapters"
 import { makeGraphqlSchema } from "@svc/adapters/graphql"
 import { HttpSenderLive } from "@svc/adapters/http-sender"
 import { AuthSettings } from "@svc/core/auth"
@@ -27,7 +27,9 @@ export const generateGraphqlSdl: Effect.Effect<GeneratedFile> = Effect.map(makeG
       Layer.provide(AuthSettings.Default),
       Layer.provide(Ai.CustomAiPortsNoModel),
       // The webhook test sends of the store part go out through the SSRF-safe sender; nothing is sent here.
-      Layer.merge(HttpSenderLive)
+      Layer.merge(HttpSenderLive),
+      // Discount codes answer links on the public address; the SDL names none, so any address prints the same.
+      Layer.merge(Http.PublicUrl.layer("http://localhost:8787"))
     )
   ),
   Effect.scoped,

@@ -28,8 +28,8 @@ export const AskSettingsLive = Layer.effect(
 
 /**
  * The core's and the adapters' settings from the server configuration (each has a safe default for embedders that
- * provide none): loopback and hook hosts for outgoing requests, the server key, the sale limits, the settings page the
- * store's messages send its owner to, the queue's polling.
+ * provide none): loopback and hook hosts for outgoing requests, the server key, the sale limits, the store's pages (the
+ * settings page its messages send its owner to, the public address of its checkout links), the queue's polling.
  */
 export const ServiceSettingsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
@@ -40,9 +40,11 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
       }),
       Layer.succeed(ServerSecretKey, { configured: config.secretKey }),
       Layer.succeed(StoreSaleLimits, config.storeSaleLimits),
-      // The settings page is served by the authorization server's pages, as the sign-in page is.
+      // The settings page is served by the authorization server's pages, as the sign-in page is; the checkout by
+      // the public pages, on the address the store API's links use too.
       Layer.succeed(StorePages, {
-        settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicBase(config)).replace(/\/+$/, "")}/settings`
+        settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicBase(config)).replace(/\/+$/, "")}/settings`,
+        publicBase: publicBase(config)
       }),
       Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) })
     )

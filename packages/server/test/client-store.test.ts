@@ -175,6 +175,28 @@ describe(`the store API client against svc serve on ${engineName}`, { timeout: 1
     expect(first.data).toHaveLength(2)
   })
 
+  it("makes, lists, reads and turns off discount codes, their checkout links on the server's address", async () => {
+    const made = await store.discountCodes.create({ product, kind: "percent", value: 15, code: "Client-15" })
+    expect(made).toMatchObject({ ok: true, code: "Client-15", checkout_url: `${baseUrl}/c/${product}?code=Client-15` })
+    const random = await store.discountCodes.create({ product, kind: "amount", value: 2.5 })
+    expect(random.discount_code).toMatchObject({ amount_off_cents: 250, active: true })
+
+    const listed: Array<string> = []
+    for await (const code of store.discountCodes.list({ product, limit: 1 })) listed.push(code.code)
+    expect(listed.sort()).toEqual(["Client-15", random.code].sort())
+    expect((await store.discountCodes.get({ id: "client-15" })).discount_code.id).toBe(made.discount_code.id)
+    const disabled = await store.discountCodes.disable({ id: made.discount_code.id })
+    expect(disabled.discount_code).toMatchObject({ code: "Client-15", active: false })
+
+    expect(
+      await rejection(store.discountCodes.create({ product, kind: "percent", value: 15, code: "CLIENT-15" }))
+    ).toBeInstanceOf(StoreConflictError)
+    expect(await rejection(store.discountCodes.get({ id: "NOPE-1" }))).toBeInstanceOf(StoreNotFoundError)
+    const refused = await rejection(readOnly.discountCodes.create({ product, kind: "percent", value: 10 }))
+    expect(refused).toBeInstanceOf(StoreForbiddenError)
+    expect((await readOnly.discountCodes.list({ product }).page()).data).toHaveLength(2)
+  })
+
   it("adds customers, finds them, lists them and takes access away", async () => {
     expect(await store.customers.add({ product, email: "pat@example.com", send_email: false })).toEqual({
       ok: true,

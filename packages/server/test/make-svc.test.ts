@@ -71,6 +71,7 @@ describe("makeSvc", { timeout: 120_000 }, () => {
       "askAnswers",
       "askCallbacks",
       "sequences",
+      "renewals",
       "publishing",
       "analytics",
       "autoDm",

@@ -2,7 +2,8 @@
  * The Store tools over a real `svc serve`, as a seller's agent works: the official MCP SDK client lists them with
  * their annotations, lists stores, creates and publishes a Custom AI's product; the REST form does the same; a
  * Store-read key reads and is refused changes. Then a seller's whole journey, once over MCP and once over REST:
- * products, a bundle sold and refunded, 500 customers imported twice, the overview's figures, a cohort.
+ * products, a bundle sold and refunded, 500 customers imported twice, the overview's figures, a cohort, a discount
+ * code.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -302,9 +303,20 @@ describe(`Store tools over svc serve on ${engineName}`, { timeout: 60_000 }, () 
       cohortId
     })
     expect(moved).toMatchObject({ status: "moved", cohort: { id: cohortId, members: 1 } })
+
+    // A discount code on the first product, its checkout link on the address the server is reached at.
+    const made = await ok("svc_manage_sales", {
+      storeHandle,
+      action: "create_code",
+      productId: productIds[0],
+      kind: "percent",
+      value: 20
+    })
+    const code = made.discountCode as { code: string; checkout_url: string; active: boolean }
+    expect(code).toMatchObject({ active: true, checkout_url: `${baseUrl}/c/${productIds[0]}?code=${code.code}` })
   }
 
-  it("takes a seller through products, a bundle sold and refunded, an import, the overview and a cohort over MCP", async () => {
+  it("takes a seller through products, a bundle sold and refunded, an import, the overview, a cohort and a discount code over MCP", async () => {
     const [mcpSeller] = journeySellers
     if (mcpSeller === undefined) throw new Error("no journey seller")
     const client = await mcpClient(mcpSeller.token)

@@ -10,6 +10,7 @@ import { ConnectRoutes } from "./connect/routes.js"
 import { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
+import { CheckoutRoutes } from "./checkout/routes.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
 import { WorkspaceStepsRoutes } from "./workspace-steps/index.js"
@@ -57,13 +58,16 @@ export { AuthUrl, OAuthRoutes } from "./oauth/index.js"
 export { CONNECT_TRIES_PER_WINDOW, CONNECT_WINDOW_MS, ConnectRoutes } from "./connect/routes.js"
 export { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 export { PostFeedRoutes } from "./public-pages/post-feed.js"
-export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW, StorePagesRoutes } from "./public-pages/routes.js"
+export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW } from "./public-pages/public-post.js"
+export { StorePagesRoutes } from "./public-pages/routes.js"
+export { CheckoutRoutes } from "./checkout/routes.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
 /**
  * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API,
- * GraphQL, the automation steps under `/ai`, and the mail pages: unsubscribe links and the outbox), ready to merge
+ * GraphQL, the automation steps under `/ai`, the stores' pages and checkout, and the mail pages: unsubscribe links and
+ * the outbox), ready to merge
  * into one router.
  */
 export const ToolFacesLive = Layer.mergeAll(
@@ -76,6 +80,7 @@ export const ToolFacesLive = Layer.mergeAll(
   AiStepsRoutes,
   MailRoutes,
   StorePagesRoutes,
+  CheckoutRoutes,
   PostFeedRoutes,
   FeedClickRoutes,
   ConnectRoutes,

@@ -72,6 +72,16 @@ const QUEUES: ReadonlyArray<Queue> = [
       WHERE x.state = 'active' AND s.state = 'active'`
   },
   {
+    worker: "renewals",
+    queue: "subscriptions",
+    measure: (lean, now) => lean<QueueRow>`
+      SELECT count(*) FILTER (WHERE run_after <= ${now}::timestamptz)::int AS depth,
+             EXTRACT(EPOCH FROM ${now}::timestamptz
+               - min(run_after) FILTER (WHERE run_after <= ${now}::timestamptz))::float8 AS oldest,
+             count(*) FILTER (WHERE claim_token IS NOT NULL AND lease_until <= ${now}::timestamptz)::int AS expired
+      FROM store_subscriptions WHERE state = 'active'`
+  },
+  {
     worker: "askAnswers",
     queue: "jobs",
     measure: (lean, now) => lean<QueueRow>`

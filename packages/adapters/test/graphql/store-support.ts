@@ -17,7 +17,8 @@ import { signUpSeller, testCoreLayer } from "../support/core.js"
 
 type Core = Layer.Layer.Success<ReturnType<typeof testCoreLayer>>
 
-const BASE = "http://svc.test"
+/** The public address the face is served under: links in answers (a discount code's checkout_url) are on it. */
+export const BASE = "http://svc.test"
 
 export interface StoreGraphqlHarness {
   /** A graphql-request client of `/graphql` sending `token` as the bearer token. */

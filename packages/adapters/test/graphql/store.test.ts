@@ -3,7 +3,7 @@ import { readOnlyAccess } from "@svc/core/auth"
 import { Effect } from "effect"
 import { ClientError, type GraphQLClient } from "graphql-request"
 import { receiver } from "../webhooks/support.js"
-import { StoreGraphql } from "./store-support.js"
+import { BASE, StoreGraphql } from "./store-support.js"
 
 /** A GraphQL answer with its errors (graphql-request throws on them). */
 interface Answer<A> {
@@ -63,6 +63,13 @@ type Read =
   | "rollWebhookSecret"
   | "settings"
   | "updateStoreSettings"
+  | "discountCodes"
+  | "discountCode"
+  | "discount_code"
+  | "createDiscountCode"
+  | "disableDiscountCode"
+  | "code"
+  | "checkout_url"
 
 /** An answer read loosely (the first row as `[0]`): the assertions check its shape. */
 interface Loose extends Readonly<Record<Read | 0, Loose>> {}
@@ -97,6 +104,26 @@ const liveProduct = (client: GraphQLClient, customAiId: string, title = "Coachin
     expect(published.publishProduct).toMatchObject({ product: { id, status: "live", live: true } })
     return id
   })
+
+const CODE_FIELDS =
+  "id product_id code kind value percent_off amount_off_cents max_uses uses_left expires_at active disabled_at checkout_url"
+
+const CREATE_CODE = `mutation ($input: CreateDiscountCodeInput!) { createDiscountCode(input: $input) { __typename
+  ... on CreateDiscountCodePayload { ok code checkout_url discount_code { ${CODE_FIELDS} } }
+  ... on ToolFailure { ok status message errors { path message } } } }`
+
+const DISABLE_CODE = `mutation ($id: String!) { disableDiscountCode(id: $id) { __typename
+  ... on DisableDiscountCodePayload { ok discount_code { ${CODE_FIELDS} } }
+  ... on ToolFailure { ok status message } } }`
+
+/** A draft product with a price at the service's checkout (a discount code does not need it live); answers its id. */
+const pricedDraft = (client: GraphQLClient, customAiId: string) =>
+  Effect.map(
+    read(client, `mutation ($input: CreateProductInput!) { createProduct(input: $input) { ${PRODUCT_RESULT} } }`, {
+      input: { custom_ai_id: customAiId, title: "Course", price_cents: 4900 }
+    }),
+    (created) => String(created.createProduct.product.id)
+  )
 
 const recordSale = (client: GraphQLClient, input: Record<string, unknown>) =>
   Effect.map(
@@ -404,6 +431,174 @@ layer(StoreGraphql.layer, { timeout: "120 seconds", excludeTestServices: true })
         )
         expect(again.deleteWebhook).toEqual({ __typename: "ToolFailure", status: "not-found" })
       }).pipe(Effect.scoped)
+    )
+  })
+
+  describe("discount codes", () => {
+    it.effect("makes, lists, reads and turns off codes as the store API does, with their checkout links", () =>
+      Effect.gen(function* () {
+        const harness = yield* StoreGraphql
+        const seller = yield* harness.seller()
+        const client = harness.client(seller.token)
+        const product = yield* pricedDraft(client, yield* seller.newCustomAi())
+        const other = yield* pricedDraft(client, yield* seller.newCustomAi())
+
+        const expiresAt = "2099-12-31T23:59:59.000Z"
+        const created = yield* read(client, CREATE_CODE, {
+          input: { product, kind: "percent", value: 25, code: "Spring-25", max_uses: 100, expires_at: expiresAt }
+        })
+        const link = `${BASE}/c/${product}?code=Spring-25`
+        expect(created.createDiscountCode).toEqual({
+          __typename: "CreateDiscountCodePayload",
+          ok: true,
+          code: "Spring-25",
+          checkout_url: link,
+          discount_code: {
+            id: expect.stringMatching(/^dsc_/),
+            product_id: product,
+            code: "Spring-25",
+            kind: "percent",
+            value: 25,
+            percent_off: 25,
+            amount_off_cents: null,
+            max_uses: 100,
+            uses_left: 100,
+            expires_at: expiresAt,
+            active: true,
+            disabled_at: null,
+            checkout_url: link
+          }
+        })
+        const spring = created.createDiscountCode.discount_code
+
+        // No code: a random one. expires_at takes milliseconds as the store API does (a JSON number).
+        const at = Date.UTC(2099, 0, 1)
+        const random = yield* read(client, CREATE_CODE, {
+          input: { product: other, kind: "amount", value: 9.99, expires_at: at }
+        })
+        expect(random.createDiscountCode.discount_code).toMatchObject({
+          kind: "amount",
+          amount_off_cents: 999,
+          expires_at: new Date(at).toISOString()
+        })
+        expect(String(random.createDiscountCode.code)).toMatch(/^[A-Z2-9]{8}$/)
+
+        // Pages of one on the store API's cursors, newest first; the product's own codes on the product.
+        const first = yield* read(
+          client,
+          `{ store { discountCodes(first: 1) { nodes { id } pageInfo { hasNextPage endCursor } } } }`
+        )
+        expect(first.store.discountCodes.pageInfo.hasNextPage).toBe(true)
+        const second = yield* read(
+          client,
+          `query ($after: String) { store { discountCodes(first: 1, after: $after) {
+             nodes { id } pageInfo { hasNextPage } } } }`,
+          { after: first.store.discountCodes.pageInfo.endCursor }
+        )
+        expect(second.store.discountCodes.pageInfo.hasNextPage).toBe(false)
+        expect([first.store.discountCodes.nodes[0], second.store.discountCodes.nodes[0]]).toEqual(
+          expect.arrayContaining([{ id: spring.id }, { id: random.createDiscountCode.discount_code.id }])
+        )
+        const narrowed = yield* read(
+          client,
+          `query ($product: String!) { store { discountCodes(product: $product) { nodes { code } }
+             product(id: $product) { discountCodes { nodes { code } } } } }`,
+          { product }
+        )
+        expect(narrowed.store.discountCodes.nodes).toEqual([{ code: "Spring-25" }])
+        expect(narrowed.store.product.discountCodes.nodes).toEqual([{ code: "Spring-25" }])
+
+        // By id or by the code in any case.
+        const byCode = yield* read(client, `{ store { discountCode(id: "spring-25") { ${CODE_FIELDS} } } }`)
+        expect(byCode.store.discountCode).toEqual(spring)
+
+        const disabled = yield* read(client, DISABLE_CODE, { id: "SPRING-25" })
+        expect(disabled.disableDiscountCode).toEqual({
+          __typename: "DisableDiscountCodePayload",
+          ok: true,
+          discount_code: { ...spring, active: false, disabled_at: expect.any(String) }
+        })
+        const byId = yield* read(client, `query ($id: String!) { store { discountCode(id: $id) { active } } }`, {
+          id: spring.id
+        })
+        expect(byId.store.discountCode).toEqual({ active: false })
+      })
+    )
+
+    it.effect("refuses broken rules and other stores' codes as the store API does", () =>
+      Effect.gen(function* () {
+        const harness = yield* StoreGraphql
+        const seller = yield* harness.seller()
+        const client = harness.client(seller.token)
+        const product = yield* pricedDraft(client, yield* seller.newCustomAi())
+        const create = (input: Record<string, unknown>) =>
+          Effect.map(
+            read(client, CREATE_CODE, { input: { product, kind: "percent", value: 10, ...input } }),
+            (data) => data.createDiscountCode
+          )
+
+        const broken = yield* create({ value: 150, max_uses: 0, expires_at: "2001-01-01" })
+        // Every broken rule at once, each on the store API's own field.
+        expect(broken).toMatchObject({
+          __typename: "ToolFailure",
+          ok: false,
+          status: "invalid",
+          errors: [{ path: "value" }, { path: "max_uses" }, { path: "expires_at" }]
+        })
+        const unknown = yield* create({ product: "prod_nope" })
+        expect(unknown).toMatchObject({ __typename: "ToolFailure", status: "not-found" })
+        expect(unknown.message).toContain("GET /products")
+        expect(yield* create({ code: "Summer" })).toMatchObject({ __typename: "CreateDiscountCodePayload" })
+        expect(yield* create({ code: "SUMMER" })).toMatchObject({ __typename: "ToolFailure", status: "conflict" })
+
+        const stranger = harness.client((yield* harness.seller()).token)
+        const theirs = yield* ask(stranger, `{ store { discountCode(id: "summer") { id } } }`)
+        expect(theirs.errors[0]?.extensions).toMatchObject({ code: "NOT_FOUND", status: "not-found" })
+        expect((yield* read(stranger, DISABLE_CODE, { id: "summer" })).disableDiscountCode).toMatchObject({
+          __typename: "ToolFailure",
+          status: "not-found"
+        })
+        expect(
+          (yield* read(stranger, "{ store { discountCodes { nodes { id } } } }")).store.discountCodes.nodes
+        ).toEqual([])
+      })
+    )
+
+    it.effect("a read-only key and an automation connection read codes but cannot make or turn them off", () =>
+      Effect.gen(function* () {
+        const harness = yield* StoreGraphql
+        const seller = yield* harness.seller()
+        const client = harness.client(seller.token)
+        const product = yield* pricedDraft(client, yield* seller.newCustomAi())
+        const made = yield* read(client, CREATE_CODE, {
+          input: { product, kind: "percent", value: 10, code: "FRIENDS" }
+        })
+        expect(made.createDiscountCode).toMatchObject({ ok: true })
+
+        const reader = yield* harness.seller({ access: readOnlyAccess })
+        const readOnly = harness.client(reader.token)
+        expect(
+          (yield* read(readOnly, "{ store { discountCodes { nodes { id } } } }")).store.discountCodes.nodes
+        ).toEqual([])
+        const refused = yield* read(readOnly, CREATE_CODE, {
+          input: { product: "prod_x", kind: "percent", value: 10 }
+        })
+        expect(refused.createDiscountCode).toMatchObject({ __typename: "ToolFailure", status: "forbidden" })
+        expect(refused.createDiscountCode.message).toContain("only read the store")
+
+        const automation = harness.client(yield* harness.automationToken(seller.accountId))
+        const listed = yield* read(automation, "{ store { discountCodes { nodes { code active } } } }")
+        expect(listed.store.discountCodes.nodes).toEqual([{ code: "FRIENDS", active: true }])
+        for (const answer of [
+          (yield* read(automation, CREATE_CODE, { input: { product, kind: "percent", value: 10 } })).createDiscountCode,
+          (yield* read(automation, DISABLE_CODE, { id: "FRIENDS" })).disableDiscountCode
+        ]) {
+          expect(answer).toMatchObject({ __typename: "ToolFailure", status: "forbidden" })
+          expect(answer.message).toContain("automation connection")
+        }
+        const still = yield* read(client, `{ store { discountCode(id: "friends") { active } } }`)
+        expect(still.store.discountCode).toEqual({ active: true })
+      })
     )
   })
 })

@@ -237,6 +237,11 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
         const { sales } = yield* ok<{ sales: ReadonlyArray<{ id: string }> }>("svc_manage_sales", { action: "list" })
         yield* ok("svc_manage_sales", { action: "get", saleId: sales[0]?.id })
         yield* ok("svc_manage_sales", { action: "refund", saleId: sales[0]?.id })
+        const code = { action: "create_code", productId: product.id, kind: "percent", value: 20, code: "LAUNCH-20" }
+        const { discountCode } = yield* ok<Record1<"discountCode">>("svc_manage_sales", code)
+        yield* ok("svc_manage_sales", { action: "list_codes", productId: product.id })
+        yield* ok("svc_manage_sales", { action: "get_code", codeId: "launch-20" })
+        yield* ok("svc_manage_sales", { action: "disable_code", codeId: discountCode.id })
         yield* ok("svc_manage_customer_access", { action: "grant", productId: product.id, email: "bo@example.com" })
         yield* ok("svc_import_customers", { rows: [{ email: "cy@example.com", productId: product.id, tags: ["vip"] }] })
         yield* ok("svc_list_customers", {})

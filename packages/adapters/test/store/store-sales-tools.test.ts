@@ -1,6 +1,8 @@
 import { expect, layer } from "@effect/vitest"
+import { RANDOM_CODE_ALPHABET } from "@svc/core/store"
 import { Effect } from "effect"
 import { engineName } from "../support/database.js"
+import { STORE_PUBLIC_BASE as PUBLIC_BASE } from "../webhooks/support.js"
 import { StoreTest } from "./support.js"
 
 type Harness = StoreTest["Type"]
@@ -12,6 +14,16 @@ const liveProduct = (h: Harness, s: Seller, fields: Row = {}) => h.liveProduct(s
 
 const api = (h: Harness, s: Seller, method: string, path: string, body?: unknown) =>
   Effect.promise(() => h.call(s.token, method, path, body))
+
+const RANDOM_CODE = new RegExp(`^[${RANDOM_CODE_ALPHABET}]{8}$`)
+
+/** A draft product with a price, at the service's checkout (a discount code does not need it live). */
+const pricedDraft = (h: Harness, s: Seller, fields: Row = { price_cents: 4900 }) =>
+  Effect.gen(function* () {
+    const created = yield* api(h, s, "POST", "/products", { custom_ai_id: yield* s.newCustomAi(), ...fields })
+    if (created.status !== 201) return yield* Effect.dieMessage(`POST /products: ${JSON.stringify(created.body)}`)
+    return (created.body.product as { id: string }).id
+  })
 
 // What an event says apart from the ids and times each face makes afresh.
 const comparable = (events: ReadonlyArray<{ type: string; data: Row }>) =>
@@ -251,6 +263,134 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
       })
     )
 
+    it.effect("makes, lists, reads and turns off discount codes as the store API does, with their checkout links", () =>
+      Effect.gen(function* () {
+        const h = yield* StoreTest
+        const s = yield* h.seller()
+        const product = yield* pricedDraft(h, s)
+        const other = yield* pricedDraft(h, s)
+        const codes = (args: Row) => h.tool(s.token, "svc_manage_sales", args)
+
+        const expiresAt = "2099-12-31T23:59:59.000Z"
+        const chosen = yield* codes({
+          action: "create_code",
+          productId: product,
+          kind: "percent",
+          value: 25,
+          code: "Spring-25",
+          maxUses: 100,
+          expiresAt
+        })
+        expect(chosen).toEqual({
+          ok: true,
+          discountCode: {
+            id: expect.stringMatching(/^dsc_/),
+            product_id: product,
+            code: "Spring-25",
+            kind: "percent",
+            value: 25,
+            percent_off: 25,
+            amount_off_cents: null,
+            max_uses: 100,
+            uses: 0,
+            uses_left: 100,
+            expires_at: expiresAt,
+            active: true,
+            disabled_at: null,
+            created_at: expect.any(String),
+            checkout_url: `${PUBLIC_BASE}/c/${product}?code=Spring-25`
+          }
+        })
+        const spring = chosen.discountCode as Row
+
+        // No code: a random one; dollars off become whole cents.
+        const random = (yield* codes({ action: "create_code", productId: other, kind: "amount", value: 9.99 }))
+          .discountCode as Row
+        expect(random).toMatchObject({ kind: "amount", value: 9.99, amount_off_cents: 999, max_uses: null })
+        expect(random.code).toMatch(RANDOM_CODE)
+        expect(random.checkout_url).toBe(`${PUBLIC_BASE}/c/${other}?code=${String(random.code)}`)
+
+        // Pages of one, newest first: the rows GET /discount-codes answers, in its order.
+        const all = (yield* api(h, s, "GET", "/discount-codes")).body.data as Array<Row>
+        expect(all).toHaveLength(2)
+        expect(all).toEqual(expect.arrayContaining([spring, random]))
+        const first = yield* codes({ action: "list_codes", limit: 1 })
+        expect(first.discountCodes).toEqual([all[0]])
+        expect(typeof first.nextCursor).toBe("string")
+        const second = yield* codes({ action: "list_codes", limit: 1, cursor: first.nextCursor })
+        expect(second).toEqual({ ok: true, discountCodes: [all[1]] })
+        expect((yield* codes({ action: "list_codes", productId: product })).discountCodes).toEqual([spring])
+        expect((yield* codes({ action: "list_codes", createdBefore: "2000-01-01" })).discountCodes).toEqual([])
+
+        // By id or by the code in any case.
+        expect(yield* codes({ action: "get_code", codeId: spring.id })).toEqual({ ok: true, discountCode: spring })
+        expect(yield* codes({ action: "get_code", codeId: "spring-25" })).toEqual({ ok: true, discountCode: spring })
+
+        const disabled = yield* codes({ action: "disable_code", codeId: "SPRING-25" })
+        expect(disabled.discountCode).toEqual({ ...spring, active: false, disabled_at: expect.any(String) })
+        expect((yield* api(h, s, "GET", `/discount-codes/${String(spring.id)}`)).body.discount_code).toEqual(
+          disabled.discountCode
+        )
+        // Turning it off again answers it as it is.
+        expect(yield* codes({ action: "disable_code", codeId: spring.id })).toEqual(disabled)
+      })
+    )
+
+    it.effect("refuses a discount code's broken rules naming the tool's fields, and what is not the store's", () =>
+      Effect.gen(function* () {
+        const h = yield* StoreTest
+        const s = yield* h.seller()
+        const product = yield* pricedDraft(h, s)
+        const codes = (args: Row) => h.tool(s.token, "svc_manage_sales", args)
+        const create = (fields: Row) =>
+          codes({ action: "create_code", productId: product, kind: "percent", value: 10, ...fields })
+
+        expect(yield* codes({ action: "create_code", productId: product, value: 10 })).toMatchObject({
+          ok: false,
+          status: "invalid",
+          message: "kind is needed for action create_code",
+          errors: [{ path: "kind" }]
+        })
+        expect(yield* codes({ action: "get_code" })).toMatchObject({ status: "invalid", errors: [{ path: "codeId" }] })
+        expect(yield* codes({ action: "disable_code" })).toMatchObject({
+          status: "invalid",
+          errors: [{ path: "codeId" }]
+        })
+
+        // Every broken rule at once, each on the tool's own field and in the tool's own words.
+        const broken = yield* create({ value: 150, code: "no spaces", expiresAt: "2001-01-01" })
+        expect(broken).toMatchObject({ ok: false, status: "invalid" })
+        expect((broken.errors as Array<Row>).map((problem) => problem.path)).toEqual(["value", "code", "expiresAt"])
+        expect(broken.message).toContain("expiresAt must be in the future")
+        expect(broken.message).not.toContain("expires_at")
+        // The cap's limits are the tool schema's own.
+        expect(yield* create({ maxUses: 0 })).toMatchObject({ status: "invalid", errors: [{ path: "maxUses" }] })
+
+        // A free product needs no code: the refusal names the product field and the tool that changes it.
+        const free = yield* pricedDraft(h, s, {})
+        const onFree = yield* create({ productId: free })
+        expect(onFree).toMatchObject({ status: "invalid", errors: [{ path: "productId" }] })
+        expect(onFree.message).toContain("svc_save_custom_ai_product")
+        expect(yield* create({ productId: "prod_nope" })).toMatchObject({
+          status: "not-found",
+          message: expect.stringContaining("svc_get_custom_ai_product")
+        })
+
+        expect((yield* create({ code: "Summer" })).ok).toBe(true)
+        const taken = yield* create({ code: "SUMMER" })
+        expect(taken).toMatchObject({ status: "conflict", message: expect.stringContaining("Summer") })
+        expect(yield* codes({ action: "get_code", codeId: "dsc_nope" })).toMatchObject({ status: "not-found" })
+
+        // Another store's codes are not found, by id or by code, and nothing of theirs is listed.
+        const otherStore = yield* h.seller()
+        const elsewhere = (args: Row) => h.tool(otherStore.token, "svc_manage_sales", args)
+        expect(yield* elsewhere({ action: "get_code", codeId: "summer" })).toMatchObject({ status: "not-found" })
+        expect(yield* elsewhere({ action: "disable_code", codeId: "summer" })).toMatchObject({ status: "not-found" })
+        expect(yield* elsewhere({ action: "list_codes" })).toEqual({ ok: true, discountCodes: [] })
+        expect(((yield* codes({ action: "get_code", codeId: "summer" })).discountCode as Row).active).toBe(true)
+      })
+    )
+
     it.effect("lets a Store-read key read sales through the API but not change them through the tool", () =>
       Effect.gen(function* () {
         const h = yield* StoreTest
@@ -267,6 +407,19 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           yield* h.tool(reader.token, "svc_manage_sales", { action: "refund", saleId: "purchase:x" })
         ).toMatchObject({ ok: false, status: "forbidden" })
         expect((yield* api(h, reader, "GET", "/sales")).status).toBe(200)
+        // Discount codes too: the tool is a write tool, so every action of it is refused, as the docs say.
+        for (const args of [
+          { action: "create_code", productId: "prod_x", kind: "percent", value: 10 },
+          { action: "disable_code", codeId: "SPRING" },
+          { action: "list_codes" }
+        ]) {
+          const codeRefusal = yield* h.tool(reader.token, "svc_manage_sales", args)
+          expect(codeRefusal).toMatchObject({ ok: false, status: "forbidden" })
+          expect(codeRefusal.message).toBe(
+            "svc_manage_sales changes data and this credential may only read store; use a key with edit access"
+          )
+        }
+        expect((yield* api(h, reader, "GET", "/discount-codes")).status).toBe(200)
         const free = yield* h.seller({ plan: "free" })
         const plan = yield* h.tool(free.token, "svc_manage_sales", { action: "list" })
         expect(plan).toMatchObject({ ok: false, status: "forbidden" })

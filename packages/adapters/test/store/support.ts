@@ -3,11 +3,11 @@ import { SqlClient } from "@effect/sql"
 import type { Plan } from "@svc/core/accounts"
 import { type Access, ApiKeys } from "@svc/core/auth"
 import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSaleLimits, StoreSetup } from "@svc/core/store"
+import { StorePages, StoreSaleLimits, StoreSetup } from "@svc/core/store"
 import { ToolServer } from "@svc/core/tools"
 import { Context, Effect, Layer, Schema } from "effect"
 import { signUp, testCoreLayer } from "../support/core.js"
-import { callerOf, storeApiHandler } from "../webhooks/support.js"
+import { callerOf, STORE_PUBLIC_BASE, storeApiHandler } from "../webhooks/support.js"
 
 /** A store test harness: `call` sends one request to `/store-app/v1<path>`. */
 export interface StoreHarness {
@@ -64,7 +64,12 @@ export class StoreTest extends Context.Tag("test/StoreTest")<StoreTest, StoreHar
   static readonly layer = Layer.scoped(
     StoreTest,
     Effect.gen(function* () {
-      const core = yield* Layer.build(testCoreLayer())
+      // The tools answer links on the address the store API is served under, as on the server.
+      const core = yield* Layer.build(
+        testCoreLayer().pipe(
+          Layer.provide(Layer.succeed(StorePages, { ...StorePages.defaultValue(), publicBase: STORE_PUBLIC_BASE }))
+        )
+      )
       const raw = yield* storeApiHandler(core)
       const call = callerOf(raw)
       const seller: StoreHarness["seller"] = (options = {}) =>

@@ -42,6 +42,9 @@ export interface WebhookHarness {
   }>
 }
 
+/** The public address the store API's handler is served under, for its links and challenges. */
+export const STORE_PUBLIC_BASE = "http://store.test"
+
 /** The store API over `core` as a web handler, with `outbound` over the default outbound settings, closed with the scope. */
 export const storeApiHandler = (core: Context.Context<Core>, outbound: Partial<OutboundSettingsShape> = {}) =>
   Effect.map(
@@ -50,8 +53,8 @@ export const storeApiHandler = (core: Context.Context<Core>, outbound: Partial<O
         HttpLayerRouter.toWebHandler(
           StoreApiRoutes.pipe(
             Layer.provide(Layer.succeedContext(core)),
-            // The store API names its public address in OAuth challenges.
-            Layer.provide(PublicUrl.layer("http://store.test")),
+            // The store API names its public address in OAuth challenges and checkout links.
+            Layer.provide(PublicUrl.layer(STORE_PUBLIC_BASE)),
             Layer.provide(Layer.succeed(OutboundSettings, { ...OutboundSettings.defaultValue(), ...outbound }))
           ),
           { disableLogger: true }

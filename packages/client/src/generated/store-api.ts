@@ -289,6 +289,70 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/discount-codes": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List discount codes
+         * @description The store's discount codes, newest first, turned-off ones too (active says which work now). Pass next_cursor as starting_after while has_more is true.
+         */
+        readonly get: operations["discountCodes.list"];
+        readonly put?: never;
+        /**
+         * Create a discount code
+         * @description Makes a code that takes a percent or an amount off one product at the service's checkout, and answers it with checkout_url, the checkout page with the code filled in, to share. 404: no such product in this store (GET /products lists them). 422: a rule is broken (errors names each field; a free product or one with checkout_mode external: change it with PATCH /products/<id> first). 409: the store already has that code in some case; pick another or leave code out. Needs a Store Edit API key.
+         */
+        readonly post: operations["discountCodes.create"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/discount-codes/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Get a discount code
+         * @description One code by its id or by the code itself (any case), with its uses so far and whether it works now. 404 when the store has no such code.
+         */
+        readonly get: operations["discountCodes.get"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/discount-codes/{id}/disable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Turn a discount code off
+         * @description Turns a code off for good: the checkout refuses it from now on. The code is kept (sales name it) and stays taken, so it cannot be made again; make a new code to offer a discount again. Turning off a code that is off already answers it unchanged. Needs a Store Edit API key.
+         */
+        readonly post: operations["discountCodes.disable"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/memberships/payments": {
         readonly parameters: {
             readonly query?: never;
@@ -1337,6 +1401,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
@@ -1377,6 +1443,41 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A discount code of the service's checkout. */
+        readonly DiscountCodeRow: {
+            /** @description dsc_… */
+            readonly id: string;
+            readonly product_id: string;
+            /** @description As the seller wrote it (or as made up); buyers may type any case. */
+            readonly code: string;
+            /** @enum {string} */
+            readonly kind: "percent" | "amount";
+            /** @description Percent off with kind percent; dollars off with kind amount. */
+            readonly value: number;
+            /** @description 1 to 100 with kind percent, else null. */
+            readonly percent_off: components["schemas"]["Int"] | null;
+            /** @description Cents off with kind amount, else null. */
+            readonly amount_off_cents: components["schemas"]["Int"] | null;
+            /** @description How many checkouts may use it; null: no cap. */
+            readonly max_uses: components["schemas"]["Int"] | null;
+            /**
+             * int
+             * @description Checkouts that used it so far.
+             */
+            readonly uses: number;
+            /** @description max_uses − uses, never below 0; null: no cap. */
+            readonly uses_left: components["schemas"]["Int"] | null;
+            /** @description When it stops working; null: never. */
+            readonly expires_at: string | null;
+            /** @description Whether a buyer can use it now: not turned off, not expired, not used up. */
+            readonly active: boolean;
+            /** @description When it was turned off; null while it is on. */
+            readonly disabled_at: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description The product's checkout page with this code filled in, to share with buyers. */
+            readonly checkout_url: string;
+        };
         /** @description payment first (the sale row's fields and sale_id) or renewal. */
         readonly MembershipPaymentRow: components["schemas"]["FirstPaymentRow"] | components["schemas"]["RenewalPaymentRow"];
         /** @description The first payment of a paid membership. */
@@ -1409,6 +1510,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
@@ -1494,6 +1597,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /** @description The refunded sale row's id; the row itself is unchanged. */
@@ -1751,6 +1856,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /**
@@ -1789,6 +1896,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             /** @description The refunded sale row's id (purchase:…). */
@@ -1905,6 +2014,8 @@ export interface components {
             readonly referrer: string | null;
             /** @enum {string} */
             readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
             readonly affiliate_email: string;
@@ -4540,6 +4651,8 @@ export interface operations {
                             readonly referrer: string | null;
                             /** @enum {string} */
                             readonly status: "paid" | "refunded" | "free";
+                            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+                            readonly test?: boolean;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
@@ -4963,6 +5076,8 @@ export interface operations {
                             readonly referrer: string | null;
                             /** @enum {string} */
                             readonly status: "paid" | "refunded" | "free";
+                            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+                            readonly test?: boolean;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         };
@@ -6042,6 +6157,506 @@ export interface operations {
                         /** @enum {string} */
                         readonly status: "moved" | "already_in_cohort";
                         readonly cohort: components["schemas"]["CohortRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "discountCodes.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description Only this product's codes (prod_…). */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["DiscountCodeRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "discountCodes.create": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The product's id (prod_…, GET /products). It must have a price and use the service's checkout (checkout_mode svc). */
+                    readonly product: string;
+                    /**
+                     * @description percent: value is the percent off; amount: value is the dollars off.
+                     * @enum {string}
+                     */
+                    readonly kind: "percent" | "amount";
+                    /** @description With percent: a whole number, 1 to 100. With amount: dollars, more than 0, at most two decimals (9.99), at most 999999.99. */
+                    readonly value: number;
+                    /** @description 3 to 24 letters, digits or dashes; unique in the store in any case. Empty, null or left out: a random 8-character code. */
+                    readonly code?: string | null;
+                    /** @description How many checkouts may use it, 1 to 1000000000; null or left out: no cap. */
+                    readonly max_uses?: components["schemas"]["Int"] | null;
+                    /** @description When it stops working, in the future: an ISO date or time (a date alone is 00:00 UTC) or milliseconds since 1970; null or left out: never. */
+                    readonly expires_at?: (string | number) | null;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly discount_code: components["schemas"]["DiscountCodeRow"];
+                        /** @description The code buyers type (the one given, or the one made up). */
+                        readonly code: string;
+                        /** @description The checkout page with the code filled in. */
+                        readonly checkout_url: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "discountCodes.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The code's id (dsc_…), or the code itself in any case. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly discount_code: components["schemas"]["DiscountCodeRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "discountCodes.disable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The code's id (dsc_…), or the code itself in any case. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly discount_code: components["schemas"]["DiscountCodeRow"];
                     };
                 };
             };

@@ -2112,7 +2112,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends).
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends). Make, list, get or turn off discount codes of the service's checkout.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -18658,10 +18658,10 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description record needs event, productId, email; get, refund saleId.
+                     * @description record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId.
                      * @enum {string}
                      */
-                    readonly action: "list" | "get" | "record" | "refund";
+                    readonly action: "list" | "get" | "record" | "refund" | "create_code" | "list_codes" | "get_code" | "disable_code";
                     /** @description Sale id (purchase:…). */
                     readonly saleId?: string;
                     /**
@@ -18688,9 +18688,24 @@ export interface operations {
                      * @enum {string}
                      */
                     readonly status?: "paid" | "refunded" | "free";
-                    /** @description list: created after (ISO). */
+                    /**
+                     * @description create_code: percent or dollars off.
+                     * @enum {string}
+                     */
+                    readonly kind?: "percent" | "amount";
+                    /** @description create_code: percent 1-100, or dollars (9.99). */
+                    readonly value?: number;
+                    /** @description create_code: 3-24 letters, digits, dashes; omit: random. */
+                    readonly code?: string;
+                    /** @description create_code: most uses; omit: no cap. */
+                    readonly maxUses?: number;
+                    /** @description create_code: ends (ISO or ms); omit: never. */
+                    readonly expiresAt?: string;
+                    /** @description Discount code id (dsc_…) or the code. */
+                    readonly codeId?: string;
+                    /** @description list, list_codes: created after (ISO). */
                     readonly createdAfter?: string;
-                    /** @description list: created before (ISO). */
+                    /** @description list, list_codes: created before (ISO). */
                     readonly createdBefore?: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -18743,10 +18758,12 @@ export interface operations {
                             readonly referrer: string | null;
                             /** @enum {string} */
                             readonly status: "paid" | "refunded" | "free";
+                            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+                            readonly test?: boolean;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
-                        /** @description list: pass as cursor for the next page; absent on the last. */
+                        /** @description list, list_codes: pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
                         /** @description get, refund: The sale as GET /sales/<id> answers it. */
                         readonly sale?: {
@@ -18779,6 +18796,8 @@ export interface operations {
                             readonly referrer: string | null;
                             /** @enum {string} */
                             readonly status: "paid" | "refunded" | "free";
+                            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+                            readonly test?: boolean;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         };
@@ -18787,6 +18806,70 @@ export interface operations {
                          * @enum {string}
                          */
                         readonly status?: "granted" | "restored" | "renewed" | "cancelled" | "revoked" | "duplicate";
+                        /** @description list_codes: the codes, newest first. */
+                        readonly discountCodes?: readonly {
+                            /** @description dsc_… */
+                            readonly id: string;
+                            readonly product_id: string;
+                            /** @description As the seller wrote it (or as made up); buyers may type any case. */
+                            readonly code: string;
+                            /** @enum {string} */
+                            readonly kind: "percent" | "amount";
+                            /** @description Percent off with kind percent; dollars off with kind amount. */
+                            readonly value: number;
+                            /** @description 1 to 100 with kind percent, else null. */
+                            readonly percent_off: number | null;
+                            /** @description Cents off with kind amount, else null. */
+                            readonly amount_off_cents: number | null;
+                            /** @description How many checkouts may use it; null: no cap. */
+                            readonly max_uses: number | null;
+                            /** @description Checkouts that used it so far. */
+                            readonly uses: number;
+                            /** @description max_uses − uses, never below 0; null: no cap. */
+                            readonly uses_left: number | null;
+                            /** @description When it stops working; null: never. */
+                            readonly expires_at: string | null;
+                            /** @description Whether a buyer can use it now: not turned off, not expired, not used up. */
+                            readonly active: boolean;
+                            /** @description When it was turned off; null while it is on. */
+                            readonly disabled_at: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description The product's checkout page with this code filled in, to share with buyers. */
+                            readonly checkout_url: string;
+                        }[];
+                        /** @description create_code, get_code, disable_code: The discount code as GET /discount-codes/<id> answers it, with checkout_url to share. */
+                        readonly discountCode?: {
+                            /** @description dsc_… */
+                            readonly id: string;
+                            readonly product_id: string;
+                            /** @description As the seller wrote it (or as made up); buyers may type any case. */
+                            readonly code: string;
+                            /** @enum {string} */
+                            readonly kind: "percent" | "amount";
+                            /** @description Percent off with kind percent; dollars off with kind amount. */
+                            readonly value: number;
+                            /** @description 1 to 100 with kind percent, else null. */
+                            readonly percent_off: number | null;
+                            /** @description Cents off with kind amount, else null. */
+                            readonly amount_off_cents: number | null;
+                            /** @description How many checkouts may use it; null: no cap. */
+                            readonly max_uses: number | null;
+                            /** @description Checkouts that used it so far. */
+                            readonly uses: number;
+                            /** @description max_uses − uses, never below 0; null: no cap. */
+                            readonly uses_left: number | null;
+                            /** @description When it stops working; null: never. */
+                            readonly expires_at: string | null;
+                            /** @description Whether a buyer can use it now: not turned off, not expired, not used up. */
+                            readonly active: boolean;
+                            /** @description When it was turned off; null while it is on. */
+                            readonly disabled_at: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description The product's checkout page with this code filled in, to share with buyers. */
+                            readonly checkout_url: string;
+                        };
                     };
                 };
             };

@@ -89,6 +89,16 @@ export const createStoreClient = (options: StoreClientOptions) => {
       accessEmail: call("post", "/customers/access-email"),
       cohort: call("post", "/customers/cohort")
     },
+    discountCodes: {
+      /** Makes a code for one product of the service's checkout; answers it with `code` and `checkout_url`. */
+      create: call("post", "/discount-codes"),
+      /** The store's codes (`product` narrows them), newest first, page by page. */
+      list: list("/discount-codes"),
+      /** One code, by its id or by the code itself in any case. */
+      get: call("get", "/discount-codes/{id}"),
+      /** Turns a code off for good (kept for the sales that used it); again answers it unchanged. */
+      disable: call("post", "/discount-codes/{id}/disable")
+    },
     feeds: {
       payments: call("get", "/memberships/payments"),
       changes: call("get", "/memberships/changes"),

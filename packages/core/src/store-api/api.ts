@@ -29,6 +29,7 @@ import { CustomerMatch, CustomerRow, ProductAnswer, ProductRow, ProductSummary, 
 import { listQueryFields, PageOf, queryBoolean, queryChoice, strict } from "../shared/list-wire.js"
 import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
+import { DiscountCodesApiGroup } from "../store/checkout/discount-codes-api.js"
 import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
@@ -326,6 +327,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(products)
   .add(sales)
   .add(customers)
+  .add(DiscountCodesApiGroup)
   .add(feeds)
   .add(EmailListApiGroup)
   .add(EmailSequencesApiGroup)

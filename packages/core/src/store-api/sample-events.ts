@@ -1,4 +1,4 @@
-import { STORE_CURRENCY } from "../store/sales/sale.js"
+import { NO_ATTRIBUTION, STORE_CURRENCY } from "../store/sales/sale.js"
 import { saleJson } from "../store/sales/sale-json.js"
 import { Layer } from "effect"
 import type { WebhookEventType } from "../webhooks/event-types.js"
@@ -30,6 +30,8 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
     subscriptionId: null,
     status: "paid",
     discountCode: null,
+    test: false,
+    attribution: NO_ATTRIBUTION,
     createdAt: now
   })
   const person = { email: "buyer@example.com", name: "Sam Sample" }

@@ -80,6 +80,10 @@ export const SaleRow = Schema.Struct({
   fbclid: nullableString,
   referrer: nullableString,
   status: Schema.Literal("paid", "refunded", "free"),
+  // Optional: events recorded before the service had its own checkout have no such field (read it as false).
+  test: Schema.optional(Schema.Boolean).annotations({
+    description: "True when the built-in test processor took it: no money moved, and the sales feeds leave it out."
+  }),
   created_at: iso
 })
 

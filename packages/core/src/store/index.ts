@@ -41,6 +41,80 @@ export type { Cohort, CohortMember, CohortMove, CohortMoveRequest, CohortWithMem
 export { cohortAnswerJson, cohortJson, cohortListJson, cohortMoveJson } from "./cohorts/cohort-json.js"
 export { type CohortChanges, type NewCohort, StoreCohorts } from "./cohorts/cohorts.js"
 export { StoreCustomers } from "./customers/customers.js"
+export {
+  DISCOUNT_CODE_MAX,
+  DISCOUNT_CODE_MIN,
+  DISCOUNT_CODE_PATTERN,
+  type DiscountCode,
+  discountCodeKey,
+  type DiscountKind,
+  type DiscountRefusal,
+  discountRefusal,
+  discountRefusalMessage,
+  priceAfterDiscount
+} from "./checkout/discount-code.js"
+export {
+  type DiscountCodeContext,
+  discountCheckoutUrl,
+  discountCodeApiAnswer,
+  discountCodeCreatedJson,
+  discountCodeJson,
+  discountCodePageJson
+} from "./checkout/discount-code-json.js"
+export { type DiscountCodeListQuery, readDiscountCodeListQuery } from "./checkout/discount-code-query.js"
+export {
+  DISCOUNT_MAX_USES_LIMIT,
+  type NewDiscountCode,
+  RANDOM_CODE_ALPHABET,
+  RANDOM_CODE_LENGTH,
+  StoreDiscountCodes
+} from "./checkout/discount-codes.js"
+export {
+  DiscountCodeAnswer,
+  DiscountCodeCreated,
+  DiscountCodeRow,
+  DiscountCodesApiGroup,
+  NewDiscountCodeBody,
+  newDiscountCodeOf
+} from "./checkout/discount-codes-api.js"
+export { DiscountCodesRepo, SubscriptionsRepo } from "./checkout/ports.js"
+export type { HeldSubscription, Subscription } from "./checkout/subscription.js"
+export {
+  claimDueRenewals,
+  DEFAULT_RENEWAL_WORKER,
+  RenewalWorkerLive,
+  type RenewalWorkerOptions,
+  renewHeld,
+  runDueRenewals
+} from "./checkout/renewal-worker.js"
+export {
+  type AppliedCode,
+  ATTRIBUTION_MAX,
+  BUYER_NAME_MAX,
+  type CheckoutErrors,
+  type CheckoutOffer,
+  type CheckoutOutcome,
+  type CheckoutRequest,
+  cleanAttribution,
+  StoreCheckout,
+  type Unavailable
+} from "./checkout/checkout.js"
+export {
+  addMonths,
+  dueNowCents,
+  type PriceChoice,
+  type PriceOption,
+  paidUntilOf,
+  priceOptions
+} from "./checkout/price-options.js"
+export {
+  chargeTestCard,
+  readTestCard,
+  SUCCEEDING_TEST_CARD,
+  TEST_CARDS,
+  type TestCard,
+  type TestCardOutcome
+} from "./checkout/test-processor.js"
 export type { AddCustomerOutcome, AddCustomerRejection } from "./sales/free-grant.js"
 export type {
   CustomerListQuery,
@@ -208,6 +282,8 @@ export {
   Sections
 } from "./catalog/product.js"
 export {
+  type Attribution,
+  NO_ATTRIBUTION,
   type Sale,
   SaleEvent,
   type SaleRejection,

@@ -4,12 +4,14 @@ import { StoreCatalog } from "./catalog/catalog.js"
 import { StoreCohorts } from "./cohorts/cohorts.js"
 import { StoreContentLinks } from "./catalog/content-links.js"
 import { StoreCustomers } from "./customers/customers.js"
+import { StoreDiscountCodes } from "./checkout/discount-codes.js"
 import { StoreEmailList, StoreMailingList } from "./email-list/email-contacts.js"
 import { StoreFeeds } from "./overview/feeds.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
 import { StoreSales } from "./sales/sales.js"
+import { StoreCheckout } from "./checkout/checkout.js"
 import { StoreSetup } from "./catalog/settings.js"
 import { StoreSignups } from "./email-list/signups.js"
 import { StoreTagging } from "./email-list/tags.js"
@@ -24,8 +26,10 @@ export const StoreLive = Layer.mergeAll(
   StoreBundles.Default,
   StoreContentLinks.Default,
   StoreSales.Default,
+  StoreCheckout.Default,
   StoreCustomers.Default,
   StoreCohorts.Default,
+  StoreDiscountCodes.Default,
   StoreFeeds.Default,
   StoreOverview.Default,
   StoreTagging.Default,

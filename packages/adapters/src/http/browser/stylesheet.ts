@@ -54,6 +54,10 @@ legend { font-weight: 600; padding: 0 .3rem; }
 .status-revoked { color: var(--muted); }
 .error { color: var(--danger); font-size: .9rem; margin: .3rem 0 0; }
 [aria-invalid=true] { border-color: var(--danger) !important; }
+.test-mode { border-left: 4px solid var(--focus); background: color-mix(in srgb, var(--focus) 14%, transparent); padding: .6rem .8rem; border-radius: 6px; margin: 0 0 1rem; }
+.price { font-size: 1.25rem; font-weight: 700; }
+.row { display: flex; gap: .75rem; }
+.row > div { flex: 1; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `
 

@@ -1,11 +1,12 @@
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type { DomainFailure } from "@svc/core/shared"
-import type { StoreCaller } from "@svc/core/store"
+import type { DiscountCodeContext, StoreCaller } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { FailureStatus, type ToolFailure } from "@svc/core/tools"
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Clock, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { GraphQLError } from "graphql"
+import { PublicUrl } from "../config.js"
 import { problemsMessage, tidyProblems } from "../store-api/responses.js"
 import type { GraphqlContext } from "./context.js"
 import { graphqlFailure } from "./errors.js"
@@ -55,6 +56,14 @@ export const decodeInput = <A>(schema: Schema.Schema.Any, input: unknown): Eithe
   })
 
 const isFailureStatus = Schema.is(FailureStatus)
+
+/**
+ * What a discount code's answer needs besides the code, as the store API gives it: the server's public address for
+ * `checkout_url`, and the time of the answer for `active` (read after the use case, never before the change).
+ */
+export const makeDiscountCodeContext = Effect.map(PublicUrl, (url) =>
+  Effect.map(Clock.currentTimeMillis, (now): DiscountCodeContext => ({ publicBase: url.base, now: new Date(now) }))
+)
 
 /** The caller of a read, once per request however many store fields ask. */
 export const readCaller = (context: GraphqlContext): Promise<StoreCaller> =>

@@ -2,12 +2,17 @@ import {
   addCustomerJson,
   accessEmailSentJson,
   cohortMoveJson,
+  discountCodeApiAnswer,
+  discountCodeCreatedJson,
+  type NewDiscountCodeBody,
+  newDiscountCodeOf,
   productApiAnswer,
   removeAccessJson,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
   StoreCustomers,
+  StoreDiscountCodes,
   StoreSales,
   type StoreSettingsPatch,
   StoreSetup,
@@ -41,7 +46,14 @@ import {
 import { OutboundSettings } from "../../http-sender/config.js"
 import { pascalCase } from "./derive.js"
 import type { GraphqlKit, RootFields } from "./parts.js"
-import { decodeInput, payloadOf, runChange, type StoreFailure, successOf } from "./store-contract.js"
+import {
+  decodeInput,
+  makeDiscountCodeContext,
+  payloadOf,
+  runChange,
+  type StoreFailure,
+  successOf
+} from "./store-contract.js"
 
 const hasRequiredField = (schema: Schema.Schema.Any): boolean => {
   const encoded = AST.encodedAST(schema.ast)
@@ -71,6 +83,8 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const sales = yield* StoreSales
     const customers = yield* StoreCustomers
     const cohorts = yield* StoreCohorts
+    const codes = yield* StoreDiscountCodes
+    const codeContext = yield* makeDiscountCodeContext
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
     // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
@@ -128,6 +142,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       removeAccess: payloadOf("customers", "removeAccess"),
       accessEmail: payloadOf("customers", "accessEmail"),
       cohort: payloadOf("customers", "cohort"),
+      createDiscountCode: payloadOf("discountCodes", "create"),
       createWebhook: payloadOf("webhooks", "create"),
       updateWebhook: payloadOf("webhooks", "update"),
       rollSecret: payloadOf("webhooks", "rollSecret"),
@@ -231,6 +246,24 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
           }),
           cohortMoveJson
         )
+    })
+    offer<typeof NewDiscountCodeBody.Type>("createDiscountCode", {
+      description:
+        "Makes a discount code taking a percent or an amount off one product at the service's checkout (the code " +
+        "given, or a random one) and answers it with checkout_url, the checkout page with the code filled in " +
+        "(POST /discount-codes; an API key with Store set to Edit).",
+      payload: derived("discountCodes", "create", "CreateDiscountCodePayload"),
+      body: bodies.createDiscountCode,
+      change: (caller, input) =>
+        Effect.zipWith(codes.create(caller, newDiscountCodeOf(input)), codeContext, discountCodeCreatedJson)
+    })
+    offer("disableDiscountCode", {
+      description:
+        "Turns a discount code off for good, by its id (dsc_…) or the code itself; it is kept, since sales name it " +
+        "(POST /discount-codes/<id>/disable; an API key with Store set to Edit).",
+      payload: derived("discountCodes", "disable", "DisableDiscountCodePayload"),
+      byId: true,
+      change: (caller, _input, id) => Effect.zipWith(codes.disable(caller, id), codeContext, discountCodeApiAnswer)
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {
       description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",

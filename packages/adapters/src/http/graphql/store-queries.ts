@@ -5,11 +5,15 @@ import {
   cohortJson,
   customerJson,
   customerPageJson,
+  DiscountCodeRow,
+  discountCodeJson,
+  discountCodePageJson,
   ProductRow,
   ProductStatus,
   productJson,
   productPageJson,
   readCustomerListQuery,
+  readDiscountCodeListQuery,
   readProductListQuery,
   readSaleListQuery,
   SaleRow,
@@ -18,6 +22,7 @@ import {
   StoreCatalog,
   StoreCohorts,
   StoreCustomers,
+  StoreDiscountCodes,
   type StoreListQuery,
   StoreSales,
   StoreSettingsRow,
@@ -54,7 +59,7 @@ import { connectionOf, type Connections, type PageArgs, pageArgs } from "./conne
 import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit } from "./parts.js"
-import { readCaller, type StoreFailure } from "./store-contract.js"
+import { makeDiscountCodeContext, readCaller, type StoreFailure } from "./store-contract.js"
 
 /** What the store API's paged lists answer (`PageOf`). */
 interface StorePage {
@@ -101,6 +106,8 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
     const sales = yield* StoreSales
     const customers = yield* StoreCustomers
     const cohorts = yield* StoreCohorts
+    const codes = yield* StoreDiscountCodes
+    const codeContext = yield* makeDiscountCodeContext
     const webhooks = yield* Webhooks
 
     /** A connection over one of the store API's paged lists. */
@@ -129,6 +136,10 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
     const settingsNode = types.output(StoreSettingsRow, "StoreSettings")
     const customerNode = types.output(CustomerRow, "Customer")
     const cohortNode = types.output(CohortRow, "Cohort")
+    // Named as the graph names the store's other records (Sale, Customer), wherever the row is met: the tools'
+    // svc_manage_sales answers it too.
+    types.rename(DiscountCodeRow, "DiscountCode")
+    const discountCodeNode = types.output(DiscountCodeRow, "DiscountCode")
     const eventNode = types.output(EventEnvelope, "StoreEvent")
     const deliveryNode = types.output(AttemptRow, "WebhookDelivery")
     const saleStatus = nullable(types.input(SaleRow.fields.status, "SaleStatus"))
@@ -178,6 +189,22 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           )
       )
 
+    const discountCodesField = (ofProduct: boolean): Field<{ readonly id: string }> =>
+      pagedField(
+        discountCodeNode,
+        "Discount codes of the service's checkout, newest first, turned-off ones too: active says which work now " +
+          "(GET /discount-codes).",
+        ofProduct ? {} : { product: { type: GraphQLString, description: "Only this product's codes." } },
+        (caller, query, args, source) =>
+          Effect.flatMap(codeContext, (context) =>
+            pagedAnswer(
+              readDiscountCodeListQuery({ ...query, product: ofProduct ? source.id : text(args.product) }),
+              (typed) => codes.listPage(caller, typed),
+              discountCodePageJson(context)
+            )
+          )
+      )
+
     const product: GraphQLObjectType = new GraphQLObjectType({
       name: types.reserve("Product"),
       description: "A product of the store with every field, its sales, customers and cohorts.",
@@ -185,6 +212,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
         ...(types.outputFields(ProductRow, "Product") as GraphQLFieldConfigMap<unknown, GraphqlContext>),
         sales: salesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         customers: customersField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        discountCodes: discountCodesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         cohorts: {
           type: new GraphQLNonNull(new GraphQLList(cohortNode)),
           description: "The product's cohorts (GET /products/<id>/cohorts).",
@@ -258,6 +286,18 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           resolve: async (_source, args: { readonly email: string }, context) => {
             const caller = await readCaller(context)
             return customerJson(await context.run(customers.get(caller, args.email)))
+          }
+        },
+        discountCodes: discountCodesField(false),
+        discountCode: {
+          type: getNullableType(discountCodeNode),
+          description:
+            "One discount code by its id (dsc_…) or by the code itself in any case, with its uses and whether it " +
+            "works now (GET /discount-codes/<id>).",
+          args: { id: { type: new GraphQLNonNull(GraphQLString) } },
+          resolve: async (_source, args: { readonly id: string }, context) => {
+            const caller = await readCaller(context)
+            return context.run(Effect.zipWith(codes.get(caller, args.id), codeContext, discountCodeJson))
           }
         },
         events: pagedField(

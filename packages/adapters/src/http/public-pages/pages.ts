@@ -13,14 +13,14 @@ const price = (product: Product) =>
     ? "Free"
     : `${(product.fields.price_cents / 100).toFixed(2)} ${STORE_CURRENCY.toUpperCase()}`
 
-const fieldError = (errors: FieldErrors, name: string): Html =>
+export const fieldError = (errors: FieldErrors, name: string): Html =>
   errors[name] === undefined ? html`` : html`<p class="error" id="${name}-error" role="alert">${errors[name]}</p>`
 
-const invalidAttrs = (errors: FieldErrors, name: string): Html =>
+export const invalidAttrs = (errors: FieldErrors, name: string): Html =>
   errors[name] === undefined ? html`` : html` aria-invalid="true" aria-describedby="${name}-error"`
 
 /** Who the visitor is, as both forms ask: the email (required) and a name. */
-const personFields = (errors: FieldErrors, typed: Typed): Html => html`<label for="email">Email</label>
+export const personFields = (errors: FieldErrors, typed: Typed): Html => html`<label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${typed.email ?? ""}"${invalidAttrs(errors, "email")}>
 ${fieldError(errors, "email")}
 <label for="name">Name (optional)</label>
@@ -29,7 +29,7 @@ ${fieldError(errors, "name")}`
 
 // A field no person sees or fills (the `hidden` attribute needs no style, which the pages' policy would refuse):
 // bots that fill every field give themselves away.
-const honeypot = html`<div hidden><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off"></label></div>`
+export const honeypot = html`<div hidden><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off"></label></div>`
 
 /** What a page with a form shows again after a refused post: the errors by field, the typing, the status. */
 export interface Shown {
@@ -66,9 +66,11 @@ ${
           html`<li><strong>${p.fields.title}</strong> — ${price(p)}${
             p.fields.tagline === null ? html`` : html`<br><span class="muted">${p.fields.tagline}</span>`
           }${
-            p.fields.checkout_mode === "external" && p.fields.checkout_url !== null
-              ? html` <a href="${p.fields.checkout_url}" rel="noopener">Buy</a>`
-              : html``
+            p.fields.checkout_mode === "external"
+              ? p.fields.checkout_url === null
+                ? html``
+                : html` <a href="${p.fields.checkout_url}" rel="noopener">Buy</a>`
+              : html` <a href="${options.base}/c/${p.id}">${p.fields.price_cents === 0 ? "Get it" : "Buy"}</a>`
           }</li>`
       )}</ul>`
 }

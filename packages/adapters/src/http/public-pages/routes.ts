@@ -6,24 +6,10 @@ import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
 import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
 import { Effect, type Layer, Option } from "effect"
-import {
-  ensureSession,
-  errorPages,
-  existingSession,
-  readPostedForm,
-  sameOrigin,
-  spendFormToken
-} from "../browser/index.js"
+import { ensureSession, errorPages } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { requesterOf } from "../requester.js"
 import { type FieldErrors, formPage, notePage, type Shown, storePage } from "./pages.js"
-
-/**
- * Posts (sign-ups and form answers) one address may send to one store in `PUBLIC_POST_WINDOW_MS`: a person never
- * needs more, and a household or office behind one address still fits.
- */
-export const PUBLIC_POSTS_PER_WINDOW = 30
-export const PUBLIC_POST_WINDOW_MS = 10 * 60_000
+import { makePublicPost } from "./public-post.js"
 
 const SIGNUP_FORM = "store-signup"
 const formPurpose = (formId: string) => `store-form:${formId}`
@@ -100,37 +86,7 @@ export const StorePagesRoutes: Layer.Layer<
         return HttpServerResponse.mergeCookies(page, cookies)
       })
 
-    /**
-     * The checks every public post passes before it is read: our own origin, the form's single-use token, and the
-     * address's rate. Answers the posted fields, or the page that refuses them.
-     */
-    const admitted = (request: HttpServerRequest, handle: string, purpose: string) =>
-      Effect.gen(function* () {
-        if (!sameOrigin(request, url)) return { refused: errors.crossSite() }
-        const fields = yield* readPostedForm(request).pipe(Effect.orElseSucceed(() => new URLSearchParams()))
-        const session = yield* existingSession(sessions, request, url)
-        const token = fields.get("csrf") ?? ""
-        if (!(yield* spendFormToken(sessions, session, purpose, token))) {
-          return { refused: errors.formExpired("Go back, reload the page and send it again.") }
-        }
-        // Per store and address: a flood on one store's page does not lock its sender out of every other store.
-        const rate = yield* limiter.take(
-          `public-post:${handle}:${requesterOf(request)}`,
-          PUBLIC_POSTS_PER_WINDOW,
-          PUBLIC_POST_WINDOW_MS
-        )
-        if (!rate.allowed) {
-          return {
-            refused: notePage({
-              base: url.base,
-              title: "Too many tries",
-              message: `Please wait ${Math.ceil(rate.retryAfterMs / 60_000)} minutes and try again.`,
-              status: 429
-            })
-          }
-        }
-        return { fields }
-      })
+    const admitted = makePublicPost(url, sessions, limiter)
 
     const signUp = (request: HttpServerRequest) =>
       Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { CustomersHandlersLive } from "./customers.js"
+import { DiscountCodesHandlersLive } from "./discount-codes.js"
 import { EmailListHandlersLive } from "./email-list.js"
 import { EmailSequencesHandlersLive } from "./email-sequences.js"
 import { FeedsHandlersLive } from "./feeds.js"
@@ -18,6 +19,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   ProductsHandlersLive,
   SalesHandlersLive,
   CustomersHandlersLive,
+  DiscountCodesHandlersLive,
   FeedsHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,

@@ -29,6 +29,7 @@ import research from "./0031_research.js"
 import analytics from "./0032_analytics.js"
 import autoDm from "./0033_auto_dm.js"
 import music from "./0034_music.js"
+import checkout from "./0035_checkout.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -62,5 +63,6 @@ export const migrations = {
   "0031_research": research,
   "0032_analytics": analytics,
   "0033_auto_dm": autoDm,
-  "0034_music": music
+  "0034_music": music,
+  "0035_checkout": checkout
 }

@@ -19,6 +19,14 @@ interface SaleRow {
   readonly subscription_id: string | null
   readonly status: SaleRowStatus
   readonly discount_code: string | null
+  readonly test: boolean
+  readonly utm_source: string | null
+  readonly utm_medium: string | null
+  readonly utm_campaign: string | null
+  readonly utm_content: string | null
+  readonly utm_term: string | null
+  readonly fbclid: string | null
+  readonly referrer: string | null
   readonly created_at: Date
 }
 
@@ -37,6 +45,16 @@ const toSale = (row: SaleRow): Sale => ({
   subscriptionId: row.subscription_id,
   status: row.status,
   discountCode: row.discount_code,
+  test: row.test,
+  attribution: {
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    utmContent: row.utm_content,
+    utmTerm: row.utm_term,
+    fbclid: row.fbclid,
+    referrer: row.referrer
+  },
   createdAt: row.created_at
 })
 
@@ -56,10 +74,13 @@ export const SalesRepoSql = Layer.effect(
         ),
       insert: (s) =>
         lean`INSERT INTO store_sales (id, workspace_id, product_id, product_title, buyer_email, buyer_name, amount_cents,
-              currency, billing, source, order_id, subscription_id, status, discount_code, created_at)
+              currency, billing, source, order_id, subscription_id, status, discount_code, test, utm_source, utm_medium,
+              utm_campaign, utm_content, utm_term, fbclid, referrer, created_at)
             VALUES (${s.id}, ${s.workspaceId}, ${s.productId}, ${s.productTitle}, ${s.buyerEmail}, ${s.buyerName},
               ${s.amountCents}, ${s.currency}, ${s.billing}, ${s.source}, ${s.orderId}, ${s.subscriptionId}, ${s.status},
-              ${s.discountCode}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+              ${s.discountCode}, ${s.test}, ${s.attribution.utmSource}, ${s.attribution.utmMedium},
+              ${s.attribution.utmCampaign}, ${s.attribution.utmContent}, ${s.attribution.utmTerm},
+              ${s.attribution.fbclid}, ${s.attribution.referrer}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       find: (workspaceId, id) =>
         lean<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map(one),

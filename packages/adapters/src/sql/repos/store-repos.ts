@@ -4,6 +4,8 @@ import { InstantHooksRepoSql } from "./instant-hooks.js"
 import { FormsRepoSql } from "./forms.js"
 import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
+import { DiscountCodesRepoSql } from "./store-discount-codes.js"
+import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { BundlesRepoSql } from "./store-bundles.js"
 import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
@@ -21,6 +23,8 @@ export const StoreReposSql = Layer.mergeAll(
   BundlesRepoSql,
   StoreSettingsRepoSql,
   SalesRepoSql,
+  DiscountCodesRepoSql,
+  SubscriptionsRepoSql,
   AccessRepoSql,
   StoreFeedRepoSql,
   CohortsRepoSql,

@@ -45,19 +45,21 @@ export const StoreStatsRepoSql = Layer.effect(
           })),
           Effect.orDie
         ),
+      // Test sales (the built-in test processor's) moved no money: they count in no figure.
       // Membership access at `to`: granted before it, and active, or ended only after it (a cancelled one with no
       // end day yet still has access, as `hasAccess` says).
       figures: (workspaceId, from, to) =>
         lean<FigureRow>`SELECT
             (SELECT coalesce(sum(amount_cents) FILTER (WHERE status = 'paid'), 0) FROM store_sales
-              WHERE workspace_id = ${workspaceId} AND created_at >= ${from} AND created_at < ${to}) AS revenue_cents,
+              WHERE workspace_id = ${workspaceId} AND NOT test AND created_at >= ${from} AND created_at < ${to}
+            ) AS revenue_cents,
             (SELECT count(*) FROM store_sales
-              WHERE workspace_id = ${workspaceId} AND created_at >= ${from} AND created_at < ${to}) AS sales,
+              WHERE workspace_id = ${workspaceId} AND NOT test AND created_at >= ${from} AND created_at < ${to}) AS sales,
             (SELECT count(*) FROM events
-              WHERE workspace_id = ${workspaceId} AND type = 'purchase.refunded'
+              WHERE workspace_id = ${workspaceId} AND type = 'purchase.refunded' AND data->>'test' IS DISTINCT FROM 'true'
                 AND created_at >= ${from} AND created_at < ${to}) AS refunds,
             (SELECT coalesce(sum((data->>'amount_cents')::bigint), 0) FROM events
-              WHERE workspace_id = ${workspaceId} AND type = 'purchase.refunded'
+              WHERE workspace_id = ${workspaceId} AND type = 'purchase.refunded' AND data->>'test' IS DISTINCT FROM 'true'
                 AND created_at >= ${from} AND created_at < ${to}) AS refunded_cents,
             (SELECT count(*) FROM store_customers
               WHERE workspace_id = ${workspaceId} AND created_at >= ${from} AND created_at < ${to}) AS new_customers,
@@ -83,7 +85,7 @@ export const StoreStatsRepoSql = Layer.effect(
         lean<TopRow>`SELECT product_id, max(product_title) AS product_title, count(*) AS sales,
               coalesce(sum(amount_cents) FILTER (WHERE status = 'paid'), 0) AS revenue_cents
             FROM store_sales
-            WHERE workspace_id = ${workspaceId} AND created_at >= ${from} AND created_at < ${to}
+            WHERE workspace_id = ${workspaceId} AND NOT test AND created_at >= ${from} AND created_at < ${to}
             GROUP BY product_id
             ORDER BY revenue_cents DESC, sales DESC, product_id
             LIMIT ${limit}`.pipe(

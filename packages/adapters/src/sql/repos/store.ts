@@ -60,6 +60,11 @@ export const ProductsRepoSql = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
           Effect.orDie
         ),
+      findById: (id) =>
+        lean<ProductRow>`SELECT * FROM store_products WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProduct)),
+          Effect.orDie
+        ),
       findMany: (workspaceId, ids) =>
         ids.length === 0
           ? Effect.succeed([])

@@ -10,6 +10,8 @@ export class ProductsRepo extends Context.Tag("svc/store/ProductsRepo")<
     /** Inserts a product; `false` when its Custom AI already has one (a unique constraint decides). */
     readonly insert: (product: Product) => Effect.Effect<boolean>
     readonly find: (workspaceId: string, id: string) => Effect.Effect<Option.Option<Product>>
+    /** The product with this id in whichever store has it: a public checkout link names the product only. */
+    readonly findById: (id: string) => Effect.Effect<Option.Option<Product>>
     /** The products with these ids, in no particular order (unknown ids are left out); one read for many. */
     readonly findMany: (workspaceId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Product>>
     /** The product that sells a Custom AI (there is at most one). */

@@ -23,14 +23,15 @@ export const saleJson = (sale: Sale) => ({
   order_id: sale.orderId,
   discount_code: sale.discountCode,
   // Taken from the link a buyer of the service's checkout used; an own checkout never tells us.
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  utm_content: null,
-  utm_term: null,
-  fbclid: null,
-  referrer: null,
+  utm_source: sale.attribution.utmSource,
+  utm_medium: sale.attribution.utmMedium,
+  utm_campaign: sale.attribution.utmCampaign,
+  utm_content: sale.attribution.utmContent,
+  utm_term: sale.attribution.utmTerm,
+  fbclid: sale.attribution.fbclid,
+  referrer: sale.attribution.referrer,
   status: sale.status,
+  test: sale.test,
   created_at: sale.createdAt.toISOString()
 })
 

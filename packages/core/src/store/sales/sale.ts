@@ -26,6 +26,28 @@ export type SaleSource = "svc_checkout" | "own_checkout"
 /** The state of a sale row. */
 export type SaleRowStatus = "paid" | "refunded" | "free"
 
+/** Where the buyer came from: the landing link's `utm_*` and `fbclid` parameters and the page that linked to it. */
+export interface Attribution {
+  readonly utmSource: string | null
+  readonly utmMedium: string | null
+  readonly utmCampaign: string | null
+  readonly utmContent: string | null
+  readonly utmTerm: string | null
+  readonly fbclid: string | null
+  readonly referrer: string | null
+}
+
+/** No attribution: what an outside checkout's sale has, which never tells us the link. */
+export const NO_ATTRIBUTION: Attribution = {
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmContent: null,
+  utmTerm: null,
+  fbclid: null,
+  referrer: null
+}
+
 /** One sale line. */
 export interface Sale {
   readonly id: string
@@ -42,6 +64,9 @@ export interface Sale {
   readonly subscriptionId: string | null
   readonly status: SaleRowStatus
   readonly discountCode: string | null
+  /** Taken by the built-in test processor: no money moved, and the feeds leave it out. */
+  readonly test: boolean
+  readonly attribution: Attribution
   readonly createdAt: Date
 }
 

@@ -1,9 +1,14 @@
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { SaleRow } from "../api-rows.js"
 import { CohortRow } from "../overview/feed-rows.js"
-import { invalid } from "../../shared/errors.js"
+import { FieldProblem, InvalidInput, invalid } from "../../shared/errors.js"
 import { Cursor, Limit } from "../../shared/paging.js"
 import { defineTool } from "../../tools/tool.js"
+import { StorePages } from "../catalog/store-pages.js"
+import { DISCOUNT_MAX_USES_LIMIT, StoreDiscountCodes } from "../checkout/discount-codes.js"
+import { DISCOUNT_CODE_MAX, DISCOUNT_CODE_MIN, type DiscountCode } from "../checkout/discount-code.js"
+import { discountCodeJson } from "../checkout/discount-code-json.js"
+import { DiscountCodeRow } from "../checkout/discount-codes-api.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
 import { cohortJson } from "../cohorts/cohort-json.js"
 import { SaleEvent } from "./sale.js"
@@ -11,7 +16,7 @@ import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
 import { saleListQueryOf } from "./sale-query.js"
 import { StoreSales } from "./sales.js"
-import { nextCursorOf } from "../../shared/list-query.js"
+import { nextCursorOf, readToolPaging } from "../../shared/list-query.js"
 import { emailOf, inToolNames, makeStoreOfCall, rejectionFailure, StoreHandleField } from "../tool-support.js"
 
 const text = (max: number, description: string) =>
@@ -27,6 +32,7 @@ const need = <A>(value: A | undefined, field: string, action: string) =>
   value === undefined ? Effect.fail(invalid(field, `${field} is needed for action ${action}`)) : Effect.succeed(value)
 
 const SALE_ROW = "The sale as GET /sales/<id> answers it."
+const CODE_ROW = "The discount code as GET /discount-codes/<id> answers it, with checkout_url to share."
 const COHORT_ROW = "The cohort as GET /products/<id>/cohorts lists it."
 
 // The store services name fields as the store API does; these tools' failures name the tools' own fields.
@@ -37,6 +43,21 @@ const saleFieldNames = inToolNames({
   paid_until: "paidUntil",
   ends_at: "endsAt"
 })
+// The discount code service says the store API's field names in its messages too (`max_uses must be …`), and an
+// agent fixes the fields a message names: both the paths and the words are this tool's own.
+const CODE_FIELD_WORDS: Readonly<Record<string, string>> = { max_uses: "maxUses", expires_at: "expiresAt" }
+const codeFieldNames = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const say = (text: string) => text.replace(/\b(max_uses|expires_at)\b/g, (word) => CODE_FIELD_WORDS[word] ?? word)
+  return Effect.mapError(inToolNames({ product: "productId", ...CODE_FIELD_WORDS })(effect), (error) =>
+    error instanceof InvalidInput
+      ? (new InvalidInput({
+          message: say(error.message),
+          errors: error.errors.map((problem) => new FieldProblem({ ...problem, message: say(problem.message) })),
+          next: error.next
+        }) as E)
+      : error
+  )
+}
 const cohortFieldNames = inToolNames({
   product: "productId",
   cohort: "cohortId",
@@ -48,20 +69,39 @@ const cohortFieldNames = inToolNames({
 export const salesTools = Effect.gen(function* () {
   const sales = yield* StoreSales
   const cohorts = yield* StoreCohorts
+  const codes = yield* StoreDiscountCodes
   const storeOf = yield* makeStoreOfCall
+  const { publicBase } = yield* StorePages
+  // Read after the use case, so `active` is said as of the answer, never before the change it answers.
+  const codeJsonNow = Effect.map(
+    Clock.currentTimeMillis,
+    (now) => (code: DiscountCode) => discountCodeJson(code, { publicBase, now: new Date(now) })
+  )
+  const codeAnswer = (code: DiscountCode) => Effect.map(codeJsonNow, (json) => ({ discountCode: json(code) }))
   return [
     defineTool({
       name: "svc_manage_sales",
       title: "Manage sales",
       group: "Store",
       write: true,
-      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      // Not idempotent: a repeated create_code without code makes a second code.
+      annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends).",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends). Make, list, get or turn off discount codes of the service's checkout.",
       input: {
         storeHandle: StoreHandleField,
-        action: Schema.Literal("list", "get", "record", "refund").annotations({
-          description: "record needs event, productId, email; get, refund saleId."
+        action: Schema.Literal(
+          "list",
+          "get",
+          "record",
+          "refund",
+          "create_code",
+          "list_codes",
+          "get_code",
+          "disable_code"
+        ).annotations({
+          description:
+            "record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId."
         }),
         saleId: text(200, "Sale id (purchase:…)."),
         event: Schema.optional(SaleEvent.annotations({ description: "Sale event to record." })),
@@ -75,21 +115,46 @@ export const salesTools = Effect.gen(function* () {
         status: Schema.optional(
           Schema.Literal("paid", "refunded", "free").annotations({ description: "list: only this status." })
         ),
-        createdAfter: text(40, "list: created after (ISO)."),
-        createdBefore: text(40, "list: created before (ISO)."),
+        kind: Schema.optional(
+          Schema.Literal("percent", "amount").annotations({ description: "create_code: percent or dollars off." })
+        ),
+        value: Schema.optional(
+          Schema.Number.annotations({ description: "create_code: percent 1-100, or dollars (9.99)." })
+        ),
+        code: text(
+          DISCOUNT_CODE_MAX,
+          `create_code: ${DISCOUNT_CODE_MIN}-${DISCOUNT_CODE_MAX} letters, digits, dashes; omit: random.`
+        ),
+        maxUses: Schema.optional(
+          Schema.Int.pipe(Schema.between(1, DISCOUNT_MAX_USES_LIMIT)).annotations({
+            description: "create_code: most uses; omit: no cap."
+          })
+        ),
+        expiresAt: text(40, "create_code: ends (ISO or ms); omit: never."),
+        codeId: text(100, "Discount code id (dsc_…) or the code."),
+        createdAfter: text(40, "list, list_codes: created after (ISO)."),
+        createdBefore: text(40, "list, list_codes: created before (ISO)."),
         limit: Schema.optional(Limit),
         cursor: Schema.optional(Cursor)
       },
       output: {
         sales: Schema.optional(Schema.Array(SaleRow).annotations({ description: "list: the sales, newest first." })),
         nextCursor: Schema.optional(
-          Schema.String.annotations({ description: "list: pass as cursor for the next page; absent on the last." })
+          Schema.String.annotations({
+            description: "list, list_codes: pass as cursor for the next page; absent on the last."
+          })
         ),
         sale: Schema.optional(SaleRow.annotations({ description: `get, refund: ${SALE_ROW}` })),
         status: Schema.optional(
           Schema.Literal("granted", "restored", "renewed", "cancelled", "revoked", "duplicate").annotations({
             description: "record, refund: what the event did, as POST /sales answers (duplicate: already counted)."
           })
+        ),
+        discountCodes: Schema.optional(
+          Schema.Array(DiscountCodeRow).annotations({ description: "list_codes: the codes, newest first." })
+        ),
+        discountCode: Schema.optional(
+          DiscountCodeRow.annotations({ description: `create_code, get_code, disable_code: ${CODE_ROW}` })
         )
       },
       handler: (input, context) =>
@@ -128,6 +193,30 @@ export const salesTools = Effect.gen(function* () {
               const refunded = yield* sales.refundSale(caller, saleId)
               return { status: refunded.status, sale: saleJson(yield* sales.get(caller, saleId)) }
             }
+            case "create_code": {
+              const created = yield* codes
+                .create(caller, {
+                  productId: yield* need(input.productId, "productId", "create_code"),
+                  kind: yield* need(input.kind, "kind", "create_code"),
+                  value: yield* need(input.value, "value", "create_code"),
+                  code: input.code,
+                  maxUses: input.maxUses,
+                  expiresAt: input.expiresAt
+                })
+                .pipe(codeFieldNames)
+              return yield* codeAnswer(created)
+            }
+            case "list_codes": {
+              const { page, created } = yield* readToolPaging(input)
+              const found = yield* codes.listPage(caller, { productId: input.productId, page, created })
+              return { discountCodes: found.rows.map(yield* codeJsonNow), ...nextCursorOf(found) }
+            }
+            case "get_code":
+              return yield* codeAnswer(yield* codes.get(caller, yield* need(input.codeId, "codeId", "get_code")))
+            case "disable_code":
+              return yield* codeAnswer(
+                yield* codes.disable(caller, yield* need(input.codeId, "codeId", "disable_code"))
+              )
           }
         }).pipe(saleFieldNames)
     }),

@@ -14,9 +14,17 @@ import type { StoreCaller } from "../../auth/store-caller.js"
 import { parseInstant } from "../../shared/list-query.js"
 import { AccessRepo, SalesRepo } from "./ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
-import type { Product } from "../catalog/product.js"
+import type { Billing, Product } from "../catalog/product.js"
 import { makeStock } from "../catalog/stock.js"
-import { type Sale, type SaleRejection, type SaleStatus, STORE_CURRENCY } from "./sale.js"
+import {
+  type Attribution,
+  NO_ATTRIBUTION,
+  type Sale,
+  type SaleRejection,
+  type SaleSource,
+  type SaleStatus,
+  STORE_CURRENCY
+} from "./sale.js"
 import type { SaleInput } from "./sale-input.js"
 import { saleJson } from "./sale-json.js"
 import type { SaleCounted, SaleTurnedAway } from "./sale-outcome.js"
@@ -31,12 +39,50 @@ const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean):
 const done = (status: SaleStatus): SaleCounted => ({ status })
 const LIST_PRODUCTS: NextStep = { _tag: "ListProducts" }
 
+/** How a sale gave access: the service's checkout (`bought`, or `free` at no cost) or an outside one. */
+export type SaleHow = "bought" | "free" | "own_checkout"
+
+/** What `grant` takes of a sale event: the buyer's name and the checkout's references. */
+interface GrantInput {
+  readonly name?: string | undefined
+  readonly orderId?: string | undefined
+  readonly subscriptionId?: string | undefined
+}
+
+/** A membership's renewal as `StoreSales.renew` records it, from either checkout. */
+export type RenewalOrder = Omit<SaleOrder, "source" | "discountCode" | "test" | "attribution">
+
+/** A new sale as `StoreSales.sell` records it, from either checkout. */
+export interface SaleOrder {
+  readonly product: Product
+  /** Trimmed and in lower case. */
+  readonly email: string
+  readonly name: string | null
+  /** What the buyer took: the product's billing, or `yearly` for a monthly product's yearly price. */
+  readonly billing: Billing
+  /** What was paid now, in cents, after any discount. */
+  readonly amountCents: number
+  readonly source: SaleSource
+  readonly how: SaleHow
+  readonly orderId: string | null
+  readonly subscriptionId: string | null
+  /** A membership's access runs to here unless renewed; null: the checkout did not say. */
+  readonly paidUntil: Date | null
+  readonly discountCode: string | null
+  readonly test: boolean
+  readonly attribution: Attribution
+  readonly now: Date
+}
+
 /**
  * Sale recording limits per store: 60 a minute and 5,000 a day unless a layer provides others (the server reads them
  * from `SVC_STORE_SALES_PER_MINUTE` and `SVC_STORE_DAILY_SALE_CAP`).
  */
 export class StoreSaleLimits extends Context.Reference<StoreSaleLimits>()("svc/store/StoreSaleLimits", {
-  defaultValue: (): { readonly perMinute: number; readonly perDay: number } => ({ perMinute: 60, perDay: 5000 })
+  defaultValue: (): {
+    readonly perMinute: number
+    readonly perDay: number
+  } => ({ perMinute: 60, perDay: 5000 })
 }) {}
 
 const instantOf = (field: string, value: string | number | undefined) => {
@@ -95,7 +141,14 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
      * Turns access on for a person (and, for a bundle, to each product in it); answers whether it is their first
      * access to the product, and what a bundle gave.
      */
-    const grant = (product: Product, person: Access, input: SaleInput, now: Date, paidUntil: Date | null) =>
+    const grant = (
+      product: Product,
+      person: Access,
+      input: GrantInput,
+      now: Date,
+      paidUntil: Date | null,
+      how: SaleHow
+    ) =>
       Effect.gen(function* () {
         const first = person.state === "none"
         // A sale of the product itself makes access a bundle gave the person's own: the bundle no longer takes it.
@@ -104,7 +157,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           ...person,
           name: input.name ?? person.name,
           state: "active",
-          how: fromBundle ? "own_checkout" : (person.how ?? "own_checkout"),
+          how: fromBundle ? how : (person.how ?? how),
           viaBundleId: null,
           orderId: input.orderId ?? person.orderId,
           subscriptionId: input.subscriptionId ?? person.subscriptionId,
@@ -128,7 +181,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             createdAt: now
           })
           yield* recordEvent(product.workspaceId, "customer.created", {
-            ...customerData(product, { ...person, name: input.name ?? person.name }, "own_checkout"),
+            ...customerData(product, { ...person, name: input.name ?? person.name }, how),
             created_at: now.toISOString()
           })
           yield* accessEmail.send(product, person.email, "bought")
@@ -153,7 +206,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         if (!(yield* sales.claim(caller.workspaceId, refundKey(sale), now))) return done("duplicate")
         const person = yield* access.lock(caller.workspaceId, product.id, sale.buyerEmail, now)
         if (person.state === "active" || person.state === "cancelled") {
-          yield* access.save({ ...person, state: "refunded", endsAt: now, updatedAt: now })
+          yield* access.save({
+            ...person,
+            state: "refunded",
+            endsAt: now,
+            updatedAt: now
+          })
         }
         yield* bundleAccess.takeBackIncluded(product, sale.buyerEmail, { state: "refunded", endsAt: now }, now)
         // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
@@ -163,6 +221,124 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           refunded_at: now.toISOString()
         })
         return done("revoked")
+      })
+
+    /**
+     * Whether a new sale of `product` to `email` must be turned away (waitlist mode, sold out, or a bundle with a
+     * product sold out), putting the person on the waitlist where the product keeps one. In the sale's transaction.
+     */
+    const turnAway = (product: Product, email: string, name: string | null, now: Date) =>
+      Effect.gen(function* () {
+        const away = yield* stock.turnAway(product, email, name, now, "sale")
+        if (away !== undefined) return rejected(away.reason, away.message, away.waitlisted)
+        // A bundle sells whole: a product in it with no place left turns the sale away, and nothing is given.
+        const included = yield* bundleAccess.turnAwayIncluded(product, email, name, now)
+        if (included !== undefined) {
+          return rejected(
+            included.reason,
+            `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`,
+            included.waitlisted
+          )
+        }
+        return undefined
+      })
+
+    /**
+     * A new sale of `product`, in the caller's transaction and after its stock checks (`turnAway`): the buyer's access (and a
+     * bundle's products), the sale row, the credits the price includes and one `purchase.created`. Answers the sale
+     * and whether the person had no access before (`granted`) or had lost it (`restored`).
+     */
+    const sell = (order: SaleOrder) =>
+      Effect.gen(function* () {
+        const { product, email, now } = order
+        const person = yield* access.lock(product.workspaceId, product.id, email, now)
+        const had = hasAccess(person, now.getTime())
+        const { first, included } = yield* grant(
+          product,
+          person,
+          {
+            name: order.name ?? undefined,
+            orderId: order.orderId ?? undefined,
+            subscriptionId: order.subscriptionId ?? undefined
+          },
+          now,
+          order.paidUntil,
+          order.how
+        )
+        const sale: Sale = {
+          id: yield* ids.make("purchase:"),
+          workspaceId: product.workspaceId,
+          productId: product.id,
+          productTitle: product.fields.title,
+          buyerEmail: email,
+          buyerName: order.name,
+          amountCents: order.amountCents,
+          currency: STORE_CURRENCY,
+          billing: order.billing,
+          source: order.source,
+          orderId: order.orderId,
+          subscriptionId: order.subscriptionId,
+          status: order.amountCents === 0 ? "free" : "paid",
+          discountCode: order.discountCode,
+          test: order.test,
+          attribution: order.attribution,
+          createdAt: now
+        }
+        yield* sales.insert(sale)
+        // In the sale's transaction: the buyer's credits come with the sale, or not at all.
+        yield* credits.grantByEmail({
+          email,
+          key: `sale:${sale.id}`,
+          tenths: product.fields.included_credits * 10,
+          reason: `included with ${product.fields.title}`
+        })
+        yield* recordEvent(product.workspaceId, "purchase.created", {
+          ...saleJson(sale),
+          how: order.how,
+          ...bundleData(product, included)
+        })
+        const status: SaleStatus = first || had ? "granted" : "restored"
+        return { sale, status }
+      })
+
+    /**
+     * A membership's renewal payment, in the caller's transaction: access on (back) to `paidUntil`, and one
+     * `membership.renewed`. Answers whether it gave first access, renewed it, or restored lost access.
+     */
+    const renew = (order: RenewalOrder) =>
+      Effect.gen(function* () {
+        const { product, email, now } = order
+        const person = yield* access.lock(product.workspaceId, product.id, email, now)
+        const had = hasAccess(person, now.getTime())
+        const { first } = yield* grant(
+          product,
+          person,
+          {
+            name: order.name ?? undefined,
+            orderId: order.orderId ?? undefined,
+            subscriptionId: order.subscriptionId ?? undefined
+          },
+          now,
+          order.paidUntil,
+          order.how
+        )
+        yield* recordEvent(product.workspaceId, "membership.renewed", {
+          product_id: product.id,
+          product_title: product.fields.title,
+          buyer_email: email,
+          buyer_name: order.name ?? person.name,
+          amount: order.amountCents / 100,
+          amount_cents: order.amountCents,
+          currency: STORE_CURRENCY,
+          billing: order.billing,
+          order_id: order.orderId,
+          subscription_id: order.subscriptionId ?? person.subscriptionId,
+          paid_until: order.paidUntil?.toISOString() ?? null,
+          payment: "renewal",
+          created_at: now.toISOString()
+        })
+        const status: SaleStatus = first ? "granted" : had ? "renewed" : "restored"
+        return status
       })
 
     const record = (caller: StoreCaller, input: SaleInput) =>
@@ -195,17 +371,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         const now = new Date(yield* Clock.currentTimeMillis)
         const email = input.email
         if (input.event === "sale") {
-          const away = yield* stock.turnAway(product, email, input.name ?? null, now, "sale")
-          if (away !== undefined) return rejected(away.reason, away.message, away.waitlisted)
-          // A bundle sells whole: a product in it with no place left turns the sale away, and nothing is given.
-          const included = yield* bundleAccess.turnAwayIncluded(product, email, input.name ?? null, now)
-          if (included !== undefined) {
-            return rejected(
-              included.reason,
-              `the bundle's product ${included.product.id} (${included.product.fields.title}): ${included.message}`,
-              included.waitlisted
-            )
-          }
+          const away = yield* turnAway(product, email, input.name ?? null, now)
+          if (away !== undefined) return away
         }
         switch (input.event) {
           case "sale":
@@ -216,59 +383,40 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             ) {
               return done("duplicate")
             }
-            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
-            const had = hasAccess(person, now.getTime())
-            const { first, included } = yield* grant(product, person, input, now, paidUntil)
             const amountCents = product.fields.price_cents
             if (input.event === "sale") {
-              const sale: Sale = {
-                id: yield* ids.make("purchase:"),
-                workspaceId: caller.workspaceId,
-                productId: product.id,
-                productTitle: product.fields.title,
-                buyerEmail: email,
-                buyerName: input.name ?? null,
-                amountCents,
-                currency: STORE_CURRENCY,
+              const sold = yield* sell({
+                product,
+                email,
+                name: input.name ?? null,
                 billing: product.fields.billing,
+                amountCents,
                 source: "own_checkout",
+                how: "own_checkout",
                 orderId: input.orderId ?? null,
                 subscriptionId: input.subscriptionId ?? null,
-                status: amountCents === 0 ? "free" : "paid",
+                paidUntil,
                 discountCode: null,
-                createdAt: now
-              }
-              yield* sales.insert(sale)
-              // In the sale's transaction: the buyer's credits come with the sale, or not at all.
-              yield* credits.grantByEmail({
-                email,
-                key: `sale:${sale.id}`,
-                tenths: product.fields.included_credits * 10,
-                reason: `included with ${product.fields.title}`
+                test: false,
+                attribution: NO_ATTRIBUTION,
+                now
               })
-              yield* recordEvent(caller.workspaceId, "purchase.created", {
-                ...saleJson(sale),
-                how: "own_checkout",
-                ...bundleData(product, included)
-              })
-              return done(first || had ? "granted" : "restored")
+              return done(sold.status)
             }
-            yield* recordEvent(caller.workspaceId, "membership.renewed", {
-              product_id: product.id,
-              product_title: product.fields.title,
-              buyer_email: email,
-              buyer_name: input.name ?? person.name,
-              amount: amountCents / 100,
-              amount_cents: amountCents,
-              currency: STORE_CURRENCY,
-              billing: product.fields.billing,
-              order_id: input.orderId ?? null,
-              subscription_id: input.subscriptionId ?? person.subscriptionId,
-              paid_until: paidUntil?.toISOString() ?? null,
-              payment: "renewal",
-              created_at: now.toISOString()
-            })
-            return done(first ? "granted" : had ? "renewed" : "restored")
+            return done(
+              yield* renew({
+                product,
+                email,
+                name: input.name ?? null,
+                billing: product.fields.billing,
+                amountCents,
+                how: "own_checkout",
+                orderId: input.orderId ?? null,
+                subscriptionId: input.subscriptionId ?? null,
+                paidUntil,
+                now
+              })
+            )
           }
           case "cancel": {
             const person = yield* access.lock(caller.workspaceId, product.id, email, now)
@@ -283,7 +431,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
               return rejected("no_access", `${email} has no access to this membership to cancel`)
             }
             const until = endsAt ?? paidUntil ?? person.paidUntil
-            yield* access.save({ ...person, state: "cancelled", endsAt: until, updatedAt: now })
+            yield* access.save({
+              ...person,
+              state: "cancelled",
+              endsAt: until,
+              updatedAt: now
+            })
             yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt: until }, now)
             yield* recordEvent(caller.workspaceId, "membership.cancelled", {
               product_id: product.id,
@@ -303,7 +456,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             if (person.state !== "active" && person.state !== "cancelled") {
               return rejected("no_access", `${email} has no access to this membership to end`)
             }
-            yield* access.save({ ...person, state: "ended", endsAt: now, updatedAt: now })
+            yield* access.save({
+              ...person,
+              state: "ended",
+              endsAt: now,
+              updatedAt: now
+            })
             yield* bundleAccess.takeBackIncluded(product, email, { state: "ended", endsAt: now }, now)
             yield* recordEvent(caller.workspaceId, "purchase.membership_ended", {
               product_id: product.id,
@@ -345,10 +503,15 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         transactor.withTransaction(
           Effect.gen(function* () {
             const sale = yield* sales.find(caller.workspaceId, saleId)
-            if (Option.isNone(sale)) return yield* new NotFound({ message: `no sale ${saleId} in this store` })
+            if (Option.isNone(sale))
+              return yield* new NotFound({
+                message: `no sale ${saleId} in this store`
+              })
             const product = yield* products.find(caller.workspaceId, sale.value.productId)
             if (Option.isNone(product)) {
-              return yield* new NotFound({ message: `the product of sale ${saleId} no longer exists` })
+              return yield* new NotFound({
+                message: `the product of sale ${saleId} no longer exists`
+              })
             }
             return yield* refund(caller, product.value, sale.value, new Date(yield* Clock.currentTimeMillis))
           })
@@ -359,7 +522,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const listPage = (caller: StoreCaller, query: SaleListQuery) =>
       sales.listPage(
         caller.workspaceId,
-        { productId: query.productId, email: query.email, status: query.status, ...query.created },
+        {
+          productId: query.productId,
+          email: query.email,
+          status: query.status,
+          ...query.created
+        },
         query.page
       )
 
@@ -372,6 +540,6 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         })
       )
 
-    return { recordSale, refundSale, listPage, get } as const
+    return { recordSale, refundSale, listPage, get, turnAway, sell, renew } as const
   })
 }) {}

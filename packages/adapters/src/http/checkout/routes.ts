@@ -1,0 +1,209 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { BrowserSessions } from "@svc/core/auth"
+import { RateLimiter } from "@svc/core/limits"
+import { type CheckoutRequest, StoreCheckout, type Unavailable } from "@svc/core/store"
+import { Effect, type Layer } from "effect"
+import { ensureSession, errorPages, redirectTo } from "../browser/index.js"
+import { PublicUrl } from "../config.js"
+import { notePage } from "../public-pages/pages.js"
+import { makePublicPost } from "../public-pages/public-post.js"
+import { ATTRIBUTION_FIELDS, authenticationPage, type CheckoutShown, checkoutPage, money } from "./pages.js"
+
+const purposeOf = (productId: string) => `checkout:${productId}`
+
+/** The landing link's attribution from query or form fields; the referrer falls back to the `Referer` header. */
+const attributionOf = (params: URLSearchParams, referer: string | undefined, ownOrigin: string) => {
+  const carried: Record<string, string> = {}
+  for (const name of ATTRIBUTION_FIELDS) {
+    const value = params.get(name)
+    if (value !== null && value !== "") carried[name] = value
+  }
+  // The page linking here is the referrer, unless it is one of our own pages (a reload, the code's Apply button).
+  if (carried.referrer === undefined && referer !== undefined && referer !== "") {
+    const origin = URL.canParse(referer) ? new URL(referer).origin : ""
+    if (origin !== ownOrigin) carried.referrer = referer
+  }
+  return carried
+}
+
+/**
+ * The service's own checkout: `GET /c/<product id>` shows the product's prices, a discount code, the buyer's details and
+ * the card (or the waitlist form, or the free claim), and `POST` buys. Server-rendered without scripts, never framed;
+ * the form carries a single-use token of the visitor's browser session, must come from our own origin, and each
+ * address may post only so often per product. A product sold through the seller's own checkout redirects there.
+ */
+export const CheckoutRoutes: Layer.Layer<
+  never,
+  never,
+  HttpLayerRouter.HttpRouter | PublicUrl | BrowserSessions | StoreCheckout | RateLimiter
+> = HttpLayerRouter.use((router) =>
+  Effect.gen(function* () {
+    const url = yield* PublicUrl
+    const sessions = yield* BrowserSessions
+    const checkout = yield* StoreCheckout
+    const limiter = yield* RateLimiter
+    const errors = errorPages(url.base)
+    const admitted = makePublicPost(url, sessions, limiter)
+    const ownOrigin = new URL(url.base).origin
+
+    const unavailablePage = (unavailable: Unavailable) =>
+      unavailable.reason === "external"
+        ? redirectTo(unavailable.checkoutUrl, 302)
+        : notePage({
+            base: url.base,
+            title: unavailable.reason === "not_found" ? "Not found" : "Not on sale",
+            message: unavailable.message,
+            status: unavailable.reason === "not_found" ? 404 : 409
+          })
+
+    const productIdOf = Effect.map(HttpLayerRouter.params, (params) => params.product ?? "")
+
+    const show = (
+      request: HttpServerRequest,
+      productId: string,
+      code: string,
+      attribution: Record<string, string>,
+      shown: CheckoutShown = {}
+    ) =>
+      Effect.gen(function* () {
+        const offered = yield* checkout.offer(productId, code)
+        if (offered.status === "unavailable") return unavailablePage(offered.unavailable)
+        const { session, cookies } = yield* ensureSession(sessions, request, url)
+        const answer = checkoutPage({
+          base: url.base,
+          offer: offered.offer,
+          csrf: yield* sessions.formToken(session, purposeOf(productId)),
+          attribution,
+          ...shown
+        })
+        return HttpServerResponse.mergeCookies(answer, cookies)
+      })
+
+    const open = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const productId = yield* productIdOf
+        const query = new URL(request.url, url.base).searchParams
+        return yield* show(
+          request,
+          productId,
+          query.get("code") ?? "",
+          attributionOf(query, request.headers.referer, ownOrigin)
+        )
+      })
+
+    const buy = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const productId = yield* productIdOf
+        const checked = yield* admitted(request, `checkout:${productId}`, purposeOf(productId))
+        if ("refused" in checked) return checked.refused
+        const fields = checked.fields
+        const field = (name: string) => fields.get(name) ?? ""
+        const attribution = attributionOf(fields, undefined, ownOrigin)
+        // What the buyer typed comes back on a refused form, except the card's number and security code.
+        const typed = {
+          choice: field("choice"),
+          email: field("email"),
+          name: field("name"),
+          card_expiry: field("card_expiry")
+        }
+        const again = (shown: CheckoutShown) =>
+          show(request, productId, field("code"), attribution, {
+            typed,
+            ...shown
+          })
+        // A bot filled the field no person sees: it is told what a person would be, and nothing happens.
+        if (field("website") !== "") {
+          return notePage({
+            base: url.base,
+            title: "Thank you",
+            message: "Your order was received."
+          })
+        }
+        if (field("authenticated") === "no") {
+          return yield* again({
+            alert: "The payment was not confirmed, so no money was taken. Try again or use another card.",
+            status: 402
+          })
+        }
+        const card =
+          field("card_number") === "" && field("card_expiry") === "" && field("card_cvc") === ""
+            ? null
+            : {
+                number: field("card_number"),
+                expiry: field("card_expiry"),
+                cvc: field("card_cvc")
+              }
+        const order: CheckoutRequest = {
+          productId,
+          choice: field("choice"),
+          email: field("email"),
+          name: field("name"),
+          code: field("code"),
+          card,
+          authenticated: field("authenticated") === "yes",
+          attribution: {
+            utmSource: attribution.utm_source ?? null,
+            utmMedium: attribution.utm_medium ?? null,
+            utmCampaign: attribution.utm_campaign ?? null,
+            utmContent: attribution.utm_content ?? null,
+            utmTerm: attribution.utm_term ?? null,
+            fbclid: attribution.fbclid ?? null,
+            referrer: attribution.referrer ?? null
+          }
+        }
+        const outcome = yield* checkout.buy(order)
+        switch (outcome.status) {
+          case "sold": {
+            const sale = outcome.sale
+            const paid =
+              sale.amountCents === 0
+                ? ""
+                : ` You paid ${money(sale.amountCents)}${sale.test ? " (test mode: no money moved)" : ""}.`
+            return notePage({
+              base: url.base,
+              title: "Thank you",
+              message: `You now have access to ${outcome.product.fields.title}.${paid} We sent the access email to ${sale.buyerEmail}.`
+            })
+          }
+          case "unavailable":
+            return unavailablePage(outcome.unavailable)
+          case "refused":
+            return yield* again({ errors: outcome.errors, status: 422 })
+          case "declined":
+            return yield* again({ alert: outcome.message, status: 402 })
+          case "requires_authentication": {
+            const { session, cookies } = yield* ensureSession(sessions, request, url)
+            const answer = authenticationPage({
+              base: url.base,
+              productId,
+              csrf: yield* sessions.formToken(session, purposeOf(productId)),
+              fields,
+              message: outcome.message
+            })
+            return HttpServerResponse.mergeCookies(answer, cookies)
+          }
+          case "turned_away":
+            return outcome.waitlisted
+              ? notePage({
+                  base: url.base,
+                  title: "You are on the waitlist",
+                  message: "We will let you know by email when you can buy it."
+                })
+              : outcome.reason === "waitlist_mode"
+                ? notePage({
+                    base: url.base,
+                    title: "You already have it",
+                    message: "You already have access to this product: look for the access email we sent you."
+                  })
+                : yield* again({ alert: "Sorry, it has sold out.", status: 409 })
+        }
+      })
+
+    yield* router.addAll([
+      HttpLayerRouter.route("GET", "/c/:product", (request) => errors.answerDefects(open(request))),
+      HttpLayerRouter.route("POST", "/c/:product", (request) => errors.answerDefects(buy(request)))
+    ])
+  })
+)

@@ -1,0 +1,143 @@
+/**
+ * A buyer pays in a real browser (Debian's Chromium through playwright-core): they open a discount code's link with a
+ * campaign's parameters, pay with the test processor's card, and the sale carries the code and the campaign, the access
+ * email is in the outbox and `purchase.created` is written once; a declined card shows why and sells nothing; a free
+ * product is claimed with `how: free`. The pages are screenshotted as `checkout-*.png`.
+ */
+import { SqlClient } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { CustomAis } from "@svc/core/custom-ai"
+import { StoreSetup } from "@svc/core/store"
+import { Effect } from "effect"
+import { chromiumOnMachine, launchChromium, screenshot } from "../oauth/browser-support.js"
+import { TestApp } from "../support/app.js"
+import { engineName } from "../support/database.js"
+import { skipWithout } from "../support/external-tool.js"
+
+const withoutChromium = skipWithout("the checkout browser test", chromiumOnMachine)
+
+describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () => {
+  layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })((it) => {
+    it.scoped("with a 20 % code from a campaign's link; a declined card sells nothing; a free product is claimed", () =>
+      Effect.gen(function* () {
+        const app = yield* TestApp
+        const user = yield* app.signUp({ plan: "starter" })
+        const workspaceId = user.workspace.id
+        yield* app.setUp(
+          Effect.flatMap(StoreSetup, (s) =>
+            s.set(workspaceId, { supportEmail: "help@example.com", cardProcessor: "connected" })
+          )
+        )
+        const storeApi = (method: string, path: string, body?: unknown) =>
+          Effect.promise(async () => {
+            const response = await fetch(`${app.url}/store-app/v1${path}`, {
+              method,
+              headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) })
+            })
+            return (await response.json()) as Record<string, unknown>
+          })
+        const product = (fields: Record<string, unknown>) =>
+          Effect.gen(function* () {
+            const customAi = yield* app.setUp(
+              Effect.orDie(Effect.flatMap(CustomAis, (s) => s.create(workspaceId, { name: "Coach" })))
+            )
+            const created = yield* storeApi("POST", "/products", { custom_ai_id: customAi.id, ...fields })
+            const id = (created.product as { id: string }).id
+            expect((yield* storeApi("POST", `/products/${id}/publish`)).ok).toBe(true)
+            return id
+          })
+        const rows = <A extends object>(
+          query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>
+        ) => app.setUp(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.orDie(query(sql))))
+
+        const course = yield* product({ title: "Course", price_cents: 5000 })
+        const free = yield* product({ title: "Starter kit", price_cents: 0 })
+        const code = yield* storeApi("POST", "/discount-codes", { product: course, kind: "percent", value: 20 })
+        const link = `${String(code.checkout_url)}&utm_source=newsletter&utm_campaign=fall`
+
+        const browser = yield* launchChromium
+        const context = yield* Effect.acquireRelease(
+          Effect.promise(() => browser.newContext({ viewport: { width: 1000, height: 1100 } })),
+          (c) => Effect.promise(() => c.close())
+        )
+        const page = yield* Effect.promise(() => context.newPage())
+        page.setDefaultTimeout(20_000)
+        const fillCard = async (number: string) => {
+          await page.getByLabel("Card number").fill(number)
+          await page.getByLabel("Expiry (MM/YY)").fill("12/34")
+          await page.getByLabel("Security code").fill("123")
+        }
+
+        // A declined card first: the page says why, and nothing is sold.
+        yield* Effect.promise(async () => {
+          const opened = await page.goto(link)
+          expect(opened?.status()).toBe(200)
+          await page.getByText("Test mode.").waitFor()
+          await page.getByText("40.00 USD, paid once").waitFor()
+          await page.getByLabel("Email", { exact: true }).fill("buyer@example.org")
+          await page.getByLabel("Name (optional)").fill("Bea")
+          await fillCard("4000 0000 0000 0002")
+          await page.getByRole("button", { name: "Pay" }).click()
+          await page.getByRole("alert").filter({ hasText: "Your card was declined" }).waitFor()
+          await screenshot(page, "checkout-declined")
+        })
+        expect(yield* rows((sql) => sql`SELECT id FROM store_sales WHERE workspace_id = ${workspaceId}`)).toEqual([])
+
+        // The same page again (the code and the campaign kept), with the card that pays.
+        yield* Effect.promise(async () => {
+          await page.getByLabel("Email", { exact: true }).fill("buyer@example.org")
+          await fillCard("4242 4242 4242 4242")
+          await screenshot(page, "checkout-form")
+          await page.getByRole("button", { name: "Pay" }).click()
+          await page.getByRole("heading", { name: "Thank you" }).waitFor()
+          await page.getByText("You now have access to Course").waitFor()
+          await screenshot(page, "checkout-paid")
+        })
+        const sales = yield* storeApi("GET", "/sales")
+        expect(sales.data).toMatchObject([
+          {
+            product_id: course,
+            buyer_email: "buyer@example.org",
+            buyer_name: "Bea",
+            amount_cents: 4000,
+            source: "svc_checkout",
+            status: "paid",
+            discount_code: code.code,
+            utm_source: "newsletter",
+            utm_campaign: "fall",
+            test: true
+          }
+        ])
+        const events = yield* rows(
+          (sql) =>
+            sql<{
+              type: string
+            }>`SELECT type FROM events WHERE workspace_id = ${workspaceId} AND type = 'purchase.created'`
+        )
+        expect(events).toHaveLength(1)
+        const mail = yield* rows(
+          (sql) => sql<{ recipient: string }>`SELECT recipient FROM mail_outbox WHERE workspace_id = ${workspaceId}`
+        )
+        expect(mail.map((m) => m.recipient)).toContain("buyer@example.org")
+
+        // A free product: no card asked, claimed with how free.
+        yield* Effect.promise(async () => {
+          await page.goto(`${app.url}/c/${free}`)
+          expect(await page.getByLabel("Card number").count()).toBe(0)
+          await page.getByLabel("Email", { exact: true }).fill("friend@example.org")
+          await page.getByRole("button", { name: "Get it free" }).click()
+          await page.getByRole("heading", { name: "Thank you" }).waitFor()
+        })
+        const customers = yield* rows(
+          (sql) => sql<{ data: { how: string; email: string } }>`SELECT data FROM events
+            WHERE workspace_id = ${workspaceId} AND type = 'customer.created' ORDER BY created_at`
+        )
+        expect(customers.map((c) => [c.data.email, c.data.how])).toEqual([
+          ["buyer@example.org", "bought"],
+          ["friend@example.org", "free"]
+        ])
+      })
+    )
+  })
+})

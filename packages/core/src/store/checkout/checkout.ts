@@ -1,0 +1,377 @@
+import { Clock, Data, Effect, Option } from "effect"
+import { AccountsRepo, WorkspacesRepo } from "../../accounts/ports.js"
+import { planAtLeast } from "../../accounts/schema.js"
+import type { Store } from "../../accounts/workspace.js"
+import { Ids, Transactor } from "../../shared/ports.js"
+import { unstorableText } from "../../shared/storable-text.js"
+import { ProductsRepo } from "../catalog/ports.js"
+import type { Product } from "../catalog/product.js"
+import { StoreSetup } from "../catalog/settings.js"
+import { makeStock } from "../catalog/stock.js"
+import { readEmailAddress } from "../email-list/email-address.js"
+import type { Attribution, Sale } from "../sales/sale.js"
+import { StoreSales } from "../sales/sales.js"
+import {
+  type DiscountCode,
+  type DiscountRefusal,
+  discountRefusal,
+  discountRefusalMessage,
+  priceAfterDiscount
+} from "./discount-code.js"
+import { DiscountCodesRepo, SubscriptionsRepo } from "./ports.js"
+import { dueNowCents, type PriceChoice, type PriceOption, paidUntilOf, priceOptions } from "./price-options.js"
+import { chargeTestCard, readTestCard, type TestCard } from "./test-processor.js"
+
+/** The longest buyer name the checkout keeps. */
+export const BUYER_NAME_MAX = 200
+/** The longest attribution value (a `utm_*`, `fbclid` or referrer) kept on a sale; longer ones are cut. */
+export const ATTRIBUTION_MAX = 500
+
+/** Why a product cannot be bought at its checkout. */
+export type Unavailable =
+  | { readonly reason: "not_found"; readonly message: string }
+  | {
+      readonly reason: "external"
+      readonly message: string
+      readonly checkoutUrl: string
+    }
+  | { readonly reason: "not_on_sale"; readonly message: string }
+
+/** A typed discount code as the checkout applies it. */
+export type AppliedCode =
+  | { readonly status: "applied"; readonly code: DiscountCode }
+  | {
+      readonly status: "refused"
+      readonly typed: string
+      readonly refusal: DiscountRefusal
+    }
+
+/** What the checkout page shows of a product on sale. */
+export interface CheckoutOffer {
+  readonly product: Product
+  readonly store: Store
+  readonly options: ReadonlyArray<PriceOption>
+  /** Places left, when the product has a limit and shows it; null otherwise. */
+  readonly left: number | null
+  /** `waitlist_mode`: the page takes waitlist emails instead of selling. */
+  readonly waitlistMode: boolean
+  /** All places are taken; `waitlist` says whether the page takes waitlist emails then. */
+  readonly soldOut: boolean
+  readonly waitlist: boolean
+  /** Whether the built-in test processor takes the payment (no money moves). */
+  readonly test: boolean
+  readonly code: AppliedCode | null
+}
+
+/** What the buyer sent from the checkout page. */
+export interface CheckoutRequest {
+  readonly productId: string
+  readonly choice: string
+  readonly email: string
+  readonly name: string
+  /** The discount code typed; empty for none. */
+  readonly code: string
+  readonly card: TestCard | null
+  /** The buyer passed the test processor's authentication step. */
+  readonly authenticated: boolean
+  readonly attribution: Attribution
+}
+
+/** A field of the checkout form the buyer must correct, with the words to show beside it. */
+export type CheckoutErrors = Readonly<
+  Partial<Record<"email" | "name" | "choice" | "code" | "card_number" | "card_expiry" | "card_cvc", string>>
+>
+
+/** How a checkout ended. Nothing is written unless it ends `sold` or `turned_away` with `waitlisted`. */
+export type CheckoutOutcome =
+  | {
+      readonly status: "sold"
+      readonly sale: Sale
+      readonly product: Product
+      /** The buyer had had access before and lost it; the sale gave it back. */
+      readonly restored: boolean
+    }
+  | { readonly status: "unavailable"; readonly unavailable: Unavailable }
+  | { readonly status: "refused"; readonly errors: CheckoutErrors }
+  | { readonly status: "declined"; readonly message: string }
+  | { readonly status: "requires_authentication"; readonly message: string }
+  | {
+      readonly status: "turned_away"
+      readonly reason: "sold_out" | "waitlist_mode"
+      readonly waitlisted: boolean
+      readonly message: string
+    }
+
+/** Ends the checkout's transaction without a trace: the outcome is answered, every write rolled back. */
+class Stopped extends Data.TaggedError("CheckoutStopped")<{
+  readonly outcome: CheckoutOutcome
+}> {}
+
+const clean = (value: string | null) => {
+  if (value === null) return null
+  // Control characters never belong in a link's parameters; a value past the cap is cut, not refused: the buyer
+  // did not write it and must not be stopped by it.
+  const text = Array.from(value)
+    .filter((char) => char >= " " && char !== "\u007f")
+    .join("")
+    .trim()
+  if (text.length === 0 || unstorableText(text) !== undefined) return null
+  return text.slice(0, ATTRIBUTION_MAX)
+}
+
+/** Attribution as a sale keeps it: trimmed, without control characters, at most {@link ATTRIBUTION_MAX} each. */
+export const cleanAttribution = (a: Attribution): Attribution => ({
+  utmSource: clean(a.utmSource),
+  utmMedium: clean(a.utmMedium),
+  utmCampaign: clean(a.utmCampaign),
+  utmContent: clean(a.utmContent),
+  utmTerm: clean(a.utmTerm),
+  fbclid: clean(a.fbclid),
+  referrer: clean(a.referrer)
+})
+
+/**
+ * The service's own checkout: the offer a product's checkout page shows, and buying it (or claiming a free one, or
+ * joining its waitlist). A paid checkout goes through the store's processor; until a live processor is connected that
+ * is the built-in test processor, and its sales are marked `test`.
+ */
+export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/StoreCheckout", {
+  dependencies: [StoreSales.Default, StoreSetup.Default],
+  effect: Effect.gen(function* () {
+    const products = yield* ProductsRepo
+    const workspaces = yield* WorkspacesRepo
+    const accounts = yield* AccountsRepo
+    const setup = yield* StoreSetup
+    const sales = yield* StoreSales
+    const codes = yield* DiscountCodesRepo
+    const subscriptions = yield* SubscriptionsRepo
+    const stock = yield* makeStock
+    const ids = yield* Ids
+    const transactor = yield* Transactor
+
+    const notFound: Unavailable = {
+      reason: "not_found",
+      message: "There is no such product."
+    }
+    const notOnSale: Unavailable = {
+      reason: "not_on_sale",
+      message: "This product is not on sale right now."
+    }
+
+    /** The product, its store, and whether its checkout takes payments now; or why it cannot be bought here. */
+    const sellable = (productId: string) =>
+      Effect.gen(function* () {
+        const found = yield* products.findById(productId)
+        if (Option.isNone(found)) return { unavailable: notFound } as const
+        const product = found.value
+        if (product.status !== "live") return { unavailable: notOnSale } as const
+        if (product.fields.checkout_mode === "external") {
+          return product.fields.checkout_url === null
+            ? ({ unavailable: notOnSale } as const)
+            : ({
+                unavailable: {
+                  reason: "external",
+                  message: "This product is sold through the seller's own checkout.",
+                  checkoutUrl: product.fields.checkout_url
+                }
+              } as const)
+        }
+        const store = yield* workspaces.findStore(product.workspaceId)
+        const workspace = yield* workspaces.findById(product.workspaceId)
+        const owner = Option.isNone(workspace) ? Option.none() : yield* accounts.findById(workspace.value.ownerId)
+        if (Option.isNone(store) || Option.isNone(owner)) return { unavailable: notFound } as const
+        // Selling is a Starter feature, like the store API: a store on a lower plan takes no orders.
+        if (!planAtLeast(owner.value.plan, "starter")) return { unavailable: notOnSale } as const
+        const settings = yield* setup.get(product.workspaceId)
+        const paid = product.fields.price_cents > 0 && !product.fields.waitlist_mode
+        if (paid && settings.cardProcessor !== "connected") return { unavailable: notOnSale } as const
+        return { product, store: store.value, test: true } as const
+      })
+
+    const applyCode = (product: Product, typed: string, now: Date) =>
+      Effect.gen(function* () {
+        const text = typed.trim()
+        if (text.length === 0) return null
+        const found = yield* codes.findByCode(product.workspaceId, text)
+        if (Option.isNone(found))
+          return {
+            status: "refused",
+            typed: text,
+            refusal: "unknown"
+          } satisfies AppliedCode
+        const refusal = discountRefusal(found.value, product.id, now)
+        return refusal === undefined
+          ? ({ status: "applied", code: found.value } satisfies AppliedCode)
+          : ({
+              status: "refused",
+              typed: text,
+              refusal
+            } satisfies AppliedCode)
+      })
+
+    /** What the checkout page of `productId` shows, with `code` applied when it is good; or why it cannot sell. */
+    const offer = (productId: string, code: string) =>
+      Effect.gen(function* () {
+        const found = yield* sellable(productId)
+        if ("unavailable" in found)
+          return {
+            status: "unavailable",
+            unavailable: found.unavailable
+          } as const
+        const { product, store } = found
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const standing = yield* stock.standing(product, now)
+        const limit = product.fields.quantity_limit
+        const soldOut = limit !== null && standing.quantity_left === 0
+        const result: CheckoutOffer = {
+          product,
+          store,
+          options: priceOptions(product),
+          left:
+            product.fields.quantity_show_left && standing.quantity_left !== undefined ? standing.quantity_left : null,
+          waitlistMode: product.fields.waitlist_mode,
+          soldOut,
+          waitlist: product.fields.quantity_waitlist,
+          test: found.test,
+          code: yield* applyCode(product, code, now)
+        }
+        return { status: "available", offer: result } as const
+      })
+
+    const stop = (outcome: CheckoutOutcome) => Effect.fail(new Stopped({ outcome }))
+
+    /** Checks what the buyer typed; answers the fields to correct, or the person. */
+    const readBuyer = (request: CheckoutRequest) =>
+      Effect.gen(function* () {
+        const errors: Record<string, string> = {}
+        const email = yield* readEmailAddress("email", request.email).pipe(
+          Effect.map(Option.some),
+          Effect.orElseSucceed(() => {
+            errors.email = "Enter your email address, like name@example.com."
+            return Option.none<string>()
+          })
+        )
+        const name = request.name.trim()
+        if (name.length > BUYER_NAME_MAX) errors.name = `Keep your name under ${BUYER_NAME_MAX} characters.`
+        else if (unstorableText(name) !== undefined) errors.name = "Your name has characters we cannot keep."
+        return { errors, email, name: name.length === 0 ? null : name }
+      })
+
+    /**
+     * Buys (or claims, or joins the waitlist of) a product at its checkout, in one transaction: the place, the code's
+     * use, the payment and the sale with its access, credits and events happen together or not at all. A declined
+     * card, a used-up code or a refused field leaves nothing behind.
+     */
+    const buy = (request: CheckoutRequest): Effect.Effect<CheckoutOutcome> =>
+      Effect.gen(function* () {
+        const found = yield* sellable(request.productId)
+        if ("unavailable" in found)
+          return {
+            status: "unavailable",
+            unavailable: found.unavailable
+          } as const
+        const { product } = found
+        const buyer = yield* readBuyer(request)
+        const errors: Record<string, string> = { ...buyer.errors }
+        const now = new Date(yield* Clock.currentTimeMillis)
+
+        // Waitlist mode takes an email and nothing else.
+        const options = priceOptions(product)
+        const option =
+          options.find((o) => o.choice === (request.choice as PriceChoice)) ??
+          (options.length === 1 ? options[0] : undefined)
+        if (option === undefined && !product.fields.waitlist_mode) errors.choice = "Pick how you want to pay."
+        const applied = product.fields.waitlist_mode ? null : yield* applyCode(product, request.code, now)
+        if (applied?.status === "refused") errors.code = discountRefusalMessage[applied.refusal]
+        const due =
+          option === undefined
+            ? 0
+            : applied?.status === "applied"
+              ? priceAfterDiscount(dueNowCents(option), applied.code)
+              : dueNowCents(option)
+        const needsCard = !product.fields.waitlist_mode && due > 0
+        if (needsCard) {
+          if (request.card === null) errors.card_number = "Enter your card details."
+          else for (const problem of readTestCard(request.card, now)) errors[problem.field] = problem.message
+        }
+        if (Object.keys(errors).length > 0 || Option.isNone(buyer.email)) {
+          return { status: "refused", errors } as const
+        }
+        const email = buyer.email.value
+
+        return yield* transactor
+          .withTransaction(
+            Effect.gen(function* () {
+              const away = yield* sales.turnAway(product, email, buyer.name, now)
+              if (away !== undefined) {
+                const outcome: CheckoutOutcome = {
+                  status: "turned_away",
+                  reason: away.reason === "waitlist_mode" ? "waitlist_mode" : "sold_out",
+                  waitlisted: Option.getOrElse(away.waitlisted, () => false),
+                  message: away.message
+                }
+                // Joining the waitlist is kept; anything else turned away leaves nothing.
+                return outcome.waitlisted ? outcome : yield* stop(outcome)
+              }
+              if (option === undefined)
+                return yield* stop({
+                  status: "refused",
+                  errors: { choice: "Pick how you want to pay." }
+                })
+              if (applied?.status === "applied" && !(yield* codes.use(product.workspaceId, applied.code.id, now))) {
+                return yield* stop({
+                  status: "refused",
+                  errors: { code: discountRefusalMessage.used_up }
+                })
+              }
+              if (needsCard && request.card !== null) {
+                const charged = chargeTestCard(request.card, request.authenticated)
+                if (charged.status !== "succeeded") return yield* stop(charged)
+              }
+              const period = option.periodMonths
+              const subscriptionId = period === null ? null : yield* ids.make(found.test ? "test_sub_" : "sub_")
+              const paidUntil = paidUntilOf(option, now)
+              const { sale, status } = yield* sales.sell({
+                product,
+                email,
+                name: buyer.name,
+                billing: option.billing,
+                amountCents: due,
+                source: "svc_checkout",
+                how: product.fields.price_cents === 0 ? "free" : "bought",
+                orderId: yield* ids.make(found.test ? "test_ord_" : "ord_"),
+                subscriptionId,
+                paidUntil,
+                discountCode: applied?.status === "applied" ? applied.code.code : null,
+                test: found.test,
+                attribution: cleanAttribution(request.attribution),
+                now
+              })
+              // The test processor bills the membership itself from then on (the renewal worker).
+              if (subscriptionId !== null && period !== null && paidUntil !== null && option.billing !== "one-time") {
+                yield* subscriptions.insert({
+                  id: subscriptionId,
+                  workspaceId: product.workspaceId,
+                  productId: product.id,
+                  email,
+                  name: buyer.name,
+                  billing: option.billing,
+                  amountCents: option.priceCents,
+                  periodMonths: period,
+                  test: found.test,
+                  state: "active",
+                  stopReason: null,
+                  renewsAt: paidUntil,
+                  renewals: 0,
+                  createdAt: now
+                })
+              }
+              return { status: "sold", sale, product, restored: status === "restored" } as const
+            })
+          )
+          .pipe(Effect.catchTag("CheckoutStopped", (stopped) => Effect.succeed(stopped.outcome)))
+      })
+
+    return { offer, buy } as const
+  })
+}) {}
