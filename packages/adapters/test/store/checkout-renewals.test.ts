@@ -96,6 +96,22 @@ layer(StoreTest.layer, { timeout: "120 seconds" })(`the checkout's renewals (${e
       })
   )
 
+  it.effect("a membership whose access the seller removed stops without a charge", () =>
+    Effect.gen(function* () {
+      const m = yield* membership({ price_cents: 2000, billing: "monthly" })
+      const start = new Date(yield* Clock.currentTimeMillis)
+      expect((yield* m.buy("cy@example.com", "monthly")).status).toBe("sold")
+      const removed = yield* Effect.promise(() =>
+        m.store.call(m.s.token, "POST", "/customers/remove-access", { product: m.product, email: "cy@example.com" })
+      )
+      expect(removed.status).toBe(200)
+      yield* TestClock.setTime(addMonths(start, 1).getTime())
+      expect(yield* m.renewals).toBe(1)
+      expect(yield* m.renewed).toEqual([])
+      expect(yield* m.subscription).toEqual([{ state: "stopped", stop_reason: "removed", renewals: 0 }])
+    })
+  )
+
   it.effect(
     "a trial charges nothing at the checkout and the full price when it ends; a yearly price renews yearly",
     () =>

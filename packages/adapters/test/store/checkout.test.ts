@@ -290,6 +290,96 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
       })
     )
 
+    it.effect("a form sent twice sells once; the price's included credits come with the sale", () =>
+      Effect.gen(function* () {
+        const s = yield* seller
+        const id = yield* s.product({ title: "Pack", price_cents: 3000, included_credits: 100 })
+        const email = fresh("gil")
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(page))
+        // A double click: the same form, with its one token, twice at once.
+        const answers = yield* Effect.promise(() =>
+          Promise.all([
+            buyer.post(opened.text, page, { email, ...CARD }),
+            buyer.post(opened.text, page, { email, ...CARD })
+          ])
+        )
+        yield* Effect.promise(() => buyer.close())
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 403])
+        expect(answers.find((a) => a.status === 403)?.text).toContain("This form has expired")
+        expect(yield* s.sales).toHaveLength(1)
+        expect(yield* s.events("purchase.created")).toHaveLength(1)
+        // The buyer has no account yet: the credits wait for one with that email.
+        const pending = yield* s.app.setUp(
+          Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.orDie(sql<{ tenths: number }>`SELECT tenths FROM credit_pending_grants WHERE email = ${email}`)
+          )
+        )
+        expect(pending.map((p) => Number(p.tenths))).toEqual([1000])
+      })
+    )
+
+    it.effect(
+      "a checkout sale refunded by its order id ends the access and shows in New Refund, its row unchanged",
+      () =>
+        Effect.gen(function* () {
+          const s = yield* seller
+          const id = yield* s.product({ title: "Notes", price_cents: 1200 })
+          const email = fresh("ida")
+          expect((yield* checkout(s, id, { email, ...CARD })).status).toBe(200)
+          const [sale] = yield* s.sales
+          const refunded = yield* s.storeApi("POST", "/sales", {
+            event: "refund",
+            product: id,
+            email,
+            order_id: sale?.order_id
+          })
+          expect(refunded.body).toEqual({ ok: true, status: "revoked" })
+          expect(yield* s.access).toEqual([{ email, state: "refunded", how: "bought" }])
+          expect(yield* s.sales).toMatchObject([{ status: "paid", source: "svc_checkout" }])
+          const feed = yield* s.storeApi("GET", "/refunds/recent")
+          expect(feed.body.refunds).toMatchObject([{ sale_id: sale?.id, buyer_email: email, source: "svc_checkout" }])
+        })
+    )
+
+    it.effect("a bundle sold at the checkout gives each of its products", () =>
+      Effect.gen(function* () {
+        const s = yield* seller
+        const one = yield* s.product({ title: "One", price_cents: 1000 })
+        const two = yield* s.product({ title: "Two", price_cents: 1000 })
+        const saved = yield* Effect.promise(async () => {
+          const response = await fetch(`${s.app.url}/v1/tools/svc_save_bundle`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${s.user.token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              productIds: [one, two],
+              fields: { title: "Both", price_cents: 1500 },
+              status: "live"
+            })
+          })
+          return (await response.json()) as { ok: boolean; bundle: { id: string } }
+        })
+        expect(saved.ok, JSON.stringify(saved)).toBe(true)
+        const email = fresh("hal")
+        const paid = yield* checkout(s, saved.bundle.id, { email, ...CARD })
+        expect(paid.status, paid.text).toBe(200)
+        expect(yield* s.sales).toMatchObject([
+          { product_id: saved.bundle.id, amount_cents: 1500, source: "svc_checkout" }
+        ])
+        const access = yield* s.app.setUp(
+          Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.orDie(
+              sql<{ product_id: string; state: string }>`SELECT product_id, state FROM store_access
+              WHERE workspace_id = ${s.workspaceId} AND email = ${email} ORDER BY product_id`
+            )
+          )
+        )
+        expect(access.map((a) => a.product_id).sort()).toEqual([saved.bundle.id, one, two].sort())
+        expect(access.every((a) => a.state === "active")).toBe(true)
+      })
+    )
+
     it.effect("a free product is claimed without a card, with how free", () =>
       Effect.gen(function* () {
         const s = yield* seller
