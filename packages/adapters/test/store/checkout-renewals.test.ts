@@ -30,6 +30,7 @@ layer(StoreTest.layer, { timeout: "120 seconds" })(`the checkout's renewals (${e
               code: "",
               card: card ? { number: "4242424242424242", expiry: "12/99", cvc: "123" } : null,
               authenticated: false,
+              attempt: "",
               attribution: NO_ATTRIBUTION
             })
           )

@@ -140,7 +140,7 @@ export const checkoutPage = (
                   </form>`
           }
             <form method="post" action="${at}">
-              ${hidden("csrf", options.csrf)} ${carried}
+              ${hidden("csrf", options.csrf)} ${hidden("attempt", offer.attempt)} ${carried}
               ${code === null ? html`` : hidden("code", code.code)}
               ${
                 waitlistOnly

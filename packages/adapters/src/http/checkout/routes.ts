@@ -4,8 +4,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
 import { type CheckoutRequest, StoreCheckout, type Unavailable } from "@svc/core/store"
-import { Effect, type Layer } from "effect"
-import { ensureSession, errorPages, redirectTo } from "../browser/index.js"
+import { Transactor } from "@svc/core/shared"
+import { Effect, type Layer, Option } from "effect"
+import { ensureSession, errorPages, redirectTo, spendFormToken } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
 import { notePage } from "../public-pages/pages.js"
 import { makePublicPost } from "../public-pages/public-post.js"
@@ -37,13 +38,14 @@ const attributionOf = (params: URLSearchParams, referer: string | undefined, own
 export const CheckoutRoutes: Layer.Layer<
   never,
   never,
-  HttpLayerRouter.HttpRouter | PublicUrl | BrowserSessions | StoreCheckout | RateLimiter
+  HttpLayerRouter.HttpRouter | PublicUrl | BrowserSessions | StoreCheckout | RateLimiter | Transactor
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const url = yield* PublicUrl
     const sessions = yield* BrowserSessions
     const checkout = yield* StoreCheckout
     const limiter = yield* RateLimiter
+    const transactor = yield* Transactor
     const errors = errorPages(url.base)
     const admitted = makePublicPost(url, sessions, limiter)
     const ownOrigin = new URL(url.base).origin
@@ -96,7 +98,9 @@ export const CheckoutRoutes: Layer.Layer<
     const buy = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const productId = yield* productIdOf
-        const checked = yield* admitted(request, `checkout:${productId}`, purposeOf(productId))
+        // The form's token is spent in the sale's transaction (below), so a form sent twice at once waits for the
+        // first to finish and is then answered with its sale.
+        const checked = yield* admitted(request, `checkout:${productId}`, purposeOf(productId), { spendToken: false })
         if ("refused" in checked) return checked.refused
         const fields = checked.fields
         const field = (name: string) => fields.get(name) ?? ""
@@ -143,6 +147,7 @@ export const CheckoutRoutes: Layer.Layer<
           code: field("code"),
           card,
           authenticated: field("authenticated") === "yes",
+          attempt: field("attempt"),
           attribution: {
             utmSource: attribution.utm_source ?? null,
             utmMedium: attribution.utm_medium ?? null,
@@ -153,7 +158,16 @@ export const CheckoutRoutes: Layer.Layer<
             referrer: attribution.referrer ?? null
           }
         }
-        const outcome = yield* checkout.buy(order)
+        const outcome = yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            if (!(yield* spendFormToken(sessions, checked.session, purposeOf(productId), field("csrf")))) {
+              const sold = yield* checkout.soldBy(productId, field("attempt"))
+              return Option.isNone(sold) ? ("expired" as const) : { status: "sold" as const, ...sold.value }
+            }
+            return yield* checkout.buy(order)
+          })
+        )
+        if (outcome === "expired") return errors.formExpired("Go back, reload the page and send it again.")
         switch (outcome.status) {
           case "sold": {
             const sale = outcome.sale

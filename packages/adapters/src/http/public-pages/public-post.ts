@@ -1,8 +1,8 @@
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type { BrowserSessions } from "@svc/core/auth"
+import type { BrowserSession, BrowserSessions } from "@svc/core/auth"
 import type { RateLimiter } from "@svc/core/limits"
-import { type Context, Effect } from "effect"
+import { type Context, Effect, type Option } from "effect"
 import { errorPages, existingSession, readPostedForm, sameOrigin, spendFormToken } from "../browser/index.js"
 import type { PublicUrl } from "../config.js"
 import { requesterOf } from "../requester.js"
@@ -15,15 +15,16 @@ import { notePage } from "./pages.js"
 export const PUBLIC_POSTS_PER_WINDOW = 30
 export const PUBLIC_POST_WINDOW_MS = 10 * 60_000
 
-/** A post the checks let through (its fields), or the page that refuses it. */
+/** A post the checks let through (its fields and the visitor's session), or the page that refuses it. */
 export type Admitted =
-  | { readonly fields: URLSearchParams }
+  | { readonly fields: URLSearchParams; readonly session: Option.Option<BrowserSession> }
   | { readonly refused: HttpServerResponse.HttpServerResponse }
 
 /**
  * The checks every public post passes before it is read: our own origin, the form's single-use token of the visitor's
  * browser session, and the address's rate per `place` (a store's handle, a checkout), so a flood on one page does not
- * lock its sender out of every other.
+ * lock its sender out of every other. With `spendToken: false` the caller spends the token itself (in the transaction
+ * of what the post does, as the checkout does), and the answer carries the session to spend it with.
  */
 export const makePublicPost = (
   url: Context.Tag.Service<PublicUrl>,
@@ -31,13 +32,18 @@ export const makePublicPost = (
   limiter: Context.Tag.Service<RateLimiter>
 ) => {
   const errors = errorPages(url.base)
-  return (request: HttpServerRequest, place: string, purpose: string): Effect.Effect<Admitted> =>
+  return (
+    request: HttpServerRequest,
+    place: string,
+    purpose: string,
+    options: { readonly spendToken: boolean } = { spendToken: true }
+  ): Effect.Effect<Admitted> =>
     Effect.gen(function* () {
       if (!sameOrigin(request, url)) return { refused: errors.crossSite() }
       const fields = yield* readPostedForm(request).pipe(Effect.orElseSucceed(() => new URLSearchParams()))
       const session = yield* existingSession(sessions, request, url)
       const token = fields.get("csrf") ?? ""
-      if (!(yield* spendFormToken(sessions, session, purpose, token))) {
+      if (options.spendToken && !(yield* spendFormToken(sessions, session, purpose, token))) {
         return { refused: errors.formExpired("Go back, reload the page and send it again.") }
       }
       const rate = yield* limiter.take(
@@ -55,6 +61,6 @@ export const makePublicPost = (
           })
         }
       }
-      return { fields }
+      return { fields, session }
     })
 }

@@ -10,6 +10,7 @@ import { StoreSetup } from "../catalog/settings.js"
 import { makeStock } from "../catalog/stock.js"
 import { readEmailAddress } from "../email-list/email-address.js"
 import type { Attribution, Sale } from "../sales/sale.js"
+import { SalesRepo } from "../sales/ports.js"
 import { StoreSales } from "../sales/sales.js"
 import {
   type DiscountCode,
@@ -21,6 +22,13 @@ import {
 import { DiscountCodesRepo, SubscriptionsRepo } from "./ports.js"
 import { dueNowCents, type PriceChoice, type PriceOption, paidUntilOf, priceOptions } from "./price-options.js"
 import { chargeTestCard, readTestCard, type TestCard } from "./test-processor.js"
+
+const ATTEMPT_PREFIX = "chk_"
+const ATTEMPT_PATTERN = /^chk_[a-z0-9]{8,40}$/
+
+/** The order id of an attempt's sale: the test processor's are marked, so they never pass for a live one. */
+const orderIdOf = (attempt: string, test: boolean) =>
+  `${test ? "test_ord_" : "ord_"}${attempt.slice(ATTEMPT_PREFIX.length)}`
 
 /** The longest buyer name the checkout keeps. */
 export const BUYER_NAME_MAX = 200
@@ -61,6 +69,11 @@ export interface CheckoutOffer {
   /** Whether the built-in test processor takes the payment (no money moves). */
   readonly test: boolean
   readonly code: AppliedCode | null
+  /**
+   * This showing of the page's order: the form sends it back, and one attempt sells at most once, so a form sent
+   * twice (a double click, a reload) answers the first sale instead of making a second.
+   */
+  readonly attempt: string
 }
 
 /** What the buyer sent from the checkout page. */
@@ -74,6 +87,8 @@ export interface CheckoutRequest {
   readonly card: TestCard | null
   /** The buyer passed the test processor's authentication step. */
   readonly authenticated: boolean
+  /** The page's {@link CheckoutOffer.attempt}; a malformed one is replaced by a fresh one. */
+  readonly attempt: string
   readonly attribution: Attribution
 }
 
@@ -147,6 +162,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
     const subscriptions = yield* SubscriptionsRepo
     const stock = yield* makeStock
     const ids = yield* Ids
+    const salesRepo = yield* SalesRepo
     const transactor = yield* Transactor
 
     const notFound: Unavailable = {
@@ -233,7 +249,8 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
           soldOut,
           waitlist: product.fields.quantity_waitlist,
           test: found.test,
-          code: yield* applyCode(product, code, now)
+          code: yield* applyCode(product, code, now),
+          attempt: yield* ids.make(ATTEMPT_PREFIX)
         }
         return { status: "available", offer: result } as const
       })
@@ -299,9 +316,18 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
         }
         const email = buyer.email.value
 
+        const attempt = ATTEMPT_PATTERN.test(request.attempt) ? request.attempt : yield* ids.make(ATTEMPT_PREFIX)
+        const orderId = orderIdOf(attempt, found.test)
+
         return yield* transactor
           .withTransaction(
             Effect.gen(function* () {
+              // Taken in the sale's transaction: a failed attempt gives it back, a sold one keeps it.
+              if (!(yield* salesRepo.claim(product.workspaceId, `checkout:${attempt}`, now))) {
+                const first = yield* salesRepo.findByOrder(product.workspaceId, orderId)
+                if (Option.isSome(first))
+                  return { status: "sold", sale: first.value, product, restored: false } as const
+              }
               const away = yield* sales.turnAway(product, email, buyer.name, now)
               if (away !== undefined) {
                 const outcome: CheckoutOutcome = {
@@ -339,7 +365,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
                 amountCents: due,
                 source: "svc_checkout",
                 how: product.fields.price_cents === 0 ? "free" : "bought",
-                orderId: yield* ids.make(found.test ? "test_ord_" : "ord_"),
+                orderId,
                 subscriptionId,
                 paidUntil,
                 discountCode: applied?.status === "applied" ? applied.code.code : null,
@@ -372,6 +398,18 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
           .pipe(Effect.catchTag("CheckoutStopped", (stopped) => Effect.succeed(stopped.outcome)))
       })
 
-    return { offer, buy } as const
+    /**
+     * The sale an attempt made, if it made one: what a form sent again, its token already used, is answered with.
+     */
+    const soldBy = (productId: string, attempt: string) =>
+      Effect.gen(function* () {
+        if (!ATTEMPT_PATTERN.test(attempt)) return Option.none()
+        const found = yield* sellable(productId)
+        if ("unavailable" in found) return Option.none()
+        const sale = yield* salesRepo.findByOrder(found.product.workspaceId, orderIdOf(attempt, found.test))
+        return Option.map(sale, (sold) => ({ sale: sold, product: found.product }))
+      })
+
+    return { offer, buy, soldBy } as const
   })
 }) {}
