@@ -6,13 +6,12 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { chromiumOnMachine, launchChromium, screenshot } from "../oauth/browser-support.js"
-import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
+import { TestApp } from "../support/app.js"
 import { skipWithout } from "../support/external-tool.js"
+import { checkoutSeller } from "./checkout-support.js"
 
 const withoutChromium = skipWithout("the checkout browser test", chromiumOnMachine)
 
@@ -20,33 +19,9 @@ describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () 
   layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })((it) => {
     it.scoped("with a 20 % code from a campaign's link; a declined card sells nothing; a free product is claimed", () =>
       Effect.gen(function* () {
-        const app = yield* TestApp
-        const user = yield* app.signUp({ plan: "starter" })
-        const workspaceId = user.workspace.id
-        yield* app.setUp(
-          Effect.flatMap(StoreSetup, (s) =>
-            s.set(workspaceId, { supportEmail: "help@example.com", cardProcessor: "connected" })
-          )
-        )
+        const { app, workspaceId, product, storeApi: callStoreApi, sales: saleRows } = yield* checkoutSeller
         const storeApi = (method: string, path: string, body?: unknown) =>
-          Effect.promise(async () => {
-            const response = await fetch(`${app.url}/store-app/v1${path}`, {
-              method,
-              headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            })
-            return (await response.json()) as Record<string, unknown>
-          })
-        const product = (fields: Record<string, unknown>) =>
-          Effect.gen(function* () {
-            const customAi = yield* app.setUp(
-              Effect.orDie(Effect.flatMap(CustomAis, (s) => s.create(workspaceId, { name: "Coach" })))
-            )
-            const created = yield* storeApi("POST", "/products", { custom_ai_id: customAi.id, ...fields })
-            const id = (created.product as { id: string }).id
-            expect((yield* storeApi("POST", `/products/${id}/publish`)).ok).toBe(true)
-            return id
-          })
+          Effect.map(callStoreApi(method, path, body), (answer) => answer.body)
         const rows = <A extends object>(
           query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>
         ) => app.setUp(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.orDie(query(sql))))
@@ -82,7 +57,7 @@ describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () 
           await page.getByRole("alert").filter({ hasText: "Your card was declined" }).waitFor()
           await screenshot(page, "checkout-declined")
         })
-        expect(yield* rows((sql) => sql`SELECT id FROM store_sales WHERE workspace_id = ${workspaceId}`)).toEqual([])
+        expect(yield* saleRows).toEqual([])
 
         // The same page again (the code and the campaign kept), with the card that pays.
         yield* Effect.promise(async () => {

@@ -5,12 +5,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { CustomAis } from "@svc/core/custom-ai"
-import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
 import { Agent, fetch as undiciFetch } from "undici"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
+import { checkoutSeller } from "./checkout-support.js"
 
 let counter = 0
 const fresh = (name: string) => `${name}-${++counter}@example.org`
@@ -85,65 +84,7 @@ const hiddenFields = (page: string, action: string) => {
 
 const CARD = { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }
 
-/** A seller on Starter with a support email and the card processor connected (the test processor). */
-const seller = Effect.gen(function* () {
-  const app = yield* TestApp
-  const user = yield* app.signUp({ plan: "starter" })
-  const workspaceId = user.workspace.id
-  yield* app.setUp(
-    Effect.flatMap(StoreSetup, (s) =>
-      s.set(workspaceId, { supportEmail: "help@example.com", cardProcessor: "connected" })
-    )
-  )
-  const storeApi = (method: string, path: string, body?: unknown) =>
-    Effect.promise(async () => {
-      const response = await fetch(`${app.url}/store-app/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-    })
-  /** A live product with `fields`; answers its id. */
-  const product = (fields: Record<string, unknown>) =>
-    Effect.gen(function* () {
-      const customAi = yield* app.setUp(
-        Effect.orDie(Effect.flatMap(CustomAis, (s) => s.create(workspaceId, { name: "Coach" })))
-      )
-      const created = yield* storeApi("POST", "/products", { custom_ai_id: customAi.id, ...fields })
-      expect(created.status, JSON.stringify(created.body)).toBe(201)
-      const id = (created.body.product as { id: string }).id
-      const published = yield* storeApi("POST", `/products/${id}/publish`)
-      expect(published.status, JSON.stringify(published.body)).toBe(200)
-      return id
-    })
-  const rows = <A extends object>(query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-    app.setUp(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.orDie(query(sql))))
-  const sales = rows(
-    (sql) =>
-      sql<Record<string, unknown>>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} ORDER BY created_at`
-  )
-  const events = (type: string) =>
-    rows(
-      (sql) =>
-        sql<{
-          data: Record<string, unknown>
-        }>`SELECT data FROM events WHERE workspace_id = ${workspaceId} AND type = ${type}`
-    )
-  const mail = rows(
-    (sql) =>
-      sql<{ recipient: string; kind: string }>`SELECT recipient, kind FROM mail_outbox
-        WHERE workspace_id = ${workspaceId} ORDER BY created_at`
-  )
-  const access = rows(
-    (sql) =>
-      sql<{ email: string; state: string; how: string }>`SELECT email, state, how FROM store_access
-        WHERE workspace_id = ${workspaceId} AND state <> 'none' ORDER BY email`
-  )
-  return { app, user, workspaceId, storeApi, product, sales, events, mail, access }
-})
-
-type Seller = Effect.Effect.Success<typeof seller>
+type Seller = Effect.Effect.Success<typeof checkoutSeller>
 
 /** Opens the product's checkout page (at `query`), then posts its form with `typed`. */
 const checkout = (s: Seller, productId: string, typed: Record<string, string>, query = "", buyer?: Buyer) =>
@@ -162,7 +103,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
   (it) => {
     it.effect("sells with the test processor and a 20 % code, keeping the landing link's attribution", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Course", price_cents: 5000, compare_at_cents: 8000 })
         const code = yield* s.storeApi("POST", "/discount-codes", {
           product: id,
@@ -234,7 +175,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("a declined card, a bad card and a refused code leave nothing behind", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Guide", price_cents: 2500 })
         const email = fresh("bob")
         const declined = yield* checkout(s, id, { email, ...CARD, card_number: "4000 0000 0000 0002" })
@@ -269,7 +210,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("the authentication test card asks to confirm; confirming pays, refusing does not", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Workshop", price_cents: 9900 })
         const email = fresh("cat")
         const buyer = new Buyer(s.app.url)
@@ -292,7 +233,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("a form sent twice sells once and answers that sale both times; included credits come with it", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Pack", price_cents: 3000, included_credits: 100 })
         const email = fresh("gil")
         const buyer = new Buyer(s.app.url)
@@ -325,7 +266,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
       "a checkout sale refunded by its order id ends the access and shows in New Refund, its row unchanged",
       () =>
         Effect.gen(function* () {
-          const s = yield* seller
+          const s = yield* checkoutSeller
           const id = yield* s.product({ title: "Notes", price_cents: 1200 })
           const email = fresh("ida")
           expect((yield* checkout(s, id, { email, ...CARD })).status).toBe(200)
@@ -346,7 +287,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("a bundle sold at the checkout gives each of its products", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const one = yield* s.product({ title: "One", price_cents: 1000 })
         const two = yield* s.product({ title: "Two", price_cents: 1000 })
         const saved = yield* Effect.promise(async () => {
@@ -383,7 +324,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("a free product is claimed without a card, with how free", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Starter kit", price_cents: 0 })
         const page = yield* Effect.promise(() => new Buyer(s.app.url).open(`${s.app.url}/c/${id}`))
         expect(page.text).not.toContain("card_number")
@@ -401,7 +342,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("a membership starts its first period (or its trial) and a yearly price can be picked", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({
           title: "Club",
           price_cents: 1500,
@@ -431,7 +372,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("waitlist mode takes the email only; the page of an unpublished or unknown product says so", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({ title: "Soon", price_cents: 4000, waitlist_mode: true })
         const email = fresh("fay")
         const page = yield* Effect.promise(() => new Buyer(s.app.url).open(`${s.app.url}/c/${id}`))
@@ -462,7 +403,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(
 
     it.effect("50 buyers racing for 10 places: exactly 10 sales; a code with max_uses 1 is used once", () =>
       Effect.gen(function* () {
-        const s = yield* seller
+        const s = yield* checkoutSeller
         const id = yield* s.product({
           title: "Cohort",
           price_cents: 3000,

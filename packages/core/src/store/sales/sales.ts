@@ -223,6 +223,27 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         return done("revoked")
       })
 
+    /** The buyer's access row of an order, locked, then turned on as `grant` does; with whether they had access. */
+    const grantOrder = (order: RenewalOrder) =>
+      Effect.gen(function* () {
+        const { product, email, now } = order
+        const person = yield* access.lock(product.workspaceId, product.id, email, now)
+        const had = hasAccess(person, now.getTime())
+        const granted = yield* grant(
+          product,
+          person,
+          {
+            name: order.name ?? undefined,
+            orderId: order.orderId ?? undefined,
+            subscriptionId: order.subscriptionId ?? undefined
+          },
+          now,
+          order.paidUntil,
+          order.how
+        )
+        return { person, had, ...granted }
+      })
+
     /**
      * Whether a new sale of `product` to `email` must be turned away (waitlist mode, sold out, or a bundle with a
      * product sold out), putting the person on the waitlist where the product keeps one. In the sale's transaction.
@@ -251,20 +272,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const sell = (order: SaleOrder) =>
       Effect.gen(function* () {
         const { product, email, now } = order
-        const person = yield* access.lock(product.workspaceId, product.id, email, now)
-        const had = hasAccess(person, now.getTime())
-        const { first, included } = yield* grant(
-          product,
-          person,
-          {
-            name: order.name ?? undefined,
-            orderId: order.orderId ?? undefined,
-            subscriptionId: order.subscriptionId ?? undefined
-          },
-          now,
-          order.paidUntil,
-          order.how
-        )
+        const { had, first, included } = yield* grantOrder(order)
         const sale: Sale = {
           id: yield* ids.make("purchase:"),
           workspaceId: product.workspaceId,
@@ -308,20 +316,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const renew = (order: RenewalOrder) =>
       Effect.gen(function* () {
         const { product, email, now } = order
-        const person = yield* access.lock(product.workspaceId, product.id, email, now)
-        const had = hasAccess(person, now.getTime())
-        const { first } = yield* grant(
-          product,
-          person,
-          {
-            name: order.name ?? undefined,
-            orderId: order.orderId ?? undefined,
-            subscriptionId: order.subscriptionId ?? undefined
-          },
-          now,
-          order.paidUntil,
-          order.how
-        )
+        const { person, had, first } = yield* grantOrder(order)
         yield* recordEvent(product.workspaceId, "membership.renewed", {
           product_id: product.id,
           product_title: product.fields.title,
