@@ -35,6 +35,18 @@ const optionLabel = (option: PriceOption) => {
 const trialLine = (option: PriceOption) =>
   option.trialDays === null ? "" : ` — first ${option.trialDays} days free, then charged`
 
+/** One card field: its label, the input and its error. */
+const cardField = (
+  errors: CheckoutErrors,
+  name: keyof CheckoutErrors,
+  label: string,
+  input: { readonly inputmode: string; readonly autocomplete: string; readonly placeholder: string },
+  value: string
+) =>
+  html`<label for="${name}">${label}</label>
+<input id="${name}" name="${name}" type="text" inputmode="${input.inputmode}" autocomplete="${input.autocomplete}" placeholder="${input.placeholder}" value="${value}"${invalidAttrs(errors, name)}>
+${fieldError(errors, name)}`
+
 /** What the checkout page shows again after a refused post. */
 export interface CheckoutShown {
   readonly errors?: CheckoutErrors
@@ -154,44 +166,10 @@ ${fieldError(errors, "choice")}`
                   ? html``
                   : html`<fieldset>
                       <legend>Card</legend>
-                      <label for="card_number">Card number</label>
-                      <input
-                        id="card_number"
-                        name="card_number"
-                        type="text"
-                        inputmode="numeric"
-                        autocomplete="cc-number"
-                        value="${typed.card_number ?? ""}"
-                        ${invalidAttrs(errors, "card_number")}
-                      />
-                      ${fieldError(errors, "card_number")}
+                      ${cardField(errors, "card_number", "Card number", { inputmode: "numeric", autocomplete: "cc-number", placeholder: "" }, typed.card_number ?? "")}
                       <div class="row">
-                        <div>
-                          <label for="card_expiry">Expiry (MM/YY)</label>
-                          <input
-                            id="card_expiry"
-                            name="card_expiry"
-                            type="text"
-                            autocomplete="cc-exp"
-                            placeholder="MM/YY"
-                            value="${typed.card_expiry ?? ""}"
-                            ${invalidAttrs(errors, "card_expiry")}
-                          />
-                          ${fieldError(errors, "card_expiry")}
-                        </div>
-                        <div>
-                          <label for="card_cvc">Security code</label>
-                          <input
-                            id="card_cvc"
-                            name="card_cvc"
-                            type="text"
-                            inputmode="numeric"
-                            autocomplete="cc-csc"
-                            value=""
-                            ${invalidAttrs(errors, "card_cvc")}
-                          />
-                          ${fieldError(errors, "card_cvc")}
-                        </div>
+                        <div>${cardField(errors, "card_expiry", "Expiry (MM/YY)", { inputmode: "text", autocomplete: "cc-exp", placeholder: "MM/YY" }, typed.card_expiry ?? "")}</div>
+                        <div>${cardField(errors, "card_cvc", "Security code", { inputmode: "numeric", autocomplete: "cc-csc", placeholder: "" }, "")}</div>
                       </div>
                     </fieldset>`
               }
