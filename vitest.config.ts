@@ -102,6 +102,8 @@ const engineFree = [
   // Chunking, pages as text (html-to-text in a worker) and extractive quotes: pure, no database.
   "packages/adapters/test/custom-ai/knowledge-text.test.ts",
   "packages/server/test/ai-config.test.ts",
+  // The Stripe adapter against recorded exchanges on a loopback replay server: no database.
+  "packages/adapters/test/payments/stripe.test.ts",
   // The Mastodon publisher against recorded exchanges on a loopback replay server: no database.
   "packages/adapters/test/publisher/mastodon.test.ts",
   // The Bluesky publisher against a local PDS in a child process (SQLite of its own): no test database.

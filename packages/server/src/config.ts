@@ -193,6 +193,11 @@ export const ServerConfig = Config.all({
       })
     )
   ),
+  /**
+   * Where Stripe's API is: Stripe's own unless set. A test, or a company proxy in front of Stripe, sets it (the
+   * stores' own keys come from their settings, never from here).
+   */
+  stripeApiUrl: Config.option(Config.url("SVC_STRIPE_API_URL")),
   /** How a stop drains the HTTP server (`drain.ts` in the adapters): "not ready" for `delayMs`, then in-flight calls. */
   drain: Config.all({
     delayMs: notNegative("SVC_DRAIN_DELAY_MS", DEFAULT_DRAIN.delayMs),

@@ -1,5 +1,6 @@
 import { DocumentTextLive } from "@svc/adapters/ai"
 import { OutboundSettings, PageFetcherLive } from "@svc/adapters/http-sender"
+import { StripeProcessorLive } from "@svc/adapters/payments"
 import { type DatabaseConfig, DeliveryPolling, databaseConfig } from "@svc/adapters/sql"
 import { ServerSecretKey } from "@svc/adapters/system"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
@@ -51,6 +52,15 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
   )
 )
 
+/** The stores' live card processor: Stripe, at `SVC_STRIPE_API_URL` when set. */
+export const CardProcessorLive = Layer.unwrapEffect(
+  Effect.map(ServerConfig, (config) =>
+    StripeProcessorLive(
+      Option.match(config.stripeApiUrl, { onNone: () => ({}), onSome: (url) => ({ apiBase: url.origin }) })
+    )
+  )
+)
+
 /** The publishers and public addresses of scheduling, at the server's public address. */
 export const SchedulingPortsLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) => schedulingPortsAt(publicBase(config), config.allowLoopback))
@@ -85,6 +95,7 @@ export const appLayerOn = (database: DatabaseConfig) =>
       )
     ),
     Layer.provideMerge(ChatModelLive),
+    Layer.provideMerge(CardProcessorLive),
     Layer.provideMerge(PageFetcherLive),
     Layer.provideMerge(DocumentTextLive),
     Layer.provideMerge(AuthSettingsLive),

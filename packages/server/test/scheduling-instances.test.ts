@@ -74,8 +74,15 @@ describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 48
     if (pds === undefined) throw new Error("no network")
     const account = await Effect.runPromise(pds.createAccount("many"))
     const seller = await setUpSeller(env, "many@example.com")
-    // The account connected and the posts scheduled before any server runs, due a few seconds after they start.
-    const dueAt = new Date(Date.now() + 20_000)
+    // The webhook exists before any post can go out: an event is sent to the webhooks that exist when it is logged.
+    const receiver = await startReceiver(() => ({ status: 200 }))
+    const doomed = await serve()
+    await createWebhook(storeApi(doomed.baseUrl, seller.token), receiver.url("/posts"), [
+      "post.published",
+      "post.failed"
+    ])
+    // The account connected and the posts scheduled beside the running server (one PostgreSQL), due a few seconds on.
+    const dueAt = new Date(Date.now() + 5_000)
     const postIds = await runOnCore(
       env,
       Effect.gen(function* () {
@@ -100,14 +107,7 @@ describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 48
       [makeBlueskyPublisher()]
     )
     expect(new Set(postIds).size).toBe(POSTS)
-
-    const receiver = await startReceiver(() => ({ status: 200 }))
-    const doomed = await serve()
     await serve()
-    await createWebhook(storeApi(doomed.baseUrl, seller.token), receiver.url("/posts"), [
-      "post.published",
-      "post.failed"
-    ])
 
     const agent = await Effect.runPromise(pds.agentFor(account))
     const blueskyPosts = async () => {

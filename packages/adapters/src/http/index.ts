@@ -11,6 +11,7 @@ import { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
 import { CheckoutRoutes } from "./checkout/routes.js"
+import { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
 import { WorkspaceStepsRoutes } from "./workspace-steps/index.js"
@@ -61,12 +62,13 @@ export { PostFeedRoutes } from "./public-pages/post-feed.js"
 export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW } from "./public-pages/public-post.js"
 export { StorePagesRoutes } from "./public-pages/routes.js"
 export { CheckoutRoutes } from "./checkout/routes.js"
+export { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
 
 /**
  * Every face of the tool server (MCP, REST tools, health, metadata, OAuth and settings pages, the store API,
- * GraphQL, the automation steps under `/ai`, the stores' pages and checkout, and the mail pages: unsubscribe links and
+ * GraphQL, the automation steps under `/ai`, the stores' pages and checkout (with Stripe's webhook), and the mail pages: unsubscribe links and
  * the outbox), ready to merge
  * into one router.
  */
@@ -81,6 +83,7 @@ export const ToolFacesLive = Layer.mergeAll(
   MailRoutes,
   StorePagesRoutes,
   CheckoutRoutes,
+  StripeWebhookRoutes,
   PostFeedRoutes,
   FeedClickRoutes,
   ConnectRoutes,

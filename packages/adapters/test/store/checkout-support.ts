@@ -4,6 +4,7 @@ import { expect } from "@effect/vitest"
 import { CustomAis } from "@svc/core/custom-ai"
 import { StoreSetup } from "@svc/core/store"
 import { Effect } from "effect"
+import { Agent, fetch as undiciFetch } from "undici"
 import { TestApp } from "../support/app.js"
 
 /** A seller on Starter with a support email and the card processor connected (the test processor). */
@@ -63,3 +64,75 @@ export const checkoutSeller = Effect.gen(function* () {
   )
   return { app, user, workspaceId, storeApi, product, sales, events, mail, access }
 })
+
+let counter = 0
+/** A buyer email no other test of the file uses. */
+export const fresh = (name: string) => `${name}-${++counter}@example.org`
+
+/**
+ * A buyer's browser: keeps its cookies, follows no redirects, and connects from its own loopback address (127.0.0.x)
+ * so each buyer has the rate allowance a person at their own address would.
+ */
+export class Buyer {
+  readonly cookies = new Map<string, string>()
+  readonly dispatcher: Agent
+  constructor(
+    readonly origin: string,
+    address = "127.0.0.1"
+  ) {
+    this.dispatcher = new Agent({ localAddress: address })
+  }
+
+  private async send(url: string, init: { method?: string; body?: string; headers?: Record<string, string> }) {
+    const response = await undiciFetch(url, {
+      method: init.method ?? "GET",
+      redirect: "manual",
+      dispatcher: this.dispatcher,
+      headers: {
+        ...init.headers,
+        ...(this.cookies.size === 0
+          ? {}
+          : { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ") })
+      },
+      ...(init.body === undefined ? {} : { body: init.body })
+    })
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ""] = header.split(";")
+      const eq = pair.indexOf("=")
+      this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim())
+    }
+    return { status: response.status, headers: response.headers, text: await response.text() }
+  }
+
+  open(url: string, referer?: string) {
+    return this.send(url, referer === undefined ? {} : { headers: { referer } })
+  }
+
+  /** Posts the page's checkout form: its hidden fields, then `typed`. */
+  post(page: string, action: string, typed: Record<string, string>) {
+    const body = new URLSearchParams({ ...hiddenFields(page, action), ...typed })
+    return this.send(action, {
+      method: "POST",
+      body: body.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: this.origin }
+    })
+  }
+
+  close() {
+    return this.dispatcher.close()
+  }
+}
+
+const decode = (text: string) => text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+
+/** The hidden fields of the page's form posting to `action`. */
+export const hiddenFields = (page: string, action: string) => {
+  const forms = [...page.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)]
+  const form = forms.find((match) => match[1] === action)
+  if (form === undefined) throw new Error(`no form posting to ${action} on the page:\n${page}`)
+  const fields: Record<string, string> = {}
+  for (const input of (form[2] ?? "").matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[input[1] ?? ""] = decode(input[2] ?? "")
+  }
+  return fields
+}

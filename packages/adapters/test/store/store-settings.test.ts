@@ -26,7 +26,8 @@ layer(StoreTest.layer, { timeout: "60 seconds", excludeTestServices: true })(`st
           support_email: null,
           card_processor: "none",
           email_list_add_buyers: true,
-          email_double_opt_in: false
+          email_double_opt_in: false,
+          stripe: null
         }
       })
 
@@ -60,7 +61,8 @@ layer(StoreTest.layer, { timeout: "60 seconds", excludeTestServices: true })(`st
           support_email: "help@ada.example",
           card_processor: "connected",
           email_list_add_buyers: true,
-          email_double_opt_in: true
+          email_double_opt_in: true,
+          stripe: null
         }
       })
       // Kept: a second read answers the same, and the store's identity carries the new name.

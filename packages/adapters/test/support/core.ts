@@ -19,6 +19,7 @@ import { Effect, Layer } from "effect"
 import { NoChatModelLive } from "../../src/ai/none.js"
 import { DocumentTextLive } from "../../src/ai/document-text.js"
 import { makePageFetcher } from "../../src/http-sender/page-fetcher.js"
+import { StripeProcessorLive } from "../../src/payments/stripe.js"
 import { makeMediaFetcher } from "../../src/media/fetcher.js"
 import { MediaStoreSettings } from "../../src/media/settings.js"
 import { makeSsrfSafeSender } from "../../src/http-sender/index.js"
@@ -89,6 +90,8 @@ export const testCoreLayer = <ROut = never>(replacements?: PortReplacements<ROut
     Layer.provideMerge(Layer.mergeAll(SqlPortsLive, testSchedulingPorts, replacements ?? Layer.empty)),
     Layer.provideMerge(testSenderLayer),
     Layer.provideMerge(NoChatModelLive),
+    // Stripe at its own address: a test of the live processor replaces `CardProcessor` with one on a replay server.
+    Layer.provideMerge(StripeProcessorLive()),
     Layer.provideMerge(testPageFetcherLayer),
     Layer.provideMerge(DocumentTextLive),
     Layer.provideMerge(AuthSettings.Default),

@@ -18,7 +18,11 @@ const RecordedRequest = Schema.Struct({
   headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   /** Fields of a JSON body that must be deep-equal to these (other fields are free). */
   json: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  /** Text fields of a `multipart/form-data` body that must be equal to these (file fields are read by the test). */
+  /**
+   * Text fields of a `multipart/form-data` or `application/x-www-form-urlencoded` body that must be equal to these,
+   * named as sent: a URL-encoded name is decoded, so Stripe's `line_items[0][price_data][unit_amount]` is written so
+   * here. File fields are read by the test.
+   */
   form: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
 })
 

@@ -49,6 +49,22 @@ export interface paths {
         readonly patch: operations["settings.update"];
         readonly trace?: never;
     };
+    readonly "/store-app/v1/settings/stripe": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put: operations["settings.connectStripe"];
+        readonly post?: never;
+        readonly delete: operations["settings.disconnectStripe"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/products": {
         readonly parameters: {
             readonly query?: never;
@@ -1339,7 +1355,7 @@ export interface components {
             /** @description Where buyers write for help; a product cannot be published while it is null. */
             readonly support_email: string | null;
             /**
-             * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url.
+             * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout: the connected Stripe account (stripe, set with PUT /settings/stripe), else the built-in test processor (test mode, no money moves); none: paid products need checkout_mode external with checkout_url.
              * @enum {string}
              */
             readonly card_processor: "connected" | "none";
@@ -1347,6 +1363,19 @@ export interface components {
             readonly email_list_add_buyers: boolean;
             /** @description Whether a public sign-up joins only after confirming by email. */
             readonly email_double_opt_in: boolean;
+            /** @description The connected Stripe account that takes the checkout's payments; null: with card_processor connected, the built-in test processor takes them (no money moves). */
+            readonly stripe: components["schemas"]["StripeAccountRow"] | null;
+        };
+        /** @description The store's connected Stripe account. */
+        readonly StripeAccountRow: {
+            /** @description The Stripe account the secret key belongs to (acct_…). */
+            readonly account_id: string;
+            /** @description true: a live key, real money moves; false: Stripe's own test mode (its test cards). */
+            readonly livemode: boolean;
+            /** @description When the keys were set (ISO 8601). */
+            readonly connected_at: string;
+            /** @description Add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret. */
+            readonly webhook_url: string;
         };
         /** @description A cohort of a product. */
         readonly CohortRow: {
@@ -2646,7 +2675,7 @@ export interface operations {
                     /** @description An email address like help@example.com; null clears it (products can then not be published). */
                     readonly support_email?: string | null;
                     /**
-                     * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url.
+                     * @description connected: a card processor takes the store's payments, so paid products can use the store's own checkout: the connected Stripe account (stripe, set with PUT /settings/stripe), else the built-in test processor (test mode, no money moves); none: paid products need checkout_mode external with checkout_url.
                      * @enum {string}
                      */
                     readonly card_processor?: "connected" | "none";
@@ -2657,6 +2686,249 @@ export interface operations {
                 };
             };
         };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly settings: components["schemas"]["StoreSettingsRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "settings.connectStripe": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * maxLength(300)
+                     * @description The Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_ key); kept sealed, never shown again.
+                     */
+                    readonly secret_key: string;
+                    /**
+                     * maxLength(300)
+                     * @description The signing secret (whsec_…) of the webhook endpoint you added in Stripe for webhook_url.
+                     */
+                    readonly webhook_secret: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly settings: components["schemas"]["StoreSettingsRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "settings.disconnectStripe": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
         readonly responses: {
             /** @description Success */
             readonly 200: {

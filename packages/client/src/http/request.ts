@@ -49,7 +49,7 @@ export class SvcConnectionError extends Error {
 
 /** One request, as the clients build it. */
 export interface JsonRequest {
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   /** The path after the base URL, starting with `/`, with its query string if any. */
   readonly path: string
   readonly body?: unknown

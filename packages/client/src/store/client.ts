@@ -52,7 +52,11 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** The store's name, support email, card processor and email-list options. */
       get: call("get", "/settings"),
       /** Changes the fields given (a Store Edit API key; an automation connection is refused). */
-      update: call("patch", "/settings")
+      update: call("patch", "/settings"),
+      /** Connects the store's Stripe account: `{ secret_key, webhook_secret }`, checked with Stripe, kept sealed. */
+      connectStripe: call("put", "/settings/stripe"),
+      /** Forgets the store's Stripe keys and turns the card processor off. */
+      disconnectStripe: call("delete", "/settings/stripe")
     },
     products: {
       /** Every product as a full row, page by page. */

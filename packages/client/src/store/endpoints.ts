@@ -1,6 +1,6 @@
 // How one row of the client's endpoint table becomes a method: the route and method name the generated operation,
 // whose types give the method's input and answer; at run time the route's `{name}`s are filled from the input, and
-// the rest of the input is the query (GET, DELETE) or the JSON body (POST, PATCH).
+// the rest of the input is the query (GET, DELETE) or the JSON body (POST, PUT, PATCH).
 import { type CallOptions, type JsonRequest, type Requester, SvcConnectionError } from "../http/request.js"
 import { storeApiError } from "./errors.js"
 import { type Paged, paged } from "./pages.js"
@@ -38,7 +38,7 @@ export type ListEndpoint<R extends Route> = (
 type LooseInput = Readonly<Record<string, unknown>>
 type LooseCall = (input?: LooseInput, options?: CallOptions) => Promise<unknown>
 
-const wireMethod = { get: "GET", post: "POST", patch: "PATCH", delete: "DELETE" } as const
+const wireMethod = { get: "GET", post: "POST", put: "PUT", patch: "PATCH", delete: "DELETE" } as const
 
 // Query values go on the wire as text: numbers and booleans the way the server reads them (`limit=5`, `has_access=true`).
 const queryString = (fields: LooseInput): string => {

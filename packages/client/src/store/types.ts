@@ -11,7 +11,7 @@ export type Route = {
 }[keyof paths]
 
 /** The HTTP methods the store API uses, as the generated types spell them. */
-export type Method = "get" | "post" | "patch" | "delete"
+export type Method = "get" | "post" | "put" | "patch" | "delete"
 
 /** The generated operation of one route and method. */
 export type Operation<R extends Route, M extends Method> = NonNullable<paths[`${typeof STORE_API_PREFIX}${R}`][M]>

@@ -126,11 +126,5 @@ export class PostMediaFiles extends Context.Tag("svc/scheduling/PostMediaFiles")
   }
 >() {}
 
-/** Seals and opens account credentials with the server key. */
-export class CredentialSealer extends Context.Tag("svc/scheduling/CredentialSealer")<
-  CredentialSealer,
-  {
-    readonly seal: (plain: string) => Effect.Effect<string>
-    readonly open: (sealed: string) => Effect.Effect<string>
-  }
->() {}
+// Social accounts' credentials are sealed like every other stored secret (the store's processor keys too).
+export { CredentialSealer } from "../shared/ports.js"

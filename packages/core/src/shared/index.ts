@@ -35,7 +35,7 @@ export {
   pageOf,
   type PageRequest
 } from "./paging.js"
-export { Ids, Secrets, Transactor } from "./ports.js"
+export { CredentialSealer, Ids, Secrets, Transactor } from "./ports.js"
 export { type RankedPage, rankedPageOf, type RankKey, type SearchPosition } from "./ranked-paging.js"
 export { withSpan } from "./spans.js"
 export { NUL_MESSAGE, nulParameter, unstorableInput } from "./storable-text.js"

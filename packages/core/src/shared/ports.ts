@@ -31,3 +31,12 @@ export class Transactor extends Context.Tag("svc/shared/Transactor")<
     readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }
 >() {}
+
+/** Seals and opens stored credentials (social accounts' tokens, a store's processor keys) with the server key. */
+export class CredentialSealer extends Context.Tag("svc/scheduling/CredentialSealer")<
+  CredentialSealer,
+  {
+    readonly seal: (plain: string) => Effect.Effect<string>
+    readonly open: (sealed: string) => Effect.Effect<string>
+  }
+>() {}

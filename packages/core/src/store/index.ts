@@ -77,7 +77,30 @@ export {
   NewDiscountCodeBody,
   newDiscountCodeOf
 } from "./checkout/discount-codes-api.js"
-export { DiscountCodesRepo, SubscriptionsRepo } from "./checkout/ports.js"
+export {
+  type HostedCheckout,
+  type ProcessorAccount,
+  type ProcessorStatus,
+  processorStatusOf,
+  stripeWebhookPath
+} from "./checkout/hosted-checkout.js"
+export {
+  DiscountCodesRepo,
+  HostedCheckoutsRepo,
+  ProcessorAccountsRepo,
+  SubscriptionsRepo
+} from "./checkout/ports.js"
+export {
+  CardProcessor,
+  type CardProcessorShape,
+  type HostedPayment,
+  type HostedPaymentRequest,
+  type ProcessorEvent,
+  ProcessorFailure,
+  ProcessorSignatureRefused
+} from "./checkout/processor.js"
+export { type EventResult, ProcessorEvents } from "./checkout/processor-events.js"
+export { type ProcessorKeys, ProcessorSetup } from "./checkout/processor-setup.js"
 export type { HeldSubscription, Subscription } from "./checkout/subscription.js"
 export {
   claimDueRenewals,

@@ -12,13 +12,15 @@ import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
 import { StoreSales } from "./sales/sales.js"
 import { StoreCheckout } from "./checkout/checkout.js"
+import { ProcessorEvents } from "./checkout/processor-events.js"
+import { ProcessorSetup } from "./checkout/processor-setup.js"
 import { StoreSetup } from "./catalog/settings.js"
 import { StoreSignups } from "./email-list/signups.js"
 import { StoreTagging } from "./email-list/tags.js"
 
 /**
  * The store's services, each bringing the services it builds on (`Credits` for sales, the catalog for bundles, …),
- * and mail delivery's view of the email list (`MailingList`). Needs the ports.
+ * and mail delivery's view of the email list (`MailingList`). Needs the ports (the live `CardProcessor` among them).
  */
 export const StoreLive = Layer.mergeAll(
   StoreSetup.Default,
@@ -27,6 +29,8 @@ export const StoreLive = Layer.mergeAll(
   StoreContentLinks.Default,
   StoreSales.Default,
   StoreCheckout.Default,
+  ProcessorSetup.Default,
+  ProcessorEvents.Default,
   StoreCustomers.Default,
   StoreCohorts.Default,
   StoreDiscountCodes.Default,

@@ -56,7 +56,10 @@ export interface CheckoutShown {
   readonly alert?: string
 }
 
-/** The checkout page of a product: its prices, a discount code, the buyer, and the card (test mode says so). */
+/**
+ * The checkout page of a product: its prices, a discount code, the buyer, and the card (test mode says so); with
+ * Stripe connected, no card: the buyer pays on Stripe's page.
+ */
 export const checkoutPage = (
   options: CheckoutShown & {
     readonly base: string
@@ -162,7 +165,12 @@ ${fieldError(errors, "choice")}`
               }
               ${personFields(errors, typed)}
               ${
-                waitlistOnly || free
+                offer.hosted && !waitlistOnly && !free
+                  ? html`<p class="muted">You pay on Stripe's secure page next, then come back here.</p>`
+                  : html``
+              }
+              ${
+                waitlistOnly || free || offer.hosted
                   ? html``
                   : html`<fieldset>
                       <legend>Card</legend>
@@ -176,7 +184,7 @@ ${fieldError(errors, "choice")}`
               ${honeypot}
               <div class="actions">
                 <button class="primary" type="submit">
-                  ${waitlistOnly ? "Join the waitlist" : free ? "Get it free" : "Pay"}
+                  ${waitlistOnly ? "Join the waitlist" : free ? "Get it free" : offer.hosted ? "Continue to payment" : "Pay"}
                 </button>
               </div>
             </form>`

@@ -3,7 +3,7 @@ import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
-import { type CheckoutRequest, StoreCheckout, type Unavailable } from "@svc/core/store"
+import { type CheckoutRequest, type Sale, StoreCheckout, type Unavailable } from "@svc/core/store"
 import { Transactor } from "@svc/core/shared"
 import { Effect, type Layer, Option } from "effect"
 import { ensureSession, errorPages, redirectTo, spendFormToken } from "../browser/index.js"
@@ -61,6 +61,52 @@ export const CheckoutRoutes: Layer.Layer<
           })
 
     const productIdOf = Effect.map(HttpLayerRouter.params, (params) => params.product ?? "")
+
+    const soldPage = (sale: Sale, title: string) => {
+      const paid =
+        sale.amountCents === 0
+          ? ""
+          : ` You paid ${money(sale.amountCents)}${sale.test ? " (test mode: no money moved)" : ""}.`
+      return notePage({
+        base: url.base,
+        title: "Thank you",
+        message: `You now have access to ${title}.${paid} We sent the access email to ${sale.buyerEmail}.`
+      })
+    }
+
+    /**
+     * Where the live processor sends the buyer after paying: the sale once the processor's event has landed (it
+     * usually has), else word that the payment is being confirmed. The page never sells: only the signed event does.
+     */
+    const done = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const productId = yield* productIdOf
+        const attempt = new URL(request.url, url.base).searchParams.get("attempt") ?? ""
+        const found = yield* checkout.soldBy(productId, attempt)
+        if (Option.isNone(found)) {
+          return notePage({
+            base: url.base,
+            title: "Not found",
+            message: "There is no such order. If you paid, the access email is on its way.",
+            status: 404
+          })
+        }
+        const outcome = found.value
+        if (outcome.status === "sold") return soldPage(outcome.sale, outcome.product.fields.title)
+        if (outcome.status === "hosted" && outcome.checkout.state === "completed") {
+          return notePage({
+            base: url.base,
+            title: "Thank you",
+            message: `Your payment went through. We sent the access email to ${outcome.checkout.email}.`
+          })
+        }
+        return notePage({
+          base: url.base,
+          title: "Confirming your payment",
+          message:
+            "Thank you. Your payment is being confirmed; this takes a few seconds. Reload this page to see your order, or look for the access email."
+        })
+      })
 
     const show = (
       request: HttpServerRequest,
@@ -158,29 +204,25 @@ export const CheckoutRoutes: Layer.Layer<
             referrer: attribution.referrer ?? null
           }
         }
-        const outcome = yield* transactor.withTransaction(
+        const decided = yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (!(yield* spendFormToken(sessions, checked.session, purposeOf(productId), field("csrf")))) {
-              const sold = yield* checkout.soldBy(productId, field("attempt"))
-              return Option.isNone(sold) ? ("expired" as const) : { status: "sold" as const, ...sold.value }
+              const before = yield* checkout.soldBy(productId, field("attempt"))
+              return Option.getOrElse(before, () => "expired" as const)
             }
             return yield* checkout.buy(order)
           })
         )
-        if (outcome === "expired") return errors.formExpired("Go back, reload the page and send it again.")
+        if (decided === "expired") return errors.formExpired("Go back, reload the page and send it again.")
+        // The live processor's page is opened after the transaction: the processor is called over the network.
+        const outcome = decided.status === "hosted" ? yield* checkout.openHosted(decided.checkout) : decided
         switch (outcome.status) {
-          case "sold": {
-            const sale = outcome.sale
-            const paid =
-              sale.amountCents === 0
-                ? ""
-                : ` You paid ${money(sale.amountCents)}${sale.test ? " (test mode: no money moved)" : ""}.`
-            return notePage({
-              base: url.base,
-              title: "Thank you",
-              message: `You now have access to ${outcome.product.fields.title}.${paid} We sent the access email to ${sale.buyerEmail}.`
-            })
-          }
+          case "redirect":
+            return redirectTo(outcome.url, 303)
+          case "hosted":
+            return yield* again({ alert: "Something went wrong opening the payment page. Try again.", status: 503 })
+          case "sold":
+            return soldPage(outcome.sale, outcome.product.fields.title)
           case "unavailable":
             return unavailablePage(outcome.unavailable)
           case "refused":
@@ -217,6 +259,7 @@ export const CheckoutRoutes: Layer.Layer<
 
     yield* router.addAll([
       HttpLayerRouter.route("GET", "/c/:product", (request) => errors.answerDefects(open(request))),
+      HttpLayerRouter.route("GET", "/c/:product/done", (request) => errors.answerDefects(done(request))),
       HttpLayerRouter.route("POST", "/c/:product", (request) => errors.answerDefects(buy(request)))
     ])
   })

@@ -1,6 +1,6 @@
 import { type Access, type ApiKey, describeAccess, type OAuthConnection, Part, redirectHostOf } from "@svc/core/auth"
 import { type CreditBalance, formatCredits, refillsOn } from "@svc/core/credits"
-import type { StoreSettings } from "@svc/core/store"
+import type { ProcessorStatus, StoreSettings } from "@svc/core/store"
 import { hidden, html, page, utcMinute } from "../browser/index.js"
 import { scopeDescriptions } from "../oauth/pages.js"
 
@@ -44,7 +44,16 @@ export const settingsPage = (options: {
   readonly connections: ReadonlyArray<OAuthConnection>
   readonly credits: CreditBalance
   /** The store of the account's default workspace and its settings, when it has one. */
-  readonly store?: { readonly handle: string; readonly name: string; readonly settings: StoreSettings } | undefined
+  readonly store?:
+    | {
+        readonly handle: string
+        readonly name: string
+        readonly settings: StoreSettings
+        readonly processor: ProcessorStatus | null
+        /** Where Stripe sends this store's events (the endpoint to add in Stripe). */
+        readonly stripeWebhookUrl: string
+      }
+    | undefined
   readonly now: number
   readonly created?:
     | {
@@ -159,6 +168,22 @@ ${csrf}
 <label class="choice"><input type="checkbox" name="email_list_add_buyers"${options.store.settings.emailListAddBuyers ? " checked" : ""}> Buyers join the email list</label>
 <label class="choice"><input type="checkbox" name="email_double_opt_in"${options.store.settings.emailDoubleOptIn ? " checked" : ""}> Sign-ups confirm by email before they join</label>
 <div class="actions"><button class="primary" type="submit">Save store settings</button></div>
+</form>
+<h3 id="stripe">Stripe</h3>
+${
+  options.store.processor === null
+    ? html`<p class="muted">With no Stripe account connected, a connected card processor is the built-in test processor: buyers pay with test cards and no money moves. To take real payments, add a webhook endpoint in Stripe (Developers &gt; Webhooks) for <code>${options.store.stripeWebhookUrl}</code>, then enter your secret key and the endpoint's signing secret here.</p>`
+    : html`<p role="status">Connected to Stripe account <code>${options.store.processor.accountId}</code> (${options.store.processor.livemode ? "live: real payments" : "Stripe test mode"}) since ${utcMinute(options.store.processor.connectedAt)} UTC. Stripe sends its events to <code>${options.store.processor.webhookUrl}</code>.</p>
+<form method="post" action="${options.base}/settings/store/stripe/disconnect">${csrf}<div class="actions"><button class="danger" type="submit">Disconnect Stripe</button></div></form>`
+}
+<form method="post" action="${options.base}/settings/store/stripe">
+${csrf}
+<label for="stripe-secret-key">Secret key</label>
+<input id="stripe-secret-key" name="secret_key" type="password" required maxlength="300" autocomplete="off" placeholder="sk_live_…">
+<label for="stripe-webhook-secret">Webhook signing secret</label>
+<input id="stripe-webhook-secret" name="webhook_secret" type="password" required maxlength="300" autocomplete="off" placeholder="whsec_…">
+<p class="muted">The keys are checked with Stripe, kept sealed and never shown again.</p>
+<div class="actions"><button class="primary" type="submit">${options.store.processor === null ? "Connect Stripe" : "Replace the Stripe keys"}</button></div>
 </form>
 </section>`
 }

@@ -4,7 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
-import { StoreSetup } from "@svc/core/store"
+import { ProcessorSetup, StorePages, StoreSetup, stripeWebhookPath } from "@svc/core/store"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
 import {
@@ -26,7 +26,9 @@ const SETTINGS_FORM = "settings"
 const notices: Record<string, string> = {
   "key-revoked": "The API key was revoked. It stops working at once.",
   "app-disconnected": "The application was disconnected. Its tokens stop working at once.",
-  "store-saved": "The store settings were saved."
+  "store-saved": "The store settings were saved.",
+  "stripe-connected": "Stripe is connected: the store's checkout now takes payments on Stripe.",
+  "stripe-disconnected": "Stripe is disconnected, and the card processor is off."
 }
 
 /** The access a create-key form asks for: full, or custom with a level per part (at least one on). */
@@ -56,6 +58,7 @@ export const SettingsRoutes: Layer.Layer<
   | Credits
   | WorkspacesRepo
   | StoreSetup
+  | ProcessorSetup
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const auth = yield* currentAuthUrl
@@ -65,6 +68,8 @@ export const SettingsRoutes: Layer.Layer<
     const credits = yield* Credits
     const workspaces = yield* WorkspacesRepo
     const storeSetup = yield* StoreSetup
+    const processorSetup = yield* ProcessorSetup
+    const storePages = yield* StorePages
 
     /** The store of the account's default workspace (the one `svc store set` and the store tools default to). */
     const ownStore = (accountId: string) =>
@@ -99,11 +104,15 @@ export const SettingsRoutes: Layer.Layer<
           store: yield* Option.match(yield* ownStore(account.value.id), {
             onNone: () => Effect.succeed(undefined),
             onSome: (store) =>
-              Effect.map(storeSetup.get(store.workspaceId), (settings) => ({
-                handle: store.handle,
-                name: store.name,
-                settings
-              }))
+              Effect.gen(function* () {
+                return {
+                  handle: store.handle,
+                  name: store.name,
+                  settings: yield* storeSetup.get(store.workspaceId),
+                  processor: Option.getOrNull(yield* processorSetup.status(store.workspaceId)),
+                  stripeWebhookUrl: `${storePages.publicBase}${stripeWebhookPath(store.workspaceId)}`
+                }
+              })
           }),
           now: yield* Clock.currentTimeMillis,
           ...extra
@@ -208,6 +217,47 @@ export const SettingsRoutes: Layer.Layer<
         return redirectTo(`${auth.base}/settings?notice=store-saved`, 303)
       })
 
+    /** The owner's store, or the page that says there is none. */
+    const acceptStoreForm = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptForm(request)
+        if ("refused" in accepted) return { refused: accepted.refused }
+        const store = yield* ownStore(accepted.accountId)
+        if (Option.isNone(store)) {
+          return { refused: yield* render(accepted.session, { error: "Your workspace has no store.", status: 404 }) }
+        }
+        return { ...accepted, workspaceId: store.value.workspaceId }
+      })
+
+    const connectStripe = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptStoreForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const connected = yield* processorSetup
+          .connect(accepted.workspaceId, {
+            secretKey: accepted.form.get("secret_key") ?? "",
+            webhookSecret: accepted.form.get("webhook_secret") ?? ""
+          })
+          .pipe(Effect.either)
+        if (connected._tag === "Left") {
+          const failure = connected.left
+          return yield* render(accepted.session, {
+            error: failure._tag === "InvalidInput" ? failure.errors.map((e) => e.message).join(" ") : failure.message,
+            status: failure._tag === "InvalidInput" ? 422 : 503
+          })
+        }
+        return redirectTo(`${auth.base}/settings?notice=stripe-connected`, 303)
+      })
+
+    const disconnectStripe = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptStoreForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const done = yield* Effect.either(processorSetup.disconnect(accepted.workspaceId))
+        if (done._tag === "Left") return yield* render(accepted.session, { error: done.left.message, status: 404 })
+        return redirectTo(`${auth.base}/settings?notice=stripe-disconnected`, 303)
+      })
+
     const signOut = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const accepted = yield* acceptForm(request)
@@ -222,6 +272,10 @@ export const SettingsRoutes: Layer.Layer<
       HttpLayerRouter.route("POST", "/settings/keys/revoke", (request) => withDefectsAnswered(revokeKey(request))),
       HttpLayerRouter.route("POST", "/settings/apps/revoke", (request) => withDefectsAnswered(disconnect(request))),
       HttpLayerRouter.route("POST", "/settings/store", (request) => withDefectsAnswered(saveStore(request))),
+      HttpLayerRouter.route("POST", "/settings/store/stripe", (request) => withDefectsAnswered(connectStripe(request))),
+      HttpLayerRouter.route("POST", "/settings/store/stripe/disconnect", (request) =>
+        withDefectsAnswered(disconnectStripe(request))
+      ),
       HttpLayerRouter.route("POST", "/settings/sign-out", (request) => withDefectsAnswered(signOut(request)))
     ])
   })

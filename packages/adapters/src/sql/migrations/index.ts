@@ -30,6 +30,7 @@ import analytics from "./0032_analytics.js"
 import autoDm from "./0033_auto_dm.js"
 import music from "./0034_music.js"
 import checkout from "./0035_checkout.js"
+import cardProcessor from "./0036_card_processor.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -64,5 +65,6 @@ export const migrations = {
   "0032_analytics": analytics,
   "0033_auto_dm": autoDm,
   "0034_music": music,
-  "0035_checkout": checkout
+  "0035_checkout": checkout,
+  "0036_card_processor": cardProcessor
 }

@@ -81,6 +81,11 @@ export const SalesRepoSql = Layer.effect(
               ${s.discountCode}, ${s.test}, ${s.attribution.utmSource}, ${s.attribution.utmMedium},
               ${s.attribution.utmCampaign}, ${s.attribution.utmContent}, ${s.attribution.utmTerm},
               ${s.attribution.fbclid}, ${s.attribution.referrer}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+      markRefunded: (workspaceId, id) =>
+        lean`UPDATE store_sales SET status = 'refunded' WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       find: (workspaceId, id) =>
         lean<SaleRow>`SELECT * FROM store_sales WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.map(one),

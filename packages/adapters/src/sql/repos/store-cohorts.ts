@@ -115,9 +115,14 @@ export const WaitlistRepoSql = Layer.effect(
         ),
       // "Has access" as in `hasAccess`: active, or cancelled with time left.
       holders: (workspaceId, productId, now) =>
-        lean<{ readonly n: number | string }>`SELECT count(*) AS n FROM store_access
-          WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
-            AND (state = 'active' OR (state = 'cancelled' AND (ends_at IS NULL OR ends_at > ${now})))`.pipe(
+        // A buyer on a live processor's payment page holds a place until the page expires (see HostedCheckout).
+        lean<{ readonly n: number | string }>`SELECT
+            (SELECT count(*) FROM store_access
+              WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
+                AND (state = 'active' OR (state = 'cancelled' AND (ends_at IS NULL OR ends_at > ${now}))))
+            + (SELECT count(*) FROM store_hosted_checkouts
+                WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
+                  AND state IN ('opening', 'open') AND expires_at > ${now}) AS n`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
         ),

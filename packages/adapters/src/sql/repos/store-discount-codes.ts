@@ -92,7 +92,10 @@ export const DiscountCodesRepoSql = Layer.effect(
             RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
-        )
+        ),
+      giveBack: (workspaceId, id) =>
+        lean`UPDATE store_discount_codes SET uses = uses - 1
+            WHERE workspace_id = ${workspaceId} AND id = ${id} AND uses > 0`.pipe(Effect.asVoid, Effect.orDie)
     }
   })
 )

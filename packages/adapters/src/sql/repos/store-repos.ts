@@ -6,6 +6,7 @@ import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { DiscountCodesRepoSql } from "./store-discount-codes.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
+import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
 import { ContentLinksRepoSql } from "./store-content-links.js"
 import { ProductsRepoSql, StoreFeedRepoSql, StoreSettingsRepoSql } from "./store.js"
@@ -25,6 +26,8 @@ export const StoreReposSql = Layer.mergeAll(
   SalesRepoSql,
   DiscountCodesRepoSql,
   SubscriptionsRepoSql,
+  ProcessorAccountsRepoSql,
+  HostedCheckoutsRepoSql,
   AccessRepoSql,
   StoreFeedRepoSql,
   CohortsRepoSql,

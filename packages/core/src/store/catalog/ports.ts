@@ -42,7 +42,10 @@ export class WaitlistRepo extends Context.Tag("svc/store/WaitlistRepo")<
   {
     /** Locks the product row until the transaction ends, so two sales never take the last place twice. */
     readonly lockProduct: (workspaceId: string, productId: string) => Effect.Effect<void>
-    /** How many people have access to the product at `now` (active, or cancelled with time left). */
+    /**
+     * The places taken at `now`: people with access (active, or cancelled with time left), and buyers on a live
+     * processor's payment page until it expires.
+     */
     readonly holders: (workspaceId: string, productId: string, now: Date) => Effect.Effect<number>
     /** Adds the person to the waitlist; `false` when already on it. */
     readonly join: (entry: WaitlistEntry) => Effect.Effect<boolean>

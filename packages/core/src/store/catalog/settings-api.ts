@@ -7,8 +7,32 @@ import { STORE_NAME_MAX, type StoreSettingsChanges, type StoreSettingsView } fro
 
 const CardProcessor = Schema.Literal("connected", "none").annotations({
   description:
-    "connected: a card processor takes the store's payments, so paid products can use the store's own checkout; none: paid products need checkout_mode external with checkout_url."
+    "connected: a card processor takes the store's payments, so paid products can use the store's own checkout: the connected Stripe account (stripe, set with PUT /settings/stripe), else the built-in test processor (test mode, no money moves); none: paid products need checkout_mode external with checkout_url."
 })
+
+/** The store's Stripe account as its settings show it: never the keys. */
+export const StripeAccountRow = Schema.Struct({
+  account_id: Schema.String.annotations({ description: "The Stripe account the secret key belongs to (acct_…)." }),
+  livemode: Schema.Boolean.annotations({
+    description: "true: a live key, real money moves; false: Stripe's own test mode (its test cards)."
+  }),
+  connected_at: Schema.String.annotations({ description: "When the keys were set (ISO 8601)." }),
+  webhook_url: Schema.String.annotations({
+    description:
+      "Add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret."
+  })
+}).annotations({ identifier: "StripeAccountRow", description: "The store's connected Stripe account." })
+
+/** What `PUT /settings/stripe` takes. */
+export const StripeConnectBody = Schema.Struct({
+  secret_key: Schema.String.pipe(Schema.maxLength(300)).annotations({
+    description:
+      "The Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_ key); kept sealed, never shown again."
+  }),
+  webhook_secret: Schema.String.pipe(Schema.maxLength(300)).annotations({
+    description: "The signing secret (whsec_…) of the webhook endpoint you added in Stripe for webhook_url."
+  })
+}).annotations(strict)
 
 /** The store's settings as the store API answers them. */
 export const StoreSettingsRow = Schema.Struct({
@@ -23,6 +47,10 @@ export const StoreSettingsRow = Schema.Struct({
   }),
   email_double_opt_in: Schema.Boolean.annotations({
     description: "Whether a public sign-up joins only after confirming by email."
+  }),
+  stripe: Schema.NullOr(StripeAccountRow).annotations({
+    description:
+      "The connected Stripe account that takes the checkout's payments; null: with card_processor connected, the built-in test processor takes them (no money moves)."
   })
 }).annotations({ identifier: "StoreSettingsRow", description: "The store's settings." })
 
@@ -50,6 +78,12 @@ export const StoreSettingsPatch = Schema.Struct({
 export const StoreSettingsApiGroup = HttpApiGroup.make("settings")
   .add(HttpApiEndpoint.get("get", "/settings").addSuccess(StoreSettingsAnswer))
   .add(HttpApiEndpoint.patch("update", "/settings").setPayload(StoreSettingsPatch).addSuccess(StoreSettingsAnswer))
+  .add(
+    HttpApiEndpoint.put("connectStripe", "/settings/stripe")
+      .setPayload(StripeConnectBody)
+      .addSuccess(StoreSettingsAnswer)
+  )
+  .add(HttpApiEndpoint.del("disconnectStripe", "/settings/stripe").addSuccess(StoreSettingsAnswer))
 
 /** A store's settings as the store API answers them. */
 export const storeSettingsJson = (view: StoreSettingsView): typeof StoreSettingsRow.Type => ({
@@ -58,7 +92,16 @@ export const storeSettingsJson = (view: StoreSettingsView): typeof StoreSettings
   support_email: view.settings.supportEmail,
   card_processor: view.settings.cardProcessor,
   email_list_add_buyers: view.settings.emailListAddBuyers,
-  email_double_opt_in: view.settings.emailDoubleOptIn
+  email_double_opt_in: view.settings.emailDoubleOptIn,
+  stripe:
+    view.processor === null
+      ? null
+      : {
+          account_id: view.processor.accountId,
+          livemode: view.processor.livemode,
+          connected_at: view.processor.connectedAt.toISOString(),
+          webhook_url: view.processor.webhookUrl
+        }
 })
 
 /** A `PATCH /settings` body as the settings service takes it. */
@@ -71,7 +114,12 @@ export const storeSettingsChangesOf = (patch: typeof StoreSettingsPatch.Type): S
 })
 
 // The settings service names fields as the domain does; the API's body names them in snake_case.
-const wireNames: Readonly<Record<string, string>> = { supportEmail: "support_email", cardProcessor: "card_processor" }
+const wireNames: Readonly<Record<string, string>> = {
+  supportEmail: "support_email",
+  cardProcessor: "card_processor",
+  secretKey: "secret_key",
+  webhookSecret: "webhook_secret"
+}
 
 /** A settings refusal with its paths as the body names the fields (`support_email`, not `supportEmail`). */
 export const settingsProblemOnWire = <E>(error: E): E | InvalidInput =>

@@ -6,7 +6,10 @@ import { requireApiKeyFor, type StoreCaller } from "../../auth/store-caller.js"
 import { type InvalidInput, invalid } from "../../shared/errors.js"
 import { Transactor } from "../../shared/ports.js"
 import { unstorableText } from "../../shared/storable-text.js"
+import { ProcessorAccountsRepo } from "../checkout/ports.js"
+import { type ProcessorStatus, processorStatusOf } from "../checkout/hosted-checkout.js"
 import { StoreSettingsRepo } from "./ports.js"
+import { StorePages } from "./store-pages.js"
 import type { StoreSettings } from "./product-rules.js"
 
 /** The longest store name. */
@@ -25,6 +28,8 @@ export interface StoreSettingsChanges {
 export interface StoreSettingsView {
   readonly store: Store
   readonly settings: StoreSettings
+  /** The live card processor account connected, if any (else a connected store takes test payments). */
+  readonly processor: ProcessorStatus | null
 }
 
 /** Reading and changing a store's settings (support email, card processor, buyers joining the email list). */
@@ -33,6 +38,15 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
     const repo = yield* StoreSettingsRepo
     const workspaces = yield* WorkspacesRepo
     const transactor = yield* Transactor
+    const processorAccounts = yield* ProcessorAccountsRepo
+    const pages = yield* StorePages
+
+    const processorOf = (workspaceId: string) =>
+      Effect.gen(function* () {
+        const account = yield* processorAccounts.find(workspaceId)
+        if (Option.isNone(account)) return null
+        return processorStatusOf(account.value, pages.publicBase)
+      })
 
     /** The store's settings (defaults: no support email, no card processor, buyers join the email list). */
     const get = (workspaceId: string) =>
@@ -101,7 +115,11 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
 
     /** The caller's store and its settings. */
     const readFor = (caller: StoreCaller): Effect.Effect<StoreSettingsView> =>
-      Effect.map(get(caller.workspaceId), (settings) => ({ store: caller.store, settings }))
+      Effect.map(Effect.all([get(caller.workspaceId), processorOf(caller.workspaceId)]), ([settings, processor]) => ({
+        store: caller.store,
+        settings,
+        processor
+      }))
 
     /**
      * Changes the caller's store settings. Only an API key may: an automation connection records sales, it does not
@@ -112,7 +130,11 @@ export class StoreSetup extends Effect.Service<StoreSetup>()("svc/store/StoreSet
         yield* requireApiKeyFor(caller, "change the store's settings")
         const settings = yield* set(caller.workspaceId, changes)
         const store = yield* workspaces.findStore(caller.workspaceId)
-        const view: StoreSettingsView = { store: Option.getOrElse(store, () => caller.store), settings }
+        const view: StoreSettingsView = {
+          store: Option.getOrElse(store, () => caller.store),
+          settings,
+          processor: yield* processorOf(caller.workspaceId)
+        }
         return view
       })
 

@@ -7,6 +7,7 @@ import { unstorableText } from "../../shared/storable-text.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import type { Product } from "../catalog/product.js"
 import { StoreSetup } from "../catalog/settings.js"
+import { StorePages } from "../catalog/store-pages.js"
 import { makeStock } from "../catalog/stock.js"
 import { readEmailAddress } from "../email-list/email-address.js"
 import type { Attribution, Sale } from "../sales/sale.js"
@@ -19,7 +20,10 @@ import {
   discountRefusalMessage,
   priceAfterDiscount
 } from "./discount-code.js"
-import { DiscountCodesRepo, SubscriptionsRepo } from "./ports.js"
+import type { HostedCheckout } from "./hosted-checkout.js"
+import { DiscountCodesRepo, HostedCheckoutsRepo, SubscriptionsRepo } from "./ports.js"
+import { CardProcessor, type HostedPaymentRequest } from "./processor.js"
+import { ProcessorSetup } from "./processor-setup.js"
 import { dueNowCents, type PriceChoice, type PriceOption, paidUntilOf, priceOptions } from "./price-options.js"
 import { chargeTestCard, readTestCard, type TestCard } from "./test-processor.js"
 
@@ -27,8 +31,22 @@ const ATTEMPT_PREFIX = "chk_"
 const ATTEMPT_PATTERN = /^chk_[a-z0-9]{8,40}$/
 
 /** The order id of an attempt's sale: the test processor's are marked, so they never pass for a live one. */
-const orderIdOf = (attempt: string, test: boolean) =>
+export const orderIdOf = (attempt: string, test: boolean) =>
   `${test ? "test_ord_" : "ord_"}${attempt.slice(ATTEMPT_PREFIX.length)}`
+
+/** How long a live processor's payment page stays open (Stripe takes 30 minutes to 24 hours). */
+const HOSTED_PAGE_MS = 60 * 60_000
+
+/**
+ * The discount a live processor takes off a membership's first charge. A one-time payment's discount is already in
+ * its amount; a membership's page charges the full price each period, so the code becomes the processor's coupon.
+ */
+const firstDiscountOf = (checkout: HostedCheckout): HostedPaymentRequest["firstDiscount"] => {
+  if (checkout.recurringCents === null || checkout.amountCents === checkout.recurringCents) return null
+  if (checkout.trialDays !== null) return null
+  const off = checkout.recurringCents - checkout.amountCents
+  return off >= checkout.recurringCents ? { percentOff: 100 } : { amountOffCents: off }
+}
 
 /** The longest buyer name the checkout keeps. */
 export const BUYER_NAME_MAX = 200
@@ -68,6 +86,8 @@ export interface CheckoutOffer {
   readonly waitlist: boolean
   /** Whether the built-in test processor takes the payment (no money moves). */
   readonly test: boolean
+  /** Whether a live processor (Stripe) takes the payment on its own page: this page asks for no card. */
+  readonly hosted: boolean
   readonly code: AppliedCode | null
   /**
    * This showing of the page's order: the form sends it back, and one attempt sells at most once, so a form sent
@@ -107,6 +127,8 @@ export type CheckoutOutcome =
       readonly restored: boolean
     }
   | { readonly status: "unavailable"; readonly unavailable: Unavailable }
+  /** The buyer pays on the live processor's page: `openHosted` opens it, after the checkout's transaction. */
+  | { readonly status: "hosted"; readonly checkout: HostedCheckout }
   | { readonly status: "refused"; readonly errors: CheckoutErrors }
   | { readonly status: "declined"; readonly message: string }
   | { readonly status: "requires_authentication"; readonly message: string }
@@ -151,7 +173,7 @@ export const cleanAttribution = (a: Attribution): Attribution => ({
  * is the built-in test processor, and its sales are marked `test`.
  */
 export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/StoreCheckout", {
-  dependencies: [StoreSales.Default, StoreSetup.Default],
+  dependencies: [StoreSales.Default, StoreSetup.Default, ProcessorSetup.Default],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const workspaces = yield* WorkspacesRepo
@@ -164,6 +186,11 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
     const ids = yield* Ids
     const salesRepo = yield* SalesRepo
     const transactor = yield* Transactor
+    const processorSetup = yield* ProcessorSetup
+    const processor = yield* CardProcessor
+    const hostedRepo = yield* HostedCheckoutsRepo
+    // Read once: a request's own context (a face's) need not carry the server's public address.
+    const pages = yield* StorePages
 
     const notFound: Unavailable = {
       reason: "not_found",
@@ -201,7 +228,10 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
         const settings = yield* setup.get(product.workspaceId)
         const paid = product.fields.price_cents > 0 && !product.fields.waitlist_mode
         if (paid && settings.cardProcessor !== "connected") return { unavailable: notOnSale } as const
-        return { product, store: store.value, test: true } as const
+        // A connected Stripe account takes the payments; without one, the built-in test processor does.
+        const live =
+          settings.cardProcessor === "connected" ? yield* processorSetup.keys(product.workspaceId) : Option.none()
+        return { product, store: store.value, test: Option.isNone(live), hosted: Option.isSome(live) } as const
       })
 
     const applyCode = (product: Product, typed: string, now: Date) =>
@@ -249,6 +279,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
           soldOut,
           waitlist: product.fields.quantity_waitlist,
           test: found.test,
+          hosted: found.hosted,
           code: yield* applyCode(product, code, now),
           attempt: yield* ids.make(ATTEMPT_PREFIX)
         }
@@ -306,7 +337,14 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
             : applied?.status === "applied"
               ? priceAfterDiscount(dueNowCents(option), applied.code)
               : dueNowCents(option)
-        const needsCard = !product.fields.waitlist_mode && due > 0
+        // A live processor takes the card on its own page: a membership or a plan goes there even when nothing is due
+        // now (a trial, a 100 % code), so its later charges can be taken.
+        const hosted =
+          found.hosted &&
+          option !== undefined &&
+          !product.fields.waitlist_mode &&
+          (due > 0 || ((option.periodMonths !== null || option.parts !== null) && option.priceCents > 0))
+        const needsCard = !found.hosted && !product.fields.waitlist_mode && due > 0
         if (needsCard) {
           if (request.card === null) errors.card_number = "Enter your card details."
           else for (const problem of readTestCard(request.card, now)) errors[problem.field] = problem.message
@@ -327,6 +365,8 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
                 const first = yield* salesRepo.findByOrder(product.workspaceId, orderId)
                 if (Option.isSome(first))
                   return { status: "sold", sale: first.value, product, restored: false } as const
+                const opened = yield* hostedRepo.findByAttempt(product.workspaceId, attempt)
+                if (Option.isSome(opened)) return { status: "hosted", checkout: opened.value } as const
               }
               const away = yield* sales.turnAway(product, email, buyer.name, now)
               if (away !== undefined) {
@@ -349,6 +389,36 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
                   status: "refused",
                   errors: { code: discountRefusalMessage.used_up }
                 })
+              }
+              if (hosted) {
+                // The place and the code's use are held by this row until the processor's page completes or expires.
+                const checkout: HostedCheckout = {
+                  attempt,
+                  workspaceId: product.workspaceId,
+                  productId: product.id,
+                  choice: option.choice,
+                  billing: option.billing,
+                  amountCents: due,
+                  recurringCents: option.periodMonths !== null || option.parts !== null ? option.priceCents : null,
+                  periodMonths: option.periodMonths,
+                  trialDays: option.trialDays,
+                  parts: option.parts,
+                  email,
+                  name: buyer.name,
+                  discountCodeId: applied?.status === "applied" ? applied.code.id : null,
+                  discountCode: applied?.status === "applied" ? applied.code.code : null,
+                  attribution: cleanAttribution(request.attribution),
+                  state: "opening",
+                  sessionId: null,
+                  url: null,
+                  subscriptionId: null,
+                  paymentId: null,
+                  saleId: null,
+                  createdAt: now,
+                  expiresAt: new Date(now.getTime() + HOSTED_PAGE_MS)
+                }
+                yield* hostedRepo.insert(checkout)
+                return { status: "hosted", checkout } as const
               }
               if (needsCard && request.card !== null) {
                 const charged = chargeTestCard(request.card, request.authenticated)
@@ -399,17 +469,106 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
       })
 
     /**
-     * The sale an attempt made, if it made one: what a form sent again, its token already used, is answered with.
+     * What an attempt came to, if anything: its sale, or its trip to the live processor's page. What a form sent
+     * again, its token already used, is answered with.
      */
     const soldBy = (productId: string, attempt: string) =>
       Effect.gen(function* () {
         if (!ATTEMPT_PATTERN.test(attempt)) return Option.none()
-        const found = yield* sellable(productId)
-        if ("unavailable" in found) return Option.none()
-        const sale = yield* salesRepo.findByOrder(found.product.workspaceId, orderIdOf(attempt, found.test))
-        return Option.map(sale, (sold) => ({ sale: sold, product: found.product }))
+        const found = yield* products.findById(productId)
+        if (Option.isNone(found)) return Option.none()
+        const product = found.value
+        for (const test of [true, false]) {
+          const sale = yield* salesRepo.findByOrder(product.workspaceId, orderIdOf(attempt, test))
+          if (Option.isSome(sale)) {
+            return Option.some<CheckoutOutcome>({ status: "sold", sale: sale.value, product, restored: false })
+          }
+        }
+        const opened = yield* hostedRepo.findByAttempt(product.workspaceId, attempt)
+        return Option.map(opened, (checkout): CheckoutOutcome => ({ status: "hosted", checkout }))
       })
 
-    return { offer, buy, soldBy } as const
+    /** How the live processor's page could not be opened: said to the buyer, who may try again. */
+    const processorDown = (message: string): CheckoutOutcome => ({ status: "declined", message })
+
+    /**
+     * Opens the live processor's payment page for a checkout `buy` answered `hosted`, outside any transaction (the
+     * processor is called over the network): the page's address to send the buyer to. The processor is asked with
+     * the attempt as its idempotency key, so a form sent twice gets the same page. When it cannot open, the place and
+     * the code's use go back at once.
+     */
+    const openHosted = (
+      checkout: HostedCheckout
+    ): Effect.Effect<{ readonly status: "redirect"; readonly url: string } | CheckoutOutcome> =>
+      Effect.gen(function* () {
+        if (checkout.state === "open" && checkout.url !== null)
+          return { status: "redirect", url: checkout.url } as const
+        const product = yield* products.findById(checkout.productId)
+        if (checkout.state === "completed" && checkout.saleId !== null && Option.isSome(product)) {
+          const sale = yield* salesRepo.find(checkout.workspaceId, checkout.saleId)
+          if (Option.isSome(sale))
+            return { status: "sold", sale: sale.value, product: product.value, restored: false } as const
+        }
+        if (checkout.state !== "opening" || Option.isNone(product)) {
+          return processorDown("This payment page has closed. Start again: nothing was charged.")
+        }
+        const keys = yield* processorSetup.keys(checkout.workspaceId)
+        const page = `${pages.publicBase}/c/${encodeURIComponent(checkout.productId)}`
+        const request = Option.map(
+          keys,
+          (k): HostedPaymentRequest => ({
+            secretKey: k.secretKey,
+            reference: checkout.attempt,
+            productName: product.value.fields.title,
+            email: checkout.email,
+            mode: checkout.recurringCents === null ? "payment" : "subscription",
+            amountCents: checkout.recurringCents ?? checkout.amountCents,
+            interval: checkout.recurringCents === null ? null : checkout.periodMonths === 12 ? "year" : "month",
+            trialDays: checkout.trialDays,
+            firstDiscount: firstDiscountOf(checkout),
+            successUrl: `${page}/done?attempt=${encodeURIComponent(checkout.attempt)}`,
+            cancelUrl: page,
+            expiresAt: checkout.expiresAt,
+            metadata: {
+              svc_attempt: checkout.attempt,
+              svc_product: checkout.productId,
+              svc_choice: checkout.choice,
+              ...(checkout.discountCode === null ? {} : { svc_discount_code: checkout.discountCode })
+            }
+          })
+        )
+        const opened = Option.isNone(request)
+          ? yield* Effect.either(Effect.fail("the store's card processor is no longer connected" as const))
+          : yield* Effect.either(processor.startPayment(request.value))
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const current = yield* hostedRepo.lockByAttempt(checkout.workspaceId, checkout.attempt)
+            if (Option.isNone(current)) return processorDown("This payment page has closed. Start again.")
+            if (opened._tag === "Right") {
+              if (current.value.state === "opening") {
+                yield* hostedRepo.update({
+                  ...current.value,
+                  state: "open",
+                  sessionId: opened.right.sessionId,
+                  url: opened.right.url
+                })
+              }
+              return { status: "redirect", url: opened.right.url } as const
+            }
+            if (current.value.state === "opening") {
+              if (current.value.discountCodeId !== null) {
+                yield* codes.giveBack(current.value.workspaceId, current.value.discountCodeId)
+              }
+              yield* hostedRepo.update({ ...current.value, state: "failed" })
+            }
+            const why = typeof opened.left === "string" ? opened.left : opened.left.message
+            return processorDown(
+              `The payment page could not be opened (${why}). Nothing was charged: try again in a moment.`
+            )
+          })
+        )
+      })
+
+    return { offer, buy, soldBy, openHosted } as const
   })
 }) {}

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../../shared/paging.js"
 import type { DiscountCode } from "./discount-code.js"
+import type { HostedCheckout, ProcessorAccount } from "./hosted-checkout.js"
 import type { HeldSubscription, Subscription } from "./subscription.js"
 
 /** Discount codes of the service's checkout. */
@@ -30,6 +31,8 @@ export class DiscountCodesRepo extends Context.Tag("svc/store/DiscountCodesRepo"
      * checkout that fails later gives the use back.
      */
     readonly use: (workspaceId: string, id: string, at: Date) => Effect.Effect<boolean>
+    /** Gives one use back (a live processor's payment page that expired unpaid); never below none. */
+    readonly giveBack: (workspaceId: string, id: string) => Effect.Effect<void>
   }
 >() {}
 
@@ -60,5 +63,37 @@ export class SubscriptionsRepo extends Context.Tag("svc/store/SubscriptionsRepo"
         readonly at: Date
       }
     ) => Effect.Effect<void>
+  }
+>() {}
+
+/** Stores' live card processor accounts (see {@link ProcessorAccount}). */
+export class ProcessorAccountsRepo extends Context.Tag("svc/store/ProcessorAccountsRepo")<
+  ProcessorAccountsRepo,
+  {
+    readonly find: (workspaceId: string) => Effect.Effect<Option.Option<ProcessorAccount>>
+    /** Adds or replaces the store's account. */
+    readonly save: (account: ProcessorAccount) => Effect.Effect<void>
+    /** `false` when the store had none. */
+    readonly remove: (workspaceId: string) => Effect.Effect<boolean>
+  }
+>() {}
+
+/** The trips to a live processor's payment page (see {@link HostedCheckout}). */
+export class HostedCheckoutsRepo extends Context.Tag("svc/store/HostedCheckoutsRepo")<
+  HostedCheckoutsRepo,
+  {
+    /** Adds one; `false` when the attempt already has one. */
+    readonly insert: (checkout: HostedCheckout) => Effect.Effect<boolean>
+    readonly findByAttempt: (workspaceId: string, attempt: string) => Effect.Effect<Option.Option<HostedCheckout>>
+    /** The checkout, locked until the transaction ends. */
+    readonly lockByAttempt: (workspaceId: string, attempt: string) => Effect.Effect<Option.Option<HostedCheckout>>
+    readonly lockBySession: (workspaceId: string, sessionId: string) => Effect.Effect<Option.Option<HostedCheckout>>
+    readonly findBySubscription: (
+      workspaceId: string,
+      subscriptionId: string
+    ) => Effect.Effect<Option.Option<HostedCheckout>>
+    readonly findByPayment: (workspaceId: string, paymentId: string) => Effect.Effect<Option.Option<HostedCheckout>>
+    /** Writes the checkout's changing parts (state, the page, the subscription and payment, the sale). */
+    readonly update: (checkout: HostedCheckout) => Effect.Effect<void>
   }
 >() {}

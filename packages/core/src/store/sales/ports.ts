@@ -10,6 +10,8 @@ export class SalesRepo extends Context.Tag("svc/store/SalesRepo")<
     /** Records an idempotency key (e.g. `sale:<order id>`); `false` when it was already recorded. */
     readonly claim: (workspaceId: string, key: string, at: Date) => Effect.Effect<boolean>
     readonly insert: (sale: Sale) => Effect.Effect<void>
+    /** Marks a sale refunded (the service's checkout's sales; an own checkout's keep their row). */
+    readonly markRefunded: (workspaceId: string, id: string) => Effect.Effect<void>
     readonly find: (workspaceId: string, id: string) => Effect.Effect<Option.Option<Sale>>
     readonly findByOrder: (workspaceId: string, orderId: string) => Effect.Effect<Option.Option<Sale>>
     readonly listPage: (

@@ -200,11 +200,16 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     // sale's own id, so a refund through a tool and a resent one through the API count once.
     const refundKey = (sale: Sale) => (sale.orderId === null ? `refund-sale:${sale.id}` : `refund:${sale.orderId}`)
 
-    /** Refunds a recorded sale of `product`: its access ends, and `purchase.refunded` is recorded once. */
-    const refund = (caller: StoreCaller, product: Product, sale: Sale, now: Date) =>
+    /**
+     * Refunds a recorded sale of `product`: its access ends, and `purchase.refunded` is recorded once. A sale of the
+     * service's checkout reads `refunded` from then on; an own checkout's keeps its row as it was (the refunds feed
+     * reports it).
+     */
+    const refund = (product: Product, sale: Sale, now: Date) =>
       Effect.gen(function* () {
-        if (!(yield* sales.claim(caller.workspaceId, refundKey(sale), now))) return done("duplicate")
-        const person = yield* access.lock(caller.workspaceId, product.id, sale.buyerEmail, now)
+        if (!(yield* sales.claim(product.workspaceId, refundKey(sale), now))) return done("duplicate")
+        if (sale.source === "svc_checkout") yield* sales.markRefunded(product.workspaceId, sale.id)
+        const person = yield* access.lock(product.workspaceId, product.id, sale.buyerEmail, now)
         if (person.state === "active" || person.state === "cancelled") {
           yield* access.save({
             ...person,
@@ -214,8 +219,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           })
         }
         yield* bundleAccess.takeBackIncluded(product, sale.buyerEmail, { state: "refunded", endsAt: now }, now)
-        // An own checkout's refund leaves its sale row as it was; the refunds feed reports it.
-        yield* recordEvent(caller.workspaceId, "purchase.refunded", {
+        yield* recordEvent(product.workspaceId, "purchase.refunded", {
           ...saleJson(sale),
           sale_id: sale.id,
           refunded_at: now.toISOString()
@@ -336,6 +340,67 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         return status
       })
 
+    /**
+     * Cancels a membership in the caller's transaction: access goes on until `until` (else the paid period's end), and
+     * one `membership.cancelled`; a cancelled one only moves its end. `false` when the person has no access to cancel.
+     */
+    const cancel = (
+      product: Product,
+      email: string,
+      subscriptionId: string | null,
+      times: { readonly endsAt: Date | null; readonly paidUntil: Date | null },
+      now: Date
+    ) =>
+      Effect.gen(function* () {
+        const person = yield* access.lock(product.workspaceId, product.id, email, now)
+        if (person.state === "cancelled") {
+          if (times.endsAt !== null) {
+            yield* access.save({ ...person, endsAt: times.endsAt, updatedAt: now })
+            yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt: times.endsAt }, now)
+          }
+          return true
+        }
+        if (person.state !== "active") return false
+        const endsAt = times.endsAt ?? times.paidUntil ?? person.paidUntil
+        yield* access.save({ ...person, state: "cancelled", endsAt, updatedAt: now })
+        yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt }, now)
+        yield* recordEvent(product.workspaceId, "membership.cancelled", {
+          product_id: product.id,
+          product_title: product.fields.title,
+          buyer_email: email,
+          buyer_name: person.name,
+          subscription_id: subscriptionId ?? person.subscriptionId,
+          change: "cancelled",
+          access_ends_at: endsAt?.toISOString() ?? null,
+          created_at: now.toISOString()
+        })
+        return true
+      })
+
+    /**
+     * Ends a membership now, in the caller's transaction, with one `purchase.membership_ended`; an ended one stays as it
+     * is. `false` when the person has no access to end.
+     */
+    const end = (product: Product, email: string, subscriptionId: string | null, now: Date) =>
+      Effect.gen(function* () {
+        const person = yield* access.lock(product.workspaceId, product.id, email, now)
+        if (person.state === "ended") return true
+        if (person.state !== "active" && person.state !== "cancelled") return false
+        yield* access.save({ ...person, state: "ended", endsAt: now, updatedAt: now })
+        yield* bundleAccess.takeBackIncluded(product, email, { state: "ended", endsAt: now }, now)
+        yield* recordEvent(product.workspaceId, "purchase.membership_ended", {
+          product_id: product.id,
+          product_title: product.fields.title,
+          buyer_email: email,
+          buyer_name: person.name,
+          subscription_id: subscriptionId ?? person.subscriptionId,
+          change: "ended",
+          access_ends_at: now.toISOString(),
+          created_at: now.toISOString()
+        })
+        return true
+      })
+
     const record = (caller: StoreCaller, input: SaleInput) =>
       Effect.gen(function* () {
         const paidUntil = yield* instantOf("paid_until", input.paidUntil)
@@ -414,61 +479,14 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             )
           }
           case "cancel": {
-            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
-            if (person.state === "cancelled") {
-              if (endsAt !== null) {
-                yield* access.save({ ...person, endsAt, updatedAt: now })
-                yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt }, now)
-              }
-              return done("cancelled")
-            }
-            if (person.state !== "active") {
-              return rejected("no_access", `${email} has no access to this membership to cancel`)
-            }
-            const until = endsAt ?? paidUntil ?? person.paidUntil
-            yield* access.save({
-              ...person,
-              state: "cancelled",
-              endsAt: until,
-              updatedAt: now
-            })
-            yield* bundleAccess.takeBackIncluded(product, email, { state: "cancelled", endsAt: until }, now)
-            yield* recordEvent(caller.workspaceId, "membership.cancelled", {
-              product_id: product.id,
-              product_title: product.fields.title,
-              buyer_email: email,
-              buyer_name: person.name,
-              subscription_id: input.subscriptionId ?? person.subscriptionId,
-              change: "cancelled",
-              access_ends_at: until?.toISOString() ?? null,
-              created_at: now.toISOString()
-            })
-            return done("cancelled")
+            const cancelled = yield* cancel(product, email, input.subscriptionId ?? null, { endsAt, paidUntil }, now)
+            return cancelled
+              ? done("cancelled")
+              : rejected("no_access", `${email} has no access to this membership to cancel`)
           }
           case "end": {
-            const person = yield* access.lock(caller.workspaceId, product.id, email, now)
-            if (person.state === "ended") return done("revoked")
-            if (person.state !== "active" && person.state !== "cancelled") {
-              return rejected("no_access", `${email} has no access to this membership to end`)
-            }
-            yield* access.save({
-              ...person,
-              state: "ended",
-              endsAt: now,
-              updatedAt: now
-            })
-            yield* bundleAccess.takeBackIncluded(product, email, { state: "ended", endsAt: now }, now)
-            yield* recordEvent(caller.workspaceId, "purchase.membership_ended", {
-              product_id: product.id,
-              product_title: product.fields.title,
-              buyer_email: email,
-              buyer_name: person.name,
-              subscription_id: input.subscriptionId ?? person.subscriptionId,
-              change: "ended",
-              access_ends_at: now.toISOString(),
-              created_at: now.toISOString()
-            })
-            return done("revoked")
+            const ended = yield* end(product, email, input.subscriptionId ?? null, now)
+            return ended ? done("revoked") : rejected("no_access", `${email} has no access to this membership to end`)
           }
           case "refund": {
             const orderId = input.orderId ?? ""
@@ -479,7 +497,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 `no sale with order_id ${orderId} for this product; record the sale first`
               )
             }
-            return yield* refund(caller, product, sale.value, now)
+            return yield* refund(product, sale.value, now)
           }
         }
       })
@@ -508,7 +526,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 message: `the product of sale ${saleId} no longer exists`
               })
             }
-            return yield* refund(caller, product.value, sale.value, new Date(yield* Clock.currentTimeMillis))
+            return yield* refund(product.value, sale.value, new Date(yield* Clock.currentTimeMillis))
           })
         )
       )
@@ -535,6 +553,6 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         })
       )
 
-    return { recordSale, refundSale, listPage, get, turnAway, sell, renew } as const
+    return { recordSale, refundSale, listPage, get, turnAway, sell, renew, cancel, end, refund } as const
   })
 }) {}

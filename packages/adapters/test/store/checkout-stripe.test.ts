@@ -1,0 +1,343 @@
+/**
+ * The store's checkout with Stripe connected (issue 42), through the real app over HTTP: the seller connects Stripe
+ * through the store API, the buyer is sent to Stripe's page (recorded Stripe answers replayed on loopback), and
+ * Stripe's signed events sell, renew, cancel, end and refund, each once however often Stripe sends it.
+ */
+import { readFileSync } from "node:fs"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { CardProcessor, StorePages } from "@svc/core/store"
+import { Effect, Layer } from "effect"
+import Stripe from "stripe"
+import { makeStripeProcessor } from "../../src/payments/stripe.js"
+import { TestApp } from "../support/app.js"
+import { engineName } from "../support/database.js"
+import { formOf, loadRecording, type ReplayServer, startReplayServer } from "../support/replay-server.js"
+import { Buyer, checkoutSeller, fresh, hiddenFields } from "./checkout-support.js"
+
+const SECRET_KEY = "sk_test_51QxHbRLg7TdWvK2mReplayKeyNotARealKey0000000000000000000000000000000000000000000Qz7w"
+const WEBHOOK_SECRET = "whsec_Hq7Tz3kR9mW2xN5vB8cL4pY6sD0fG2hJ"
+const CS_PAY = "cs_test_a1Hq7Tz3kR9mW2xN5vB8cL4pY6sD0fG2hJ4kL6mN8pQ0rS2tU4vW6xY8z"
+const CS_SUB = "cs_test_b1Kp3Wd6nY9qE2rT5uI8oP1aS4dF7gH0jK3lZ6xC9vB2nM5qW8eR1tY4u"
+const CS_LAST = "cs_test_d1Mr5Yf8pA1sG4tV7wK0qR3cU6fH9iJ2lM5nB8zE1xD4oC7"
+const SUB = "sub_1QxJ4kLg7TdWvK2mPq8rSt2U"
+const PI = "pi_3QxHbRLg7TdWvK2m0A1b2C3d"
+
+let replay: ReplayServer | undefined
+const replayed = () => {
+  if (replay === undefined) throw new Error("the replay server is not running")
+  return replay
+}
+
+// Stripe, as the app's card processor, is the replay server of the recorded answers.
+const stripeAtReplay = Layer.unwrapScoped(
+  Effect.map(
+    startReplayServer(loadRecording(new URL("./recordings/stripe-checkout.json", import.meta.url)).exchanges),
+    (server) => {
+      replay = server
+      return Layer.mergeAll(
+        Layer.succeed(CardProcessor, makeStripeProcessor({ apiBase: server.origin, maxNetworkRetries: 0 })),
+        // The public address Stripe sends buyers back to and its events to, as a server's PUBLIC_URL gives it.
+        Layer.succeed(StorePages, { settingsPage: "http://svc.test/settings", publicBase: "http://svc.test" })
+      )
+    }
+  )
+)
+
+const eventsDir = new URL("../payments/recordings/stripe/events/", import.meta.url)
+
+/** One of the recorded events, with `change` applied to its object and a fresh id (Stripe's ids never repeat). */
+const eventOf = (file: string, change: (object: Record<string, unknown>) => void, id?: string) => {
+  const event = JSON.parse(readFileSync(new URL(`${file}.json`, eventsDir), "utf8")) as {
+    id: string
+    data: { object: Record<string, unknown> }
+  }
+  event.id = id ?? `evt_${Math.random().toString(36).slice(2, 14)}`
+  change(event.data.object)
+  return JSON.stringify(event)
+}
+
+type Seller = Effect.Effect.Success<typeof checkoutSeller>
+
+/** Posts `payload` to the store's webhook as Stripe does, signed with `secret`. */
+const sendEvent = (s: Seller, payload: string, secret = WEBHOOK_SECRET) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${s.app.url}/stripe/webhooks/${s.workspaceId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret })
+      },
+      body: payload
+    })
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  })
+
+/** The attempt the checkout sent Stripe in its last Checkout Session request. */
+const lastAttempt = () =>
+  Effect.promise(async () => {
+    const sent = replayed().received.filter((r) => r.path === "/v1/checkout/sessions")
+    const last = sent[sent.length - 1]
+    if (last === undefined) throw new Error("no Checkout Session was asked for")
+    const form = await formOf(last.headers, last.body)
+    return { form, attempt: form?.get("client_reference_id") ?? "" }
+  })
+
+const connected = Effect.gen(function* () {
+  const s = yield* checkoutSeller
+  const put = yield* s.storeApi("PUT", "/settings/stripe", { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET })
+  expect(put.status, JSON.stringify(put.body)).toBe(200)
+  return s
+})
+
+const rows = (s: Seller, statement: string) =>
+  s.app.setUp(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.orDie(sql.unsafe<Record<string, unknown>>(statement, [s.workspaceId]))
+    )
+  )
+
+layer(TestApp.layerWith({}, { ports: stripeAtReplay }), { excludeTestServices: true, timeout: "120 seconds" })(
+  `the store's checkout with Stripe on ${engineName}`,
+  (it) => {
+    it.effect("connecting checks the key with Stripe, keeps it sealed and shows only the account", () =>
+      Effect.gen(function* () {
+        const s = yield* checkoutSeller
+        const bad = yield* s.storeApi("PUT", "/settings/stripe", { secret_key: "pk_test_123", webhook_secret: "nope" })
+        expect(bad.status).toBe(422)
+        expect(JSON.stringify(bad.body)).toContain("secret_key")
+        const before = replayed().received.length
+        const put = yield* s.storeApi("PUT", "/settings/stripe", {
+          secret_key: SECRET_KEY,
+          webhook_secret: WEBHOOK_SECRET
+        })
+        expect(put.status, JSON.stringify(put.body)).toBe(200)
+        expect(
+          replayed()
+            .received.slice(before)
+            .map((r) => `${r.method} ${r.path}`)
+        ).toEqual(["GET /v1/account"])
+        const settings = (yield* s.storeApi("GET", "/settings")).body.settings as Record<string, unknown>
+        expect(settings).toMatchObject({
+          card_processor: "connected",
+          stripe: {
+            account_id: "acct_1QxHbRLg7TdWvK2m",
+            livemode: false,
+            webhook_url: `http://svc.test/stripe/webhooks/${s.workspaceId}`
+          }
+        })
+        expect(JSON.stringify(settings)).not.toContain("sk_test")
+        expect(JSON.stringify(settings)).not.toContain("whsec_")
+        const stored = yield* rows(s, "SELECT * FROM store_processor_accounts WHERE workspace_id = $1")
+        expect(JSON.stringify(stored)).not.toContain(SECRET_KEY)
+        expect(JSON.stringify(stored)).not.toContain(WEBHOOK_SECRET)
+
+        // Disconnecting forgets the keys and turns the processor off: no falling back to test cards.
+        const off = yield* s.storeApi("DELETE", "/settings/stripe")
+        expect(off.status).toBe(200)
+        expect(off.body.settings).toMatchObject({ card_processor: "none", stripe: null })
+        expect((yield* s.storeApi("DELETE", "/settings/stripe")).status).toBe(404)
+      })
+    )
+
+    it.effect("a one-time sale: Stripe's page, then its signed event sells once, and its refund refunds once", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({ title: "Harbour guide", price_cents: 1900 })
+        yield* s.storeApi("POST", "/discount-codes", { product: id, kind: "percent", value: 20, code: "SAVE20" })
+
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() =>
+          buyer.open(`${page}?code=SAVE20&utm_source=newsletter`, "https://news.example.net/")
+        )
+        expect(opened.status).toBe(200)
+        expect(opened.text).toContain("Continue to payment")
+        expect(opened.text).not.toContain("card_number")
+        expect(opened.text).not.toContain("Test mode")
+        const email = fresh("ines")
+        const typed = { email, name: "Ines" }
+        const sent = yield* Effect.promise(() => buyer.post(opened.text, page, typed))
+        expect(sent.status, sent.text).toBe(303)
+        expect(sent.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${CS_PAY}`)
+        const { form, attempt } = yield* lastAttempt()
+        expect(attempt).toMatch(/^chk_/)
+        expect(form?.get("line_items[0][price_data][unit_amount]")).toBe("1520")
+        expect(form?.get("customer_email")).toBe(email)
+        expect(form?.get("success_url")).toBe(`http://svc.test/c/${id}/done?attempt=${attempt}`)
+        // The same form sent again goes to the same page: Stripe is not asked twice.
+        const asked = replayed().received.length
+        const again = yield* Effect.promise(() => buyer.post(opened.text, page, typed))
+        expect(again.status, again.text).toBe(303)
+        expect(again.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${CS_PAY}`)
+        expect(replayed().received.length).toBe(asked)
+
+        // Back from Stripe before its event: the page never sells on its own.
+        const early = yield* Effect.promise(() => buyer.open(`${page}/done?attempt=${attempt}`))
+        expect(early.text).toContain("Confirming your payment")
+        expect(yield* s.sales).toEqual([])
+
+        const completed = eventOf("checkout.session.completed-payment", (o) => {
+          o.id = CS_PAY
+          o.client_reference_id = attempt
+          o.amount_total = 1520
+        })
+        expect((yield* sendEvent(s, completed, "whsec_wrongwrongwrong0000")).status).toBe(400)
+        expect(yield* s.sales).toEqual([])
+        expect(yield* sendEvent(s, completed)).toEqual({ status: 200, body: { received: true, result: "applied" } })
+        expect((yield* sendEvent(s, completed)).body).toEqual({ received: true, result: "duplicate" })
+
+        const [sale] = yield* s.sales
+        expect(sale).toMatchObject({
+          buyer_email: email,
+          amount_cents: 1520,
+          source: "svc_checkout",
+          status: "paid",
+          test: false,
+          discount_code: "SAVE20",
+          utm_source: "newsletter",
+          referrer: "https://news.example.net/"
+        })
+        expect(yield* s.events("purchase.created")).toHaveLength(1)
+        expect(yield* s.mail).toContainEqual(expect.objectContaining({ recipient: email }))
+        expect(yield* s.access).toEqual([{ email, state: "active", how: "bought" }])
+        const done = yield* Effect.promise(() => buyer.open(`${page}/done?attempt=${attempt}`))
+        expect(done.text).toContain("You now have access to Harbour guide")
+        // A live sale is in the sales feed (test sales are not).
+        expect((yield* s.storeApi("GET", "/sales/recent")).body.sales).toHaveLength(1)
+
+        // Refunded at Stripe: the sale reads refunded, the access ends, one purchase.refunded however often sent.
+        const refund = eventOf("charge.refunded", (o) => {
+          o.payment_intent = PI
+        })
+        expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "duplicate" })
+        const resent = eventOf("charge.refunded", (o) => {
+          o.payment_intent = PI
+        })
+        expect((yield* sendEvent(s, resent)).body).toMatchObject({ result: "applied" })
+        expect(yield* s.events("purchase.refunded")).toHaveLength(1)
+        expect((yield* s.sales)[0]).toMatchObject({ status: "refunded" })
+        expect(yield* s.access).toEqual([{ email, state: "refunded", how: "bought" }])
+        yield* Effect.promise(() => buyer.close())
+      })
+    )
+
+    it.effect("a yearly membership with a 7-day trial: renewal, cancel and end move access once each", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({ title: "Harbour club", price_cents: 12000, billing: "yearly", trial_days: 7 })
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(page))
+        const email = fresh("club")
+        const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email }))
+        expect(sent.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${CS_SUB}`)
+        const { form, attempt } = yield* lastAttempt()
+        expect(form?.get("mode")).toBe("subscription")
+        expect(form?.get("subscription_data[trial_period_days]")).toBe("7")
+        yield* Effect.promise(() => buyer.close())
+
+        const completed = eventOf("checkout.session.completed-trial", (o) => {
+          o.id = CS_SUB
+          o.client_reference_id = attempt
+        })
+        expect((yield* sendEvent(s, completed)).body).toMatchObject({ result: "applied" })
+        expect((yield* s.sales)[0]).toMatchObject({
+          amount_cents: 0,
+          billing: "yearly",
+          subscription_id: SUB,
+          source: "svc_checkout",
+          status: "free"
+        })
+        const trialEnd = yield* rows(s, "SELECT paid_until FROM store_access WHERE workspace_id = $1")
+        const paidUntil = new Date(String(trialEnd[0]?.paid_until)).getTime()
+        expect(paidUntil - Date.now()).toBeGreaterThan(6.9 * 86_400_000)
+        expect(paidUntil - Date.now()).toBeLessThan(7.1 * 86_400_000)
+
+        // The first real charge, after the trial: sent twice, renewed once.
+        const renewal = eventOf("invoice.paid", (o) => {
+          o.customer_email = email
+          o.amount_paid = 12000
+        })
+        expect((yield* sendEvent(s, renewal)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, renewal)).body).toMatchObject({ result: "duplicate" })
+        const renewed = yield* s.events("membership.renewed")
+        expect(renewed).toHaveLength(1)
+        expect(renewed[0]?.data).toMatchObject({ buyer_email: email, subscription_id: SUB, amount_cents: 12000 })
+
+        // Cancelled at Stripe: access stays to the period's end, one membership.cancelled.
+        const cancel = eventOf("customer.subscription.updated", () => {})
+        expect((yield* sendEvent(s, cancel)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, cancel)).body).toMatchObject({ result: "duplicate" })
+        expect(yield* s.events("membership.cancelled")).toHaveLength(1)
+        expect(yield* s.access).toEqual([{ email, state: "cancelled", how: "bought" }])
+
+        // The subscription's end at Stripe ends the access, once.
+        const ended = eventOf("customer.subscription.deleted", () => {})
+        expect((yield* sendEvent(s, ended)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, ended)).body).toMatchObject({ result: "duplicate" })
+        expect(yield* s.events("purchase.membership_ended")).toHaveLength(1)
+        expect(yield* s.access).toEqual([{ email, state: "ended", how: "bought" }])
+      })
+    )
+
+    it.effect("an open Stripe page holds the last place and the code's use until it expires", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({
+          title: "Last seat",
+          price_cents: 1900,
+          quantity_limit: 1,
+          quantity_show_left: true
+        })
+        const code = yield* s.storeApi("POST", "/discount-codes", {
+          product: id,
+          kind: "percent",
+          value: 50,
+          code: "HALF",
+          max_uses: 1
+        })
+        const codeId = (code.body.discount_code as { id: string }).id
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(`${page}?code=HALF`))
+        expect(opened.text).toContain("1 left")
+        const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email: fresh("sam") }))
+        expect(sent.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${CS_LAST}`)
+        yield* Effect.promise(() => buyer.close())
+
+        // While the buyer is on Stripe's page, the place and the code are theirs.
+        const other = new Buyer(s.app.url)
+        const meanwhile = yield* Effect.promise(() => other.open(`${page}?code=HALF`))
+        expect(meanwhile.text).toContain("Sold out")
+        expect((yield* s.storeApi("GET", `/discount-codes/${codeId}`)).body.discount_code).toMatchObject({ uses: 1 })
+
+        // Stripe says the page expired unpaid: both come back.
+        const expired = eventOf("checkout.session.expired", (o) => {
+          o.id = CS_LAST
+        })
+        expect((yield* sendEvent(s, expired)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, expired)).body).toMatchObject({ result: "duplicate" })
+        expect((yield* s.storeApi("GET", `/discount-codes/${codeId}`)).body.discount_code).toMatchObject({ uses: 0 })
+        const after = yield* Effect.promise(() => other.open(`${page}?code=HALF`))
+        expect(after.text).toContain("1 left")
+        expect(hiddenFields(after.text, page).code).toBe("HALF")
+        yield* Effect.promise(() => other.close())
+        expect(yield* s.sales).toEqual([])
+      })
+    )
+
+    it.effect("a webhook for a store without Stripe, or without a signature, is refused", () =>
+      Effect.gen(function* () {
+        const s = yield* checkoutSeller
+        const payload = eventOf("checkout.session.expired", () => {})
+        expect((yield* sendEvent(s, payload)).status).toBe(404)
+        const unsigned = yield* Effect.promise(() =>
+          fetch(`${s.app.url}/stripe/webhooks/${s.workspaceId}`, { method: "POST", body: payload })
+        )
+        expect(unsigned.status).toBe(400)
+      })
+    )
+  }
+)
