@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase } from "./support/environment.js"
-import { run, strictTsconfig, succeeded } from "./support/scratch-project.js"
+import { INSTALL_FLAGS, run, strictTsconfig, succeeded } from "./support/scratch-project.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import {
   createWebhook,
@@ -127,7 +127,7 @@ describe("the packed @svc/client, installed alone outside the repository", { tim
     )
     succeeded(
       "npm install",
-      await run("npm", ["install", "--no-audit", "--no-fund", join(tarballs, tarball ?? ""), "@types/node@20"], project)
+      await run("npm", ["install", ...INSTALL_FLAGS, join(tarballs, tarball ?? ""), "@types/node@20"], project)
     )
 
     writeFileSync(join(project, "wrong.ts"), wrongProgram)

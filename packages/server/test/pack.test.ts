@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { cleanEnv, run, strictTsconfig, succeeded } from "./support/scratch-project.js"
+import { cleanEnv, INSTALL_FLAGS, run, strictTsconfig, succeeded } from "./support/scratch-project.js"
 import { startServer } from "./support/server-process.js"
 
 const root = resolve(import.meta.dirname, "../../..")
@@ -154,7 +154,7 @@ describe("the packed packages, installed outside the repository", { timeout: 600
       "npm install",
       await run(
         "npm",
-        ["install", "--no-audit", "--no-fund", ...packed.map((file) => join(tarballs, file)), "@types/node@20"],
+        ["install", ...INSTALL_FLAGS, ...packed.map((file) => join(tarballs, file)), "@types/node@20"],
         project
       )
     )
@@ -174,8 +174,7 @@ describe("the packed packages, installed outside the repository", { timeout: 600
         "npm",
         [
           "install",
-          "--no-audit",
-          "--no-fund",
+          ...INSTALL_FLAGS,
           join(tarballs, "svc-core-0.1.0.tgz"),
           join(tarballs, "svc-adapters-0.1.0.tgz"),
           "pg",
