@@ -83,6 +83,19 @@ const lastAttempt = () =>
     return { form, attempt: form?.get("client_reference_id") ?? "" }
   })
 
+/** Opens the product's checkout, sends the form with `typed`, and checks the buyer goes to Stripe's page `session`. */
+const payOnStripe = (s: Seller, productId: string, typed: Record<string, string>, session: string) =>
+  Effect.gen(function* () {
+    const buyer = new Buyer(s.app.url)
+    const page = `${s.app.url}/c/${productId}`
+    const opened = yield* Effect.promise(() => buyer.open(page))
+    const sent = yield* Effect.promise(() => buyer.post(opened.text, page, typed))
+    yield* Effect.promise(() => buyer.close())
+    expect(sent.status, sent.text).toBe(303)
+    expect(sent.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${session}`)
+    return yield* lastAttempt()
+  })
+
 const connected = Effect.gen(function* () {
   const s = yield* checkoutSeller
   const put = yield* s.storeApi("PUT", "/settings/stripe", { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET })
@@ -325,6 +338,129 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay }), { excludeTestServices: t
         expect(hiddenFields(after.text, page).code).toBe("HALF")
         yield* Effect.promise(() => other.close())
         expect(yield* s.sales).toEqual([])
+      })
+    )
+
+    it.effect(
+      "the seller's refund of a Stripe sale is made at Stripe first, and Stripe's event of it counts once",
+      () =>
+        Effect.gen(function* () {
+          const s = yield* connected
+          const id = yield* s.product({ title: "Tide tables", price_cents: 2500 })
+          const email = fresh("rae")
+          const { attempt } = yield* payOnStripe(
+            s,
+            id,
+            { email },
+            "cs_test_e1Ns6Zg9qB2tH5uW8xL1rS4dV7gJ0kM3nP6oQ9sT2uV5wX8yZ1aB4c"
+          )
+          const paid = eventOf("checkout.session.completed-payment", (o) => {
+            o.id = "cs_test_e1Ns6Zg9qB2tH5uW8xL1rS4dV7gJ0kM3nP6oQ9sT2uV5wX8yZ1aB4c"
+            o.client_reference_id = attempt
+            o.payment_intent = "pi_3QxKeRLg7TdWvK2m1E2f3G4h"
+            o.amount_total = 2500
+          })
+          expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
+          const [sale] = yield* s.sales
+          const refunded = yield* s.storeApi("POST", "/sales", {
+            event: "refund",
+            product: id,
+            email,
+            order_id: sale?.order_id
+          })
+          expect(refunded.body).toEqual({ ok: true, status: "revoked" })
+          const asked = replayed().received.filter((r) => r.path === "/v1/refunds")
+          expect(asked).toHaveLength(1)
+          const form = yield* Effect.promise(() => formOf(asked[0]?.headers ?? {}, asked[0]?.body ?? new Uint8Array()))
+          expect(form?.get("payment_intent")).toBe("pi_3QxKeRLg7TdWvK2m1E2f3G4h")
+          // Stripe then tells of the refund it made: the same refund, not a second one.
+          const told = eventOf("charge.refunded", (o) => {
+            o.payment_intent = "pi_3QxKeRLg7TdWvK2m1E2f3G4h"
+          })
+          expect((yield* sendEvent(s, told)).status).toBe(200)
+          expect(yield* s.events("purchase.refunded")).toHaveLength(1)
+          expect((yield* s.sales)[0]).toMatchObject({ status: "refunded" })
+          expect(yield* s.access).toEqual([{ email, state: "refunded", how: "bought" }])
+        })
+    )
+
+    it.effect("removing a Stripe member's access cancels the subscription at Stripe first", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({ title: "Harbour monthly", price_cents: 900, billing: "monthly" })
+        const email = fresh("mo")
+        const session = "cs_test_f1Pt7Ah0rC3uI6vX9yM2sT5eW8hK1lN4oQ7pR0tU3vW6xY9zA2bC5dE"
+        const subscription = "sub_1QxMrmLg7TdWvK2mRmv0Ab1C"
+        const { attempt } = yield* payOnStripe(s, id, { email }, session)
+        const paid = eventOf("checkout.session.completed-trial", (o) => {
+          o.id = session
+          o.client_reference_id = attempt
+          o.subscription = subscription
+          o.payment_status = "paid"
+          o.amount_total = 900
+        })
+        expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
+        expect((yield* s.sales)[0]).toMatchObject({ amount_cents: 900, status: "paid", subscription_id: subscription })
+        const removed = yield* s.storeApi("POST", "/customers/remove-access", { product: id, email })
+        expect(removed.body).toEqual({ ok: true, status: "removed" })
+        expect(
+          replayed().received.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subscription}`)
+        ).toHaveLength(1)
+        expect(yield* s.access).toEqual([{ email, state: "removed", how: "bought" }])
+        // Stripe's word that the subscription ended changes nothing more.
+        const deleted = eventOf("customer.subscription.deleted", (o) => {
+          o.id = subscription
+        })
+        expect((yield* sendEvent(s, deleted)).status).toBe(200)
+        expect(yield* s.events("purchase.membership_ended")).toEqual([])
+        expect(yield* s.access).toEqual([{ email, state: "removed", how: "bought" }])
+      })
+    )
+
+    it.effect("a payment plan is a monthly subscription the service ends at Stripe after its parts", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({
+          title: "Boat course",
+          price_cents: 12000,
+          payment_plan: { count: 3, amount_cents: 4000 }
+        })
+        const email = fresh("plan")
+        const session = "cs_test_g1Qu8Bi1sD4vJ7wY0zN3tU6fX9iL2mO5pR8qS1uV4wX7yZ0aB3cD6eF"
+        const subscription = "sub_1QxPlnLg7TdWvK2mPln0Ab1C"
+        const { attempt } = yield* payOnStripe(s, id, { email, choice: "plan" }, session)
+        const paid = eventOf("checkout.session.completed-trial", (o) => {
+          o.id = session
+          o.client_reference_id = attempt
+          o.subscription = subscription
+          o.payment_status = "paid"
+          o.amount_total = 4000
+        })
+        const before = Date.now()
+        expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
+        expect((yield* s.sales)[0]).toMatchObject({ amount_cents: 4000, billing: "one-time", status: "paid" })
+        const ended = replayed().received.filter(
+          (r) => r.method === "POST" && r.path === `/v1/subscriptions/${subscription}`
+        )
+        expect(ended).toHaveLength(1)
+        const form = yield* Effect.promise(() => formOf(ended[0]?.headers ?? {}, ended[0]?.body ?? new Uint8Array()))
+        const cancelAt = Number(form?.get("cancel_at")) * 1000
+        // Three monthly parts from now: 89 to 92 days.
+        expect(cancelAt - before).toBeGreaterThan(88 * 86_400_000)
+        expect(cancelAt - before).toBeLessThan(93 * 86_400_000)
+        // A later part renews nothing (the access is for good), and the plan's end leaves the access as it is.
+        const part = eventOf("invoice.paid", (o) => {
+          o.amount_paid = 4000
+          const parent = o.parent as { subscription_details: { subscription: string } }
+          parent.subscription_details.subscription = subscription
+        })
+        expect((yield* sendEvent(s, part)).status).toBe(200)
+        expect(yield* s.events("membership.renewed")).toEqual([])
+        const over = eventOf("customer.subscription.deleted", (o) => {
+          o.id = subscription
+        })
+        expect((yield* sendEvent(s, over)).status).toBe(200)
+        expect(yield* s.access).toEqual([{ email, state: "active", how: "bought" }])
       })
     )
 

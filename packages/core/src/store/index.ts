@@ -100,6 +100,7 @@ export {
   ProcessorSignatureRefused
 } from "./checkout/processor.js"
 export { type EventResult, ProcessorEvents } from "./checkout/processor-events.js"
+export { LiveCharges } from "./checkout/live-charges.js"
 export { type ProcessorKeys, ProcessorSetup } from "./checkout/processor-setup.js"
 export type { HeldSubscription, Subscription } from "./checkout/subscription.js"
 export {

@@ -1,3 +1,4 @@
+import { LiveCharges } from "../checkout/live-charges.js"
 import { Clock, Effect, Option } from "effect"
 import { makeEventRecorder } from "../../events/service.js"
 import { RateLimiter } from "../../limits/ports.js"
@@ -23,6 +24,7 @@ import { type Customer, hasAccess, type ProductAccess as Access } from "../sales
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { AccessRepo } from "../sales/ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
+import type { Product } from "../catalog/product.js"
 import { type StoreTag, StoreTagsRepo } from "../email-list/ports.js"
 import { makeStock } from "../catalog/stock.js"
 
@@ -69,7 +71,9 @@ interface RecordContext {
 
 /** People who have the store's products: adding, finding, removing access, resending the access email. */
 export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/StoreCustomers", {
+  dependencies: [LiveCharges.Default],
   effect: Effect.gen(function* () {
+    const liveCharges = yield* LiveCharges
     const products = yield* ProductsRepo
     const access = yield* AccessRepo
     const limiter = yield* RateLimiter
@@ -197,10 +201,20 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
 
     /** Switches a person's access to a product off (a later free add cannot turn it back on). */
     const removeAccess = (caller: StoreCaller, input: CustomerTarget) =>
+      Effect.gen(function* () {
+        // A member who pays on Stripe stops paying first: Stripe is asked outside the transaction (over the network),
+        // and a refusal leaves the access as it is.
+        const product = yield* productOf(caller, input.productId)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const current = yield* access.accessOf(caller.workspaceId, input.email, product.id)
+        const paying = current.find((row) => row.state === "active" || row.state === "cancelled")
+        if (paying !== undefined) yield* liveCharges.cancelSubscription(caller.workspaceId, paying.subscriptionId)
+        return yield* removeAccessHere(caller, product, input, now)
+      })
+
+    const removeAccessHere = (caller: StoreCaller, product: Product, input: CustomerTarget, now: Date) =>
       transactor.withTransaction(
         Effect.gen(function* () {
-          const product = yield* productOf(caller, input.productId)
-          const now = new Date(yield* Clock.currentTimeMillis)
           const person = yield* access.lock(caller.workspaceId, product.id, input.email, now)
           if (person.state === "none") {
             return yield* new NotFound({ message: `${input.email} has never had ${product.id}` })

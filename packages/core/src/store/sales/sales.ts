@@ -16,6 +16,7 @@ import { AccessRepo, SalesRepo } from "./ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import type { Billing, Product } from "../catalog/product.js"
 import { makeStock } from "../catalog/stock.js"
+import { LiveCharges } from "../checkout/live-charges.js"
 import {
   type Attribution,
   NO_ATTRIBUTION,
@@ -95,7 +96,7 @@ const instantOf = (field: string, value: string | number | undefined) => {
 
 /** Recording sales from any checkout, and the access each one gives or takes. */
 export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSales", {
-  dependencies: [Credits.Default],
+  dependencies: [Credits.Default, LiveCharges.Default],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const sales = yield* SalesRepo
@@ -110,6 +111,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const limits = yield* StoreSaleLimits
     const credits = yield* Credits
     const joinList = yield* makeBuyerJoin
+    const liveCharges = yield* LiveCharges
 
     const admit = (workspaceId: string) =>
       Effect.gen(function* () {
@@ -502,9 +504,26 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
         }
       })
 
+    /**
+     * A refund of a sale the checkout sold on Stripe is made at Stripe first, outside the transaction (Stripe is called
+     * over the network; its refund is idempotent, so a retry after a failure here never refunds twice).
+     */
+    const refundAtProcessor = (workspaceId: string, orderId: string | undefined) =>
+      Effect.gen(function* () {
+        if (orderId === undefined) return
+        const sale = yield* sales.findByOrder(workspaceId, orderId)
+        if (Option.isSome(sale)) yield* liveCharges.refund(sale.value)
+      })
+
     /** Records one sale event: rate limits first, then the whole change and its events in one transaction. */
     const recordSale = (caller: StoreCaller, input: SaleInput) =>
-      Effect.zipRight(admit(caller.workspaceId), transactor.withTransaction(record(caller, input)))
+      Effect.zipRight(
+        admit(caller.workspaceId),
+        Effect.zipRight(
+          input.event === "refund" ? refundAtProcessor(caller.workspaceId, input.orderId) : Effect.void,
+          transactor.withTransaction(record(caller, input))
+        )
+      )
 
     /**
      * Refunds one sale by its id (the tools' way; `POST /sales` refunds by order id): the same change, answer and
@@ -512,7 +531,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
      */
     const refundSale = (caller: StoreCaller, saleId: string) =>
       Effect.zipRight(
-        admit(caller.workspaceId),
+        Effect.zipRight(
+          admit(caller.workspaceId),
+          Effect.flatMap(sales.find(caller.workspaceId, saleId), (sale) =>
+            Option.isSome(sale) ? liveCharges.refund(sale.value) : Effect.void
+          )
+        ),
         transactor.withTransaction(
           Effect.gen(function* () {
             const sale = yield* sales.find(caller.workspaceId, saleId)
