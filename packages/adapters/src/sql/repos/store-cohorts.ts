@@ -114,15 +114,17 @@ export const WaitlistRepoSql = Layer.effect(
           Effect.orDie
         ),
       // "Has access" as in `hasAccess`: active, or cancelled with time left.
-      holders: (workspaceId, productId, now) =>
-        // A buyer on a live processor's payment page holds a place until the page expires (see HostedCheckout).
+      holders: (workspaceId, productId, now, exceptEmail) =>
+        // A buyer on a live processor's payment page holds a place until the page expires (see HostedCheckout); the
+        // buyer asking now does not stand in their own way (back from Stripe's page, trying again).
         lean<{ readonly n: number | string }>`SELECT
             (SELECT count(*) FROM store_access
               WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
                 AND (state = 'active' OR (state = 'cancelled' AND (ends_at IS NULL OR ends_at > ${now}))))
             + (SELECT count(*) FROM store_hosted_checkouts
                 WHERE workspace_id = ${workspaceId} AND product_id = ${productId}
-                  AND state IN ('opening', 'open') AND expires_at > ${now}) AS n`.pipe(
+                  AND state IN ('opening', 'open') AND expires_at > ${now}
+                  AND email <> ${exceptEmail ?? ""}) AS n`.pipe(
           Effect.map((rows) => Number(rows[0]?.n ?? 0)),
           Effect.orDie
         ),

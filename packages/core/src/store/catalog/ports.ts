@@ -44,9 +44,14 @@ export class WaitlistRepo extends Context.Tag("svc/store/WaitlistRepo")<
     readonly lockProduct: (workspaceId: string, productId: string) => Effect.Effect<void>
     /**
      * The places taken at `now`: people with access (active, or cancelled with time left), and buyers on a live
-     * processor's payment page until it expires.
+     * processor's payment page until it expires (but `exceptEmail`'s own: the buyer asking again).
      */
-    readonly holders: (workspaceId: string, productId: string, now: Date) => Effect.Effect<number>
+    readonly holders: (
+      workspaceId: string,
+      productId: string,
+      now: Date,
+      exceptEmail?: string | undefined
+    ) => Effect.Effect<number>
     /** Adds the person to the waitlist; `false` when already on it. */
     readonly join: (entry: WaitlistEntry) => Effect.Effect<boolean>
     /** Takes the person off the waitlist (they got the product). */

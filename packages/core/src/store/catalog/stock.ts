@@ -71,7 +71,7 @@ export const makeStock = Effect.gen(function* () {
       if (limit === null) return undefined
       yield* repo.lockProduct(product.workspaceId, product.id)
       if (yield* holdsPlace(product, email, now)) return undefined
-      const taken = yield* repo.holders(product.workspaceId, product.id, now)
+      const taken = yield* repo.holders(product.workspaceId, product.id, now, email)
       if (taken < limit) return undefined
       if (!fields.quantity_waitlist) {
         return {
