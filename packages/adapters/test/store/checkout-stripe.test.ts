@@ -417,6 +417,30 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay }), { excludeTestServices: t
       })
     )
 
+    it.effect("when Stripe cannot cancel a member's subscription, their access stays and the answer says so", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({ title: "Harbour weekly", price_cents: 1100, billing: "monthly" })
+        const email = fresh("out")
+        const session = "cs_test_h1Rv9Cj2tE5wK8xZ1aO4uV7gY0jM3nP6qS9rT2vW5xY8zA1bC4dE7f"
+        const subscription = "sub_1QxOutLg7TdWvK2mOut0Ab1C"
+        const { attempt } = yield* payOnStripe(s, id, { email }, session)
+        const paid = eventOf("checkout.session.completed-trial", (o) => {
+          o.id = session
+          o.client_reference_id = attempt
+          o.subscription = subscription
+          o.payment_status = "paid"
+          o.amount_total = 1100
+        })
+        expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
+        const refused = yield* s.storeApi("POST", "/customers/remove-access", { product: id, email })
+        expect(refused.status).toBe(500)
+        expect(String(refused.body.message)).toContain(`Stripe did not cancel subscription ${subscription}`)
+        expect(String(refused.body.message)).toContain("try again")
+        expect(yield* s.access).toEqual([{ email, state: "active", how: "bought" }])
+      })
+    )
+
     it.effect("a payment plan is a monthly subscription the service ends at Stripe after its parts", () =>
       Effect.gen(function* () {
         const s = yield* connected
