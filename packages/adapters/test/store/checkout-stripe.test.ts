@@ -3,105 +3,31 @@
  * through the store API, the buyer is sent to Stripe's page (recorded Stripe answers replayed on loopback), and
  * Stripe's signed events sell, renew, cancel, end and refund, each once however often Stripe sends it.
  */
-import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { CardProcessor, StorePages } from "@svc/core/store"
-import { Effect, Layer } from "effect"
-import Stripe from "stripe"
-import { makeStripeProcessor } from "../../src/payments/stripe.js"
+import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
-import { formOf, loadRecording, type ReplayServer, startReplayServer } from "../support/replay-server.js"
+import { formOf } from "../support/replay-server.js"
 import { Buyer, checkoutSeller, fresh, hiddenFields } from "./checkout-support.js"
+import {
+  connected,
+  eventOf,
+  lastAttempt,
+  payOnStripe,
+  replayed,
+  SECRET_KEY,
+  type Seller,
+  sendEvent,
+  stripeAtReplay,
+  WEBHOOK_SECRET
+} from "./checkout-stripe-support.js"
 
-const SECRET_KEY = "sk_test_51QxHbRLg7TdWvK2mReplayKeyNotARealKey0000000000000000000000000000000000000000000Qz7w"
-const WEBHOOK_SECRET = "whsec_Hq7Tz3kR9mW2xN5vB8cL4pY6sD0fG2hJ"
 const CS_PAY = "cs_test_a1Hq7Tz3kR9mW2xN5vB8cL4pY6sD0fG2hJ4kL6mN8pQ0rS2tU4vW6xY8z"
 const CS_SUB = "cs_test_b1Kp3Wd6nY9qE2rT5uI8oP1aS4dF7gH0jK3lZ6xC9vB2nM5qW8eR1tY4u"
 const CS_LAST = "cs_test_d1Mr5Yf8pA1sG4tV7wK0qR3cU6fH9iJ2lM5nB8zE1xD4oC7"
 const SUB = "sub_1QxJ4kLg7TdWvK2mPq8rSt2U"
 const PI = "pi_3QxHbRLg7TdWvK2m0A1b2C3d"
-
-let replay: ReplayServer | undefined
-const replayed = () => {
-  if (replay === undefined) throw new Error("the replay server is not running")
-  return replay
-}
-
-// Stripe, as the app's card processor, is the replay server of the recorded answers.
-const stripeAtReplay = Layer.unwrapScoped(
-  Effect.map(
-    startReplayServer(loadRecording(new URL("./recordings/stripe-checkout.json", import.meta.url)).exchanges),
-    (server) => {
-      replay = server
-      return Layer.mergeAll(
-        Layer.succeed(CardProcessor, makeStripeProcessor({ apiBase: server.origin, maxNetworkRetries: 0 })),
-        // The public address Stripe sends buyers back to and its events to, as a server's PUBLIC_URL gives it.
-        Layer.succeed(StorePages, { settingsPage: "http://svc.test/settings", publicBase: "http://svc.test" })
-      )
-    }
-  )
-)
-
-const eventsDir = new URL("../payments/recordings/stripe/events/", import.meta.url)
-
-/** One of the recorded events, with `change` applied to its object and a fresh id (Stripe's ids never repeat). */
-const eventOf = (file: string, change: (object: Record<string, unknown>) => void, id?: string) => {
-  const event = JSON.parse(readFileSync(new URL(`${file}.json`, eventsDir), "utf8")) as {
-    id: string
-    data: { object: Record<string, unknown> }
-  }
-  event.id = id ?? `evt_${Math.random().toString(36).slice(2, 14)}`
-  change(event.data.object)
-  return JSON.stringify(event)
-}
-
-type Seller = Effect.Effect.Success<typeof checkoutSeller>
-
-/** Posts `payload` to the store's webhook as Stripe does, signed with `secret`. */
-const sendEvent = (s: Seller, payload: string, secret = WEBHOOK_SECRET) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${s.app.url}/stripe/webhooks/${s.workspaceId}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret })
-      },
-      body: payload
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
-
-/** The attempt the checkout sent Stripe in its last Checkout Session request. */
-const lastAttempt = () =>
-  Effect.promise(async () => {
-    const sent = replayed().received.filter((r) => r.path === "/v1/checkout/sessions")
-    const last = sent[sent.length - 1]
-    if (last === undefined) throw new Error("no Checkout Session was asked for")
-    const form = await formOf(last.headers, last.body)
-    return { form, attempt: form?.get("client_reference_id") ?? "" }
-  })
-
-/** Opens the product's checkout, sends the form with `typed`, and checks the buyer goes to Stripe's page `session`. */
-const payOnStripe = (s: Seller, productId: string, typed: Record<string, string>, session: string) =>
-  Effect.gen(function* () {
-    const buyer = new Buyer(s.app.url)
-    const page = `${s.app.url}/c/${productId}`
-    const opened = yield* Effect.promise(() => buyer.open(page))
-    const sent = yield* Effect.promise(() => buyer.post(opened.text, page, typed))
-    yield* Effect.promise(() => buyer.close())
-    expect(sent.status, sent.text).toBe(303)
-    expect(sent.headers.get("location")).toBe(`https://checkout.stripe.com/c/pay/${session}`)
-    return yield* lastAttempt()
-  })
-
-const connected = Effect.gen(function* () {
-  const s = yield* checkoutSeller
-  const put = yield* s.storeApi("PUT", "/settings/stripe", { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET })
-  expect(put.status, JSON.stringify(put.body)).toBe(200)
-  return s
-})
 
 const rows = (s: Seller, statement: string) =>
   s.app.setUp(
@@ -110,7 +36,7 @@ const rows = (s: Seller, statement: string) =>
     )
   )
 
-layer(TestApp.layerWith({}, { ports: stripeAtReplay }), { excludeTestServices: true, timeout: "120 seconds" })(
+layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices: true, timeout: "120 seconds" })(
   `the store's checkout with Stripe on ${engineName}`,
   (it) => {
     it.effect("connecting checks the key with Stripe, keeps it sealed and shows only the account", () =>
