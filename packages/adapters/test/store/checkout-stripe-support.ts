@@ -94,3 +94,23 @@ export const connected = Effect.gen(function* () {
   expect(put.status, JSON.stringify(put.body)).toBe(200)
   return s
 })
+
+/**
+ * Subscribes on Stripe: the checkout opens Stripe's page `session`, and the answer is Stripe's completion of it,
+ * paid, with `subscription` (for the test to send).
+ */
+export const subscribeOnStripe = (
+  s: Seller,
+  productId: string,
+  typed: Record<string, string>,
+  paid: { readonly session: string; readonly subscription: string; readonly amountCents: number }
+) =>
+  Effect.map(payOnStripe(s, productId, typed, paid.session), ({ attempt }) =>
+    eventOf("checkout.session.completed-trial", (o) => {
+      o.id = paid.session
+      o.client_reference_id = attempt
+      o.subscription = paid.subscription
+      o.payment_status = "paid"
+      o.amount_total = paid.amountCents
+    })
+  )

@@ -20,6 +20,7 @@ import {
   type Seller,
   sendEvent,
   stripeAtReplay,
+  subscribeOnStripe,
   WEBHOOK_SECRET
 } from "./checkout-stripe-support.js"
 
@@ -317,14 +318,7 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
         const email = fresh("mo")
         const session = "cs_test_f1Pt7Ah0rC3uI6vX9yM2sT5eW8hK1lN4oQ7pR0tU3vW6xY9zA2bC5dE"
         const subscription = "sub_1QxMrmLg7TdWvK2mRmv0Ab1C"
-        const { attempt } = yield* payOnStripe(s, id, { email }, session)
-        const paid = eventOf("checkout.session.completed-trial", (o) => {
-          o.id = session
-          o.client_reference_id = attempt
-          o.subscription = subscription
-          o.payment_status = "paid"
-          o.amount_total = 900
-        })
+        const paid = yield* subscribeOnStripe(s, id, { email }, { session, subscription, amountCents: 900 })
         expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
         expect((yield* s.sales)[0]).toMatchObject({ amount_cents: 900, status: "paid", subscription_id: subscription })
         const removed = yield* s.storeApi("POST", "/customers/remove-access", { product: id, email })
@@ -350,14 +344,7 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
         const email = fresh("out")
         const session = "cs_test_h1Rv9Cj2tE5wK8xZ1aO4uV7gY0jM3nP6qS9rT2vW5xY8zA1bC4dE7f"
         const subscription = "sub_1QxOutLg7TdWvK2mOut0Ab1C"
-        const { attempt } = yield* payOnStripe(s, id, { email }, session)
-        const paid = eventOf("checkout.session.completed-trial", (o) => {
-          o.id = session
-          o.client_reference_id = attempt
-          o.subscription = subscription
-          o.payment_status = "paid"
-          o.amount_total = 1100
-        })
+        const paid = yield* subscribeOnStripe(s, id, { email }, { session, subscription, amountCents: 1100 })
         expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
         const refused = yield* s.storeApi("POST", "/customers/remove-access", { product: id, email })
         expect(refused.status).toBe(500)
@@ -378,14 +365,12 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
         const email = fresh("plan")
         const session = "cs_test_g1Qu8Bi1sD4vJ7wY0zN3tU6fX9iL2mO5pR8qS1uV4wX7yZ0aB3cD6eF"
         const subscription = "sub_1QxPlnLg7TdWvK2mPln0Ab1C"
-        const { attempt } = yield* payOnStripe(s, id, { email, choice: "plan" }, session)
-        const paid = eventOf("checkout.session.completed-trial", (o) => {
-          o.id = session
-          o.client_reference_id = attempt
-          o.subscription = subscription
-          o.payment_status = "paid"
-          o.amount_total = 4000
-        })
+        const paid = yield* subscribeOnStripe(
+          s,
+          id,
+          { email, choice: "plan" },
+          { session, subscription, amountCents: 4000 }
+        )
         const before = Date.now()
         expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
         expect((yield* s.sales)[0]).toMatchObject({ amount_cents: 4000, billing: "one-time", status: "paid" })
