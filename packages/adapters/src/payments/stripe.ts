@@ -187,13 +187,39 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
       Effect.withSpan("stripe.refund", { attributes: { paymentId } })
     )
 
+  const invoiceOfPayment: Service["invoiceOfPayment"] = (secretKey, paymentId) =>
+    api(secretKey, `finding the invoice payment ${paymentId} paid`, (client) =>
+      client.invoicePayments.list({
+        payment: { type: "payment_intent", payment_intent: paymentId },
+        limit: 1,
+        expand: ["data.invoice"]
+      })
+    ).pipe(
+      Effect.map((page) => {
+        const invoice = page.data[0]?.invoice
+        if (invoice === undefined) return null
+        // Expanded as asked; an id alone (or a deleted invoice) still names the invoice, without its subscription.
+        if (typeof invoice === "string") return { invoiceId: invoice, subscriptionId: null, billingReason: null }
+        if ("deleted" in invoice && invoice.deleted === true) {
+          return { invoiceId: invoice.id, subscriptionId: null, billingReason: null }
+        }
+        return {
+          invoiceId: invoice.id ?? "",
+          subscriptionId: subscriptionOf(invoice),
+          billingReason: invoice.billing_reason
+        }
+      }),
+      Effect.withSpan("stripe.invoiceOfPayment", { attributes: { paymentId } })
+    )
+
   return {
     checkKey,
     startPayment,
     readEvent,
     cancelSubscription,
     endSubscriptionAt,
-    refund
+    refund,
+    invoiceOfPayment
   }
 }
 

@@ -95,6 +95,7 @@ export {
   type CardProcessorShape,
   type HostedPayment,
   type HostedPaymentRequest,
+  type PaidInvoice,
   type ProcessorEvent,
   ProcessorFailure,
   ProcessorSignatureRefused

@@ -166,12 +166,36 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         return "applied" as const
       })
 
-    const refunded = (event: Extract<ProcessorEvent, { kind: "charge_refunded" }>, workspaceId: string, now: Date) =>
+    /**
+     * The subscription whose first payment a refund's payment was, when the checkout does not know the payment yet:
+     * Stripe names a subscription's first payment only on the invoice's payments, which its events leave out. Asked
+     * before the event's transaction, as Stripe is called over the network.
+     */
+    const firstPaymentOf = (workspaceId: string, secretKey: string, event: ProcessorEvent) =>
+      Effect.gen(function* () {
+        if (event.kind !== "charge_refunded" || !event.fullyRefunded || event.paymentId === null) return null
+        if (Option.isSome(yield* hosted.findByPayment(workspaceId, event.paymentId))) return null
+        const invoice = yield* processor.invoiceOfPayment(secretKey, event.paymentId)
+        return invoice?.billingReason === "subscription_create" ? invoice.subscriptionId : null
+      })
+
+    const refunded = (
+      event: Extract<ProcessorEvent, { kind: "charge_refunded" }>,
+      workspaceId: string,
+      firstOf: string | null,
+      now: Date
+    ) =>
       Effect.gen(function* () {
         // A part refund is the seller's goodwill: access stays.
         if (!event.fullyRefunded || event.paymentId === null) return "ignored" as const
-        const checkout = yield* hosted.findByPayment(workspaceId, event.paymentId)
+        const byPayment = yield* hosted.findByPayment(workspaceId, event.paymentId)
+        const checkout = Option.isSome(byPayment)
+          ? byPayment
+          : firstOf === null
+            ? Option.none()
+            : yield* hosted.findBySubscription(workspaceId, firstOf)
         if (Option.isNone(checkout) || checkout.value.saleId === null) return "ignored" as const
+        if (checkout.value.paymentId === null) yield* hosted.update({ ...checkout.value, paymentId: event.paymentId })
         const sale = yield* salesRepo.find(workspaceId, checkout.value.saleId)
         const product = yield* productOf(checkout.value)
         if (Option.isNone(sale) || Option.isNone(product)) return "ignored" as const
@@ -190,7 +214,13 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         return "applied" as const
       })
 
-    const apply = (event: ProcessorEvent, workspaceId: string, secretKey: string, now: Date) => {
+    const apply = (
+      event: ProcessorEvent,
+      workspaceId: string,
+      secretKey: string,
+      firstOf: string | null,
+      now: Date
+    ) => {
       switch (event.kind) {
         case "checkout_completed":
           return completed(event, workspaceId, secretKey, now)
@@ -203,7 +233,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         case "subscription_deleted":
           return subscriptionDeleted(event, workspaceId, now)
         case "charge_refunded":
-          return refunded(event, workspaceId, now)
+          return refunded(event, workspaceId, firstOf, now)
         // The processor retries a failed charge on its own schedule; access follows the subscription's end, if any.
         case "invoice_payment_failed":
         case "ignored":
@@ -223,13 +253,14 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
           return yield* new NotFound({ message: "this store has no Stripe account connected" })
         }
         const event = yield* processor.readEvent(keys.value.webhookSecret, payload, signature)
+        const firstOf = yield* firstPaymentOf(workspaceId, keys.value.secretKey, event)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (!(yield* salesRepo.claim(workspaceId, `stripe-event:${event.id}`, now))) {
               return "duplicate" as EventResult
             }
-            const result: EventResult = yield* apply(event, workspaceId, keys.value.secretKey, now)
+            const result: EventResult = yield* apply(event, workspaceId, keys.value.secretKey, firstOf, now)
             return result
           })
         )

@@ -129,6 +129,21 @@ export interface CardProcessorShape {
   ) => Effect.Effect<void, ProcessorFailure>
   /** Refunds a whole payment (a seller's refund through the store). */
   readonly refund: (secretKey: string, paymentId: string) => Effect.Effect<void, ProcessorFailure>
+  /**
+   * The invoice a payment paid, when it paid one: its subscription, and why it was billed (`subscription_create` for
+   * a subscription's first payment). A refund names only its payment, so this ties it to what it paid for.
+   */
+  readonly invoiceOfPayment: (
+    secretKey: string,
+    paymentId: string
+  ) => Effect.Effect<PaidInvoice | null, ProcessorFailure>
+}
+
+/** An invoice a payment paid (see {@link CardProcessorShape.invoiceOfPayment}). */
+export interface PaidInvoice {
+  readonly invoiceId: string
+  readonly subscriptionId: string | null
+  readonly billingReason: string | null
 }
 
 const notComposed = () =>
@@ -155,6 +170,7 @@ export class CardProcessor extends Context.Reference<CardProcessor>()("svc/store
       ),
     cancelSubscription: notComposed,
     endSubscriptionAt: notComposed,
-    refund: notComposed
+    refund: notComposed,
+    invoiceOfPayment: notComposed
   })
 }) {}
