@@ -426,6 +426,37 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
       })
     )
 
+    it.effect("when Stripe cannot open its page, the buyer is told to try again and the place and code go back", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({
+          title: "Chart pack",
+          price_cents: 900,
+          quantity_limit: 1,
+          quantity_show_left: true
+        })
+        const code = yield* s.storeApi("POST", "/discount-codes", {
+          product: id,
+          kind: "percent",
+          value: 30,
+          code: "SEA30"
+        })
+        const codeId = (code.body.discount_code as { id: string }).id
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(`${page}?code=SEA30`))
+        const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email: fresh("kai") }))
+        expect(sent.status).toBe(503)
+        expect(sent.text).toContain("The payment page could not be opened")
+        expect(sent.text).toContain("Nothing was charged")
+        const again = yield* Effect.promise(() => buyer.open(page))
+        expect(again.text).toContain("1 left")
+        yield* Effect.promise(() => buyer.close())
+        expect((yield* s.storeApi("GET", `/discount-codes/${codeId}`)).body.discount_code).toMatchObject({ uses: 0 })
+        expect(yield* s.sales).toEqual([])
+      })
+    )
+
     it.effect("a webhook for a store without Stripe, or without a signature, is refused", () =>
       Effect.gen(function* () {
         const s = yield* checkoutSeller

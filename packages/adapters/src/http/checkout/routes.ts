@@ -229,6 +229,8 @@ export const CheckoutRoutes: Layer.Layer<
             return yield* again({ errors: outcome.errors, status: 422 })
           case "declined":
             return yield* again({ alert: outcome.message, status: 402 })
+          case "processor_unavailable":
+            return yield* again({ alert: outcome.message, status: 503 })
           case "requires_authentication": {
             const { session, cookies } = yield* ensureSession(sessions, request, url)
             const answer = authenticationPage({

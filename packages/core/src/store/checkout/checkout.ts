@@ -131,6 +131,8 @@ export type CheckoutOutcome =
   | { readonly status: "hosted"; readonly checkout: HostedCheckout }
   | { readonly status: "refused"; readonly errors: CheckoutErrors }
   | { readonly status: "declined"; readonly message: string }
+  /** The live processor's page could not be opened (or has closed): nothing was charged, the buyer may try again. */
+  | { readonly status: "processor_unavailable"; readonly message: string }
   | { readonly status: "requires_authentication"; readonly message: string }
   | {
       readonly status: "turned_away"
@@ -489,7 +491,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
       })
 
     /** How the live processor's page could not be opened: said to the buyer, who may try again. */
-    const processorDown = (message: string): CheckoutOutcome => ({ status: "declined", message })
+    const processorDown = (message: string): CheckoutOutcome => ({ status: "processor_unavailable", message })
 
     /**
      * Opens the live processor's payment page for a checkout `buy` answered `hosted`, outside any transaction (the
