@@ -34,11 +34,10 @@ export class ProcessorSetup extends Effect.Service<ProcessorSetup>()("svc/store/
     const transactor = yield* Transactor
     const pages = yield* StorePages
 
-    const statusOf = (account: ProcessorAccount) => Effect.succeed(processorStatusOf(account, pages.publicBase))
-
     const status = (workspaceId: string): Effect.Effect<Option.Option<ProcessorStatus>> =>
-      Effect.flatMap(accounts.find(workspaceId), (found) =>
-        Option.isNone(found) ? Effect.succeed(Option.none()) : Effect.map(statusOf(found.value), Option.some)
+      Effect.map(
+        accounts.find(workspaceId),
+        Option.map((account) => processorStatusOf(account, pages.publicBase))
       )
 
     /** The store's opened keys, when it has a live account. */
@@ -87,7 +86,7 @@ export class ProcessorSetup extends Effect.Service<ProcessorSetup>()("svc/store/
         yield* transactor.withTransaction(
           Effect.zipRight(accounts.save(account), setup.set(workspaceId, { cardProcessor: "connected" }))
         )
-        return yield* statusOf(account)
+        return processorStatusOf(account, pages.publicBase)
       })
 
     /**
