@@ -45,7 +45,13 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         // Some payment methods complete the page before the money arrives; the processor's later
         // `async_payment_succeeded` comes as a completion with the payment made.
         if (event.paymentStatus === "unpaid") return "ignored" as const
-        const found = yield* hosted.lockBySession(workspaceId, event.sessionId)
+        // By the page, else by the attempt it was opened for: a page whose opening timed out here may still be paid,
+        // and a payment is never left without its access.
+        const bySession = yield* hosted.lockBySession(workspaceId, event.sessionId)
+        const found =
+          Option.isNone(bySession) && event.reference !== null
+            ? yield* hosted.lockByAttempt(workspaceId, event.reference)
+            : bySession
         if (Option.isNone(found) || found.value.state === "completed") return "ignored" as const
         const checkout = found.value
         const product = yield* productOf(checkout)
