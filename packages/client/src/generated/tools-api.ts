@@ -2112,7 +2112,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends). Make, list, get or turn off discount codes of the service's checkout.
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;

@@ -757,7 +757,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage sales (Store, write).
    *
-   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends). Make, list, get or turn off discount codes of the service's checkout.
+   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**

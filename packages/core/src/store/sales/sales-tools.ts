@@ -87,7 +87,7 @@ export const salesTools = Effect.gen(function* () {
       // Not idempotent: a repeated create_code without code makes a second code.
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends). Make, list, get or turn off discount codes of the service's checkout.",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal(
