@@ -1,5 +1,5 @@
 import type { ChecklistItemRow } from "../api-rows.js"
-import { SETTINGS_ROUTE } from "./product-rules.js"
+import { SETTINGS_ROUTE, STRIPE_ROUTE } from "./product-rules.js"
 
 /** One item of a product's publish checklist, as the store services answer it. */
 type ChecklistEntry = typeof ChecklistItemRow.Type
@@ -13,7 +13,7 @@ export const agentStepsOn = (settingsPage: string): Record<ChecklistEntry["item"
   return {
     support_email: () => `No tool sets the store's support email: ask ${others} with support_email.`,
     payment: () =>
-      `A paid product needs a connected card processor, which no tool sets: ask ${others} with card_processor. Or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
+      `A paid product needs a connected card processor, which no tool sets: ask ${others} with card_processor (the built-in test processor), or to connect Stripe (${STRIPE_ROUTE}). Or sell through your own checkout: fields.checkout_mode external with fields.checkout_url.`,
     checkout_url: () =>
       "Set fields.checkout_url to your own checkout link (http or https), or fields.checkout_mode svc.",
     bundle_products: (message) => `${message} (svc_publish_custom_ai_product, live: true).`

@@ -91,6 +91,8 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
 
 /** The route that changes the store's settings, which the checklist names. */
 export const SETTINGS_ROUTE = "PATCH /store-app/v1/settings"
+/** The store API route that connects a store's Stripe account. */
+export const STRIPE_ROUTE = "PUT /store-app/v1/settings/stripe"
 
 /** The store API's message of each checklist item (the store tools say their own: tool-support.ts). */
 export type ChecklistMessages = { readonly [Item in ChecklistItem["item"]]: string }
@@ -99,7 +101,7 @@ export type ChecklistMessages = { readonly [Item in ChecklistItem["item"]]: stri
 export const checklistMessages = (settingsPage: string): ChecklistMessages => ({
   support_email: `set the store's support email: ${SETTINGS_ROUTE} with support_email, or the owner on ${settingsPage}`,
   checkout_url: "checkout_mode external needs checkout_url, your own checkout link",
-  payment: `a paid product needs a connected card processor (${SETTINGS_ROUTE} with card_processor, or the owner on ${settingsPage}), or checkout_mode external with checkout_url`
+  payment: `a paid product needs a connected card processor (${STRIPE_ROUTE} to take payments on Stripe, or ${SETTINGS_ROUTE} with card_processor for the built-in test processor, or the owner on ${settingsPage}), or checkout_mode external with checkout_url`
 })
 
 /** What remains before the product can go live, worded by `messages`; empty when it can. */
