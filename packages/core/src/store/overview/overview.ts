@@ -3,6 +3,7 @@ import type { EventRecord } from "../../events/schema.js"
 import { invalid } from "../../shared/errors.js"
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { StoreSettingsRepo } from "../catalog/ports.js"
+import { ProcessorAccountsRepo } from "../checkout/ports.js"
 import { OVERVIEW_PERIODS, type OverviewRequest } from "./overview-request.js"
 import type { Figure, ProductSales, SellerOverview, SetupItem } from "./seller-overview.js"
 import { StorePages } from "../catalog/store-pages.js"
@@ -117,6 +118,7 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
   effect: Effect.gen(function* () {
     const stats = yield* StoreStatsRepo
     const settingsRepo = yield* StoreSettingsRepo
+    const processorAccounts = yield* ProcessorAccountsRepo
     // Its set-up items are read by agents (svc_list_stores): said as the store tools say the publish checklist.
     const steps = agentStepsOn((yield* StorePages).settingsPage)
 
@@ -139,7 +141,9 @@ export class StoreOverview extends Effect.Service<StoreOverview>()("svc/store/St
             done: paymentDone,
             message: paymentDone
               ? processor === "connected"
-                ? "a card processor is connected"
+                ? Option.isSome(yield* processorAccounts.find(workspaceId))
+                  ? "Stripe takes the checkout's payments"
+                  : "the built-in test processor takes the checkout's payments (test mode: no money moves; the owner connects Stripe for real ones)"
                 : "a product sells through your own checkout"
               : steps.payment("")
           },
