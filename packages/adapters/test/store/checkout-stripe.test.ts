@@ -311,31 +311,37 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
         })
     )
 
-    it.effect("a membership's first payment refunded in Stripe is tied to its sale through the invoice it paid", () =>
-      Effect.gen(function* () {
-        const s = yield* connected
-        const id = yield* s.product({ title: "Harbour letters", price_cents: 1300, billing: "monthly" })
-        const email = fresh("lee")
-        const subscription = "sub_1QxSubLg7TdWvK2mRfd0Ab1C"
-        const paid = yield* subscribeOnStripe(
-          s,
-          id,
-          { email },
-          { session: "cs_test_i1Sw0Dk3uF6xL9yA2bP5vW8hZ1kN4oQ7rT0sU3wX6yZ9aB2cD5eF8g", subscription, amountCents: 1300 }
-        )
-        expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
-        // The refund names only its payment, which no event of the subscription named: Stripe is asked which invoice
-        // it paid, once, and the refund then counts once however often it is sent.
-        const refund = eventOf("charge.refunded", (o) => {
-          o.payment_intent = "pi_3QxSubRLg7TdWvK2m9Z8y7X6w"
+    it.effect(
+      "a membership's charge refunded in Stripe refunds its sale, tied to it through the invoice the payment paid",
+      () =>
+        Effect.gen(function* () {
+          const s = yield* connected
+          const id = yield* s.product({ title: "Harbour letters", price_cents: 1300, billing: "monthly" })
+          const email = fresh("lee")
+          const subscription = "sub_1QxSubLg7TdWvK2mRfd0Ab1C"
+          const paid = yield* subscribeOnStripe(
+            s,
+            id,
+            { email },
+            {
+              session: "cs_test_i1Sw0Dk3uF6xL9yA2bP5vW8hZ1kN4oQ7rT0sU3wX6yZ9aB2cD5eF8g",
+              subscription,
+              amountCents: 1300
+            }
+          )
+          expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
+          // The refund names only its payment, which no event of the subscription named: Stripe is asked which invoice
+          // it paid, once, and the refund then counts once however often it is sent.
+          const refund = eventOf("charge.refunded", (o) => {
+            o.payment_intent = "pi_3QxSubRLg7TdWvK2m9Z8y7X6w"
+          })
+          expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "applied" })
+          expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "duplicate" })
+          expect(replayed().received.filter((r) => r.path.startsWith("/v1/invoice_payments"))).toHaveLength(1)
+          expect(yield* s.events("purchase.refunded")).toHaveLength(1)
+          expect((yield* s.sales)[0]).toMatchObject({ status: "refunded", subscription_id: subscription })
+          expect(yield* s.access).toEqual([{ email, state: "refunded", how: "bought" }])
         })
-        expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "applied" })
-        expect((yield* sendEvent(s, refund)).body).toMatchObject({ result: "duplicate" })
-        expect(replayed().received.filter((r) => r.path.startsWith("/v1/invoice_payments"))).toHaveLength(1)
-        expect(yield* s.events("purchase.refunded")).toHaveLength(1)
-        expect((yield* s.sales)[0]).toMatchObject({ status: "refunded", subscription_id: subscription })
-        expect(yield* s.access).toEqual([{ email, state: "refunded", how: "bought" }])
-      })
     )
 
     it.effect("removing a Stripe member's access cancels the subscription at Stripe first", () =>

@@ -18,8 +18,9 @@ export type EventResult = "applied" | "duplicate" | "ignored"
  * The live processor's events, each applied once (the processor sends some twice, and resends any it thinks were
  * not received): a completed payment page sells, a paid invoice renews, a cancelled or deleted subscription cancels
  * or ends the membership, a refund refunds, and an expired page gives its held place and code back. Each is applied
- * in one transaction with its once-only key, so a failure leaves nothing and the processor's resend applies it whole;
- * what the processor must be told in turn (a plan's end) is asked inside it, so it is asked again on a resend.
+ * in one transaction with its once-only key, so a failure leaves nothing and the processor's resend applies it whole.
+ * What the processor must be told or asked in turn (a plan's end, which invoice a refunded payment paid) happens
+ * inside it, so a failure there makes the processor send the event again.
  */
 export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/store/ProcessorEvents", {
   dependencies: [StoreSales.Default, ProcessorSetup.Default],
@@ -172,36 +173,28 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         return "applied" as const
       })
 
-    /**
-     * The subscription whose first payment a refund's payment was, when the checkout does not know the payment yet:
-     * Stripe names a subscription's first payment only on the invoice's payments, which its events leave out. Asked
-     * before the event's transaction, as Stripe is called over the network.
-     */
-    const firstPaymentOf = (workspaceId: string, secretKey: string, event: ProcessorEvent) =>
-      Effect.gen(function* () {
-        if (event.kind !== "charge_refunded" || !event.fullyRefunded || event.paymentId === null) return null
-        if (Option.isSome(yield* hosted.findByPayment(workspaceId, event.paymentId))) return null
-        const invoice = yield* processor.invoiceOfPayment(secretKey, event.paymentId)
-        return invoice?.billingReason === "subscription_create" ? invoice.subscriptionId : null
-      })
-
     const refunded = (
       event: Extract<ProcessorEvent, { kind: "charge_refunded" }>,
       workspaceId: string,
-      firstOf: string | null,
+      secretKey: string,
       now: Date
     ) =>
       Effect.gen(function* () {
-        // A part refund is the seller's goodwill: access stays.
+        // A part refund is the seller's goodwill: access stays. A whole one of any of a membership's charges refunds
+        // the membership, as a refund through POST /sales of its order does (a later charge puts the access back).
         if (!event.fullyRefunded || event.paymentId === null) return "ignored" as const
-        const byPayment = yield* hosted.findByPayment(workspaceId, event.paymentId)
+        const paymentId = event.paymentId
+        const byPayment = yield* hosted.findByPayment(workspaceId, paymentId)
+        // Stripe names a membership's charges only on their invoices, which its events leave out: it is asked which
+        // invoice the payment paid (after the once-only claim, so a resend never asks again).
         const checkout = Option.isSome(byPayment)
           ? byPayment
-          : firstOf === null
-            ? Option.none()
-            : yield* hosted.findBySubscription(workspaceId, firstOf)
+          : yield* Effect.flatMap(processor.invoiceOfPayment(secretKey, paymentId), (invoice) =>
+              invoice?.subscriptionId == null
+                ? Effect.succeed(Option.none())
+                : hosted.findBySubscription(workspaceId, invoice.subscriptionId)
+            )
         if (Option.isNone(checkout) || checkout.value.saleId === null) return "ignored" as const
-        if (checkout.value.paymentId === null) yield* hosted.update({ ...checkout.value, paymentId: event.paymentId })
         const sale = yield* salesRepo.find(workspaceId, checkout.value.saleId)
         const product = yield* productOf(checkout.value)
         if (Option.isNone(sale) || Option.isNone(product)) return "ignored" as const
@@ -220,13 +213,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         return "applied" as const
       })
 
-    const apply = (
-      event: ProcessorEvent,
-      workspaceId: string,
-      secretKey: string,
-      firstOf: string | null,
-      now: Date
-    ) => {
+    const apply = (event: ProcessorEvent, workspaceId: string, secretKey: string, now: Date) => {
       switch (event.kind) {
         case "checkout_completed":
           return completed(event, workspaceId, secretKey, now)
@@ -239,7 +226,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         case "subscription_deleted":
           return subscriptionDeleted(event, workspaceId, now)
         case "charge_refunded":
-          return refunded(event, workspaceId, firstOf, now)
+          return refunded(event, workspaceId, secretKey, now)
         // The processor retries a failed charge on its own schedule; access follows the subscription's end, if any.
         case "invoice_payment_failed":
         case "ignored":
@@ -259,14 +246,13 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
           return yield* new NotFound({ message: "this store has no Stripe account connected" })
         }
         const event = yield* processor.readEvent(keys.value.webhookSecret, payload, signature)
-        const firstOf = yield* firstPaymentOf(workspaceId, keys.value.secretKey, event)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (!(yield* salesRepo.claim(workspaceId, `stripe-event:${event.id}`, now))) {
               return "duplicate" as EventResult
             }
-            const result: EventResult = yield* apply(event, workspaceId, keys.value.secretKey, firstOf, now)
+            const result: EventResult = yield* apply(event, workspaceId, keys.value.secretKey, now)
             return result
           })
         )
