@@ -94,7 +94,6 @@ const engineFree = [
   // 2-core CI machine, so these run once, on PGlite.
   "packages/adapters/test/oauth/mcp-sdk-browser.test.ts",
   "packages/adapters/test/store/signup-browser.test.ts",
-  "packages/adapters/test/store/checkout-browser.test.ts",
   "packages/adapters/test/store/checkout-stripe-browser.test.ts",
   "packages/adapters/test/sql/batched-lookup.test.ts",
   "packages/adapters/test/sql/pglite-dump.test.ts",
