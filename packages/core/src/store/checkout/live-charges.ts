@@ -26,7 +26,7 @@ export class LiveCharges extends Effect.Service<LiveCharges>()("svc/store/LiveCh
           ? Effect.succeed(keys.value.secretKey)
           : Effect.fail(
               new Conflict({
-                message: `${what} was paid on Stripe, and the store's Stripe account is no longer connected: connect it again (PUT /settings/stripe with its keys), then try again`
+                message: `${what} was paid on Stripe, and the store's Stripe account is no longer connected: connect it again with its keys in the store's settings, then try again`
               })
             )
       )
