@@ -268,6 +268,48 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
       })
     )
 
+    it.effect("a buyer back from Stripe's page without paying gives the place and the code back at once", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.product({
+          title: "Front row",
+          price_cents: 1700,
+          quantity_limit: 1,
+          quantity_show_left: true
+        })
+        const code = yield* s.storeApi("POST", "/discount-codes", {
+          product: id,
+          kind: "percent",
+          value: 50,
+          code: "ROW50",
+          max_uses: 1
+        })
+        const codeId = (code.body.discount_code as { id: string }).id
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(`${page}?code=ROW50`))
+        const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email: fresh("row") }))
+        expect(sent.headers.get("location")).toBe(
+          "https://checkout.stripe.com/c/pay/cs_test_j1Tx1El4vG7yM0zB3cQ6wX9iA2lO5pR8sU1tV4xY7zA0bC3dE6fG9h"
+        )
+        const { form, attempt } = yield* lastAttempt()
+        const back = String(form?.get("cancel_url") ?? "")
+        expect(back).toBe(`http://svc.test/c/${id}?cancelled=${attempt}`)
+        expect((yield* Effect.promise(() => buyer.open(page))).text).toContain("Sold out")
+        // Stripe's back link, followed: the place and the code are free again at once.
+        const returned = yield* Effect.promise(() => buyer.open(back.replace("http://svc.test", s.app.url)))
+        expect(returned.text).toContain("1 left")
+        expect((yield* s.storeApi("GET", `/discount-codes/${codeId}`)).body.discount_code).toMatchObject({ uses: 0 })
+        yield* Effect.promise(() => buyer.close())
+        // Stripe's own expiry later finds nothing left to give back.
+        const expired = eventOf("checkout.session.expired", (o) => {
+          o.id = "cs_test_j1Tx1El4vG7yM0zB3cQ6wX9iA2lO5pR8sU1tV4xY7zA0bC3dE6fG9h"
+        })
+        expect((yield* sendEvent(s, expired)).body).toMatchObject({ result: "ignored" })
+        expect((yield* s.storeApi("GET", `/discount-codes/${codeId}`)).body.discount_code).toMatchObject({ uses: 0 })
+      })
+    )
+
     it.effect(
       "the seller's refund of a Stripe sale is made at Stripe first, and Stripe's event of it counts once",
       () =>

@@ -133,6 +133,9 @@ export const CheckoutRoutes: Layer.Layer<
       Effect.gen(function* () {
         const productId = yield* productIdOf
         const query = new URL(request.url, url.base).searchParams
+        // Back from Stripe's page without paying: what that page held goes back before this one is shown.
+        const cancelled = query.get("cancelled")
+        if (cancelled !== null) yield* checkout.releaseHosted(productId, cancelled)
         return yield* show(
           request,
           productId,

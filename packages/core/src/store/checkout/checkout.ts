@@ -529,7 +529,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
             trialDays: checkout.trialDays,
             firstDiscount: firstDiscountOf(checkout),
             successUrl: `${page}/done?attempt=${encodeURIComponent(checkout.attempt)}`,
-            cancelUrl: page,
+            cancelUrl: `${page}?cancelled=${encodeURIComponent(checkout.attempt)}`,
             expiresAt: checkout.expiresAt,
             metadata: {
               svc_attempt: checkout.attempt,
@@ -571,6 +571,28 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
         )
       })
 
-    return { offer, buy, soldBy, openHosted } as const
+    /**
+     * The buyer came back from the live processor's page without paying (its "back" link): the place and the code's
+     * use their page held go back now rather than when it expires. Should they still pay on that page, its completion
+     * sells all the same. The attempt is the buyer's own secret (a random id on their page), so only they can do this.
+     */
+    const releaseHosted = (productId: string, attempt: string) =>
+      Effect.gen(function* () {
+        if (!ATTEMPT_PATTERN.test(attempt)) return
+        const product = yield* products.findById(productId)
+        if (Option.isNone(product)) return
+        yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const found = yield* hostedRepo.lockByAttempt(product.value.workspaceId, attempt)
+            if (Option.isNone(found) || (found.value.state !== "open" && found.value.state !== "opening")) return
+            if (found.value.discountCodeId !== null) {
+              yield* codes.giveBack(found.value.workspaceId, found.value.discountCodeId)
+            }
+            yield* hostedRepo.update({ ...found.value, state: "expired" })
+          })
+        )
+      })
+
+    return { offer, buy, soldBy, openHosted, releaseHosted } as const
   })
 }) {}
