@@ -54,7 +54,7 @@ export class ProcessorSetup extends Effect.Service<ProcessorSetup>()("svc/store/
     const keyRefused = (failure: ProcessorFailure) =>
       failure.reason === "bad_key" || failure.reason === "refused"
         ? invalid("secret_key", `Stripe did not accept the secret key: ${failure.message}`)
-        : new Unreachable({ message: `Stripe could not check the key now (${failure.message}); try again shortly` })
+        : new Unreachable({ message: `Stripe could not check the key now: ${failure.message}` })
 
     /** Checks and keeps the store's Stripe keys, and turns its card processor on (the owner's settings page). */
     const connect = (workspaceId: string, input: { readonly secretKey: string; readonly webhookSecret: string }) =>
