@@ -30,6 +30,22 @@ const CS_LAST = "cs_test_d1Mr5Yf8pA1sG4tV7wK0qR3cU6fH9iJ2lM5nB8zE1xD4oC7"
 const SUB = "sub_1QxJ4kLg7TdWvK2mPq8rSt2U"
 const PI = "pi_3QxHbRLg7TdWvK2m0A1b2C3d"
 
+/** A seller with Stripe, a product with one place left, a 50 % code usable once, and a buyer's browser. */
+const lastPlaceWithCode = (title: string, priceCents: number, code: string) =>
+  Effect.gen(function* () {
+    const s = yield* connected
+    const id = yield* s.product({ title, price_cents: priceCents, quantity_limit: 1, quantity_show_left: true })
+    const made = yield* s.storeApi("POST", "/discount-codes", {
+      product: id,
+      kind: "percent",
+      value: 50,
+      code,
+      max_uses: 1
+    })
+    const codeId = (made.body.discount_code as { id: string }).id
+    return { s, id, codeId, buyer: new Buyer(s.app.url), page: `${s.app.url}/c/${id}` }
+  })
+
 const rows = (s: Seller, statement: string) =>
   s.app.setUp(
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -224,23 +240,7 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
 
     it.effect("an open Stripe page holds the last place and the code's use until it expires", () =>
       Effect.gen(function* () {
-        const s = yield* connected
-        const id = yield* s.product({
-          title: "Last seat",
-          price_cents: 1900,
-          quantity_limit: 1,
-          quantity_show_left: true
-        })
-        const code = yield* s.storeApi("POST", "/discount-codes", {
-          product: id,
-          kind: "percent",
-          value: 50,
-          code: "HALF",
-          max_uses: 1
-        })
-        const codeId = (code.body.discount_code as { id: string }).id
-        const buyer = new Buyer(s.app.url)
-        const page = `${s.app.url}/c/${id}`
+        const { s, codeId, buyer, page } = yield* lastPlaceWithCode("Last seat", 1900, "HALF")
         const opened = yield* Effect.promise(() => buyer.open(`${page}?code=HALF`))
         expect(opened.text).toContain("1 left")
         const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email: fresh("sam") }))
@@ -270,23 +270,7 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
 
     it.effect("a buyer back from Stripe's page without paying gives the place and the code back at once", () =>
       Effect.gen(function* () {
-        const s = yield* connected
-        const id = yield* s.product({
-          title: "Front row",
-          price_cents: 1700,
-          quantity_limit: 1,
-          quantity_show_left: true
-        })
-        const code = yield* s.storeApi("POST", "/discount-codes", {
-          product: id,
-          kind: "percent",
-          value: 50,
-          code: "ROW50",
-          max_uses: 1
-        })
-        const codeId = (code.body.discount_code as { id: string }).id
-        const buyer = new Buyer(s.app.url)
-        const page = `${s.app.url}/c/${id}`
+        const { s, id, codeId, buyer, page } = yield* lastPlaceWithCode("Front row", 1700, "ROW50")
         const opened = yield* Effect.promise(() => buyer.open(`${page}?code=ROW50`))
         const sent = yield* Effect.promise(() => buyer.post(opened.text, page, { email: fresh("row") }))
         expect(sent.headers.get("location")).toBe(
