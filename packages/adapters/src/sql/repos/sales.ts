@@ -1,6 +1,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { pageOf } from "@svc/core/shared"
-import { type Billing, type Sale, type SaleRowStatus, type SaleSource, SalesRepo } from "@svc/core/store"
+import {
+  type Attribution,
+  type Billing,
+  type Sale,
+  type SaleRowStatus,
+  type SaleSource,
+  SalesRepo
+} from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 
@@ -30,6 +37,25 @@ interface SaleRow {
   readonly created_at: Date
 }
 
+/** The landing link's attribution columns of a row (a sale's, or a checkout's on its way to Stripe). */
+export const attributionOfRow = (row: {
+  readonly utm_source: string | null
+  readonly utm_medium: string | null
+  readonly utm_campaign: string | null
+  readonly utm_content: string | null
+  readonly utm_term: string | null
+  readonly fbclid: string | null
+  readonly referrer: string | null
+}): Attribution => ({
+  utmSource: row.utm_source,
+  utmMedium: row.utm_medium,
+  utmCampaign: row.utm_campaign,
+  utmContent: row.utm_content,
+  utmTerm: row.utm_term,
+  fbclid: row.fbclid,
+  referrer: row.referrer
+})
+
 const toSale = (row: SaleRow): Sale => ({
   id: row.id,
   workspaceId: row.workspace_id,
@@ -46,15 +72,7 @@ const toSale = (row: SaleRow): Sale => ({
   status: row.status,
   discountCode: row.discount_code,
   test: row.test,
-  attribution: {
-    utmSource: row.utm_source,
-    utmMedium: row.utm_medium,
-    utmCampaign: row.utm_campaign,
-    utmContent: row.utm_content,
-    utmTerm: row.utm_term,
-    fbclid: row.fbclid,
-    referrer: row.referrer
-  },
+  attribution: attributionOfRow(row),
   createdAt: row.created_at
 })
 

@@ -1,6 +1,7 @@
 import { type HostedCheckout, HostedCheckoutsRepo, type ProcessorAccount, ProcessorAccountsRepo } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
+import { attributionOfRow } from "./sales.js"
 
 interface AccountRow {
   readonly workspace_id: string
@@ -105,15 +106,7 @@ const toHostedCheckout = (row: HostedCheckoutRow): HostedCheckout => ({
   name: row.name,
   discountCodeId: row.discount_code_id,
   discountCode: row.discount_code,
-  attribution: {
-    utmSource: row.utm_source,
-    utmMedium: row.utm_medium,
-    utmCampaign: row.utm_campaign,
-    utmContent: row.utm_content,
-    utmTerm: row.utm_term,
-    fbclid: row.fbclid,
-    referrer: row.referrer
-  },
+  attribution: attributionOfRow(row),
   state: row.state,
   sessionId: row.session_id,
   url: row.url,
