@@ -11,6 +11,7 @@ import { FeedClickRoutes } from "./public-pages/feed-clicks.js"
 import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
 import { CheckoutRoutes } from "./checkout/routes.js"
+import { PaidQuestionRoutes } from "./checkout/answer-page.js"
 import { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
@@ -62,6 +63,7 @@ export { PostFeedRoutes } from "./public-pages/post-feed.js"
 export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW } from "./public-pages/public-post.js"
 export { StorePagesRoutes } from "./public-pages/routes.js"
 export { CheckoutRoutes } from "./checkout/routes.js"
+export { PaidQuestionRoutes } from "./checkout/answer-page.js"
 export { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
@@ -83,6 +85,7 @@ export const ToolFacesLive = Layer.mergeAll(
   MailRoutes,
   StorePagesRoutes,
   CheckoutRoutes,
+  PaidQuestionRoutes,
   StripeWebhookRoutes,
   PostFeedRoutes,
   FeedClickRoutes,

@@ -28,6 +28,7 @@ layer(StoreTest.layer, { timeout: "120 seconds" })(`the checkout's renewals (${e
               email,
               name: "",
               code: "",
+              question: "",
               card: card ? { number: "4242424242424242", expiry: "12/99", cvc: "123" } : null,
               authenticated: false,
               attempt: "",

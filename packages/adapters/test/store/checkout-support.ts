@@ -39,6 +39,26 @@ export const checkoutSeller = Effect.gen(function* () {
       expect(published.status, JSON.stringify(published.body)).toBe(200)
       return id
     })
+  /** Calls a tool through its REST form: the answer's status and body. */
+  const tool = (name: string, input: Record<string, unknown>) =>
+    Effect.promise(async () => {
+      const response = await fetch(`${app.url}/v1/tools/${name}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
+        body: JSON.stringify(input)
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    })
+  /** A live paid-question product with `fields`; answers its id. */
+  const questionProduct = (fields: Record<string, unknown>) =>
+    Effect.gen(function* () {
+      const created = yield* storeApi("POST", "/products", { kind: "question", ...fields })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const id = (created.body.product as { id: string }).id
+      const published = yield* storeApi("POST", `/products/${id}/publish`)
+      expect(published.status, JSON.stringify(published.body)).toBe(200)
+      return id
+    })
   const rows = <A extends object>(query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
     app.setUp(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.orDie(query(sql))))
   const sales = rows(
@@ -62,7 +82,7 @@ export const checkoutSeller = Effect.gen(function* () {
       sql<{ email: string; state: string; how: string }>`SELECT email, state, how FROM store_access
         WHERE workspace_id = ${workspaceId} AND state <> 'none' ORDER BY email`
   )
-  return { app, user, workspaceId, storeApi, product, sales, events, mail, access }
+  return { app, user, workspaceId, storeApi, tool, product, questionProduct, sales, events, mail, access }
 })
 
 let counter = 0

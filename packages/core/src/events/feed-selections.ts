@@ -7,6 +7,8 @@
 export interface FeedSelection {
   readonly types: ReadonlyArray<string>
   readonly paidSales?: "all" | "memberships" | undefined
+  /** Leave out events of the built-in test processor (`data.test` true), as the sales feeds do. */
+  readonly leaveOutTest?: boolean | undefined
 }
 
 /** The selection of every feed route of the store API. */
@@ -28,5 +30,7 @@ export const FEED_SELECTIONS = {
   /** `GET /email-signups/recent` (New Email Signup): each new address from a sign-up. */
   emailSignups: { types: ["lead.created"] },
   /** `GET /quiz-responses/recent` (Form Completed): each form filled in. */
-  formCompleted: { types: ["form.completed"] }
+  formCompleted: { types: ["form.completed"] },
+  /** `GET /paid-questions/recent` (New Paid Question): each question paid for, test purchases left out. */
+  paidQuestions: { types: ["paid_question.created"], leaveOutTest: true }
 } as const satisfies Record<string, FeedSelection>

@@ -119,3 +119,57 @@ export const sequenceStepEmail = (step: { readonly subject: string; readonly bod
  */
 export const listMailText = (text: string, unsubscribeUrl: string): string =>
   `${text.trimEnd()}\n\n-- \nYou get this email because you are on this store's email list.\nUnsubscribe: ${unsubscribeUrl}`
+
+/** To the buyer of a paid question: it reached the seller, and where the answer will be. */
+export const questionReceivedEmail = (question: {
+  readonly storeName: string
+  readonly text: string
+  readonly answerDueAt: Date
+  readonly answerUrl: string
+}): MailContent => ({
+  kind: "store.question_received",
+  subject: `Your question to ${question.storeName}`,
+  text: [
+    `Thank you: ${question.storeName} has your question and will answer it by ${question.answerDueAt.toUTCString()}.`,
+    `Your question:\n${question.text}`,
+    `The answer will be on your page, which only this link opens: ${question.answerUrl}`,
+    "We will email you when it is there."
+  ].join("\n\n")
+})
+
+/** To the buyer: the seller answered their paid question (or changed the answer). */
+export const questionAnsweredEmail = (question: {
+  readonly storeName: string
+  readonly question: string
+  readonly answer: string
+  readonly answerUrl: string
+  readonly changed: boolean
+}): MailContent => ({
+  kind: "store.question_answered",
+  subject: question.changed
+    ? `${question.storeName} updated the answer to your question`
+    : `${question.storeName} answered your question`,
+  text: [
+    `Your question:\n${question.question}`,
+    `${question.changed ? "The updated answer" : "The answer"}:\n${question.answer}`,
+    `Your page with both: ${question.answerUrl}`
+  ].join("\n\n")
+})
+
+/** To the store's support email: a buyer paid for a question, and by when to answer it. */
+export const newQuestionEmail = (question: {
+  readonly questionId: string
+  readonly productTitle: string
+  readonly buyer: string
+  readonly text: string
+  readonly answerDueAt: Date
+  readonly test: boolean
+}): MailContent => ({
+  kind: "store.question_new",
+  subject: `${question.test ? "[Test] " : ""}New paid question: ${question.productTitle}`,
+  text: [
+    `${question.buyer} paid for ${question.productTitle} and asked:`,
+    question.text,
+    `Answer by ${question.answerDueAt.toUTCString()}: POST /store-app/v1/paid-questions/${question.questionId}/answer with {"answer": "…"}, or with svc_manage_sales (action answer_question).`
+  ].join("\n\n")
+})

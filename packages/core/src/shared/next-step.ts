@@ -12,6 +12,7 @@ export const NextStep = Schema.Union(
   Schema.TaggedStruct("ListCohorts", { productId: Schema.optional(Schema.String) }),
   Schema.TaggedStruct("ListForms", {}),
   Schema.TaggedStruct("ListEventTypes", {}),
+  Schema.TaggedStruct("ListPaidQuestions", {}),
   Schema.TaggedStruct("ChangeProduct", {})
 )
 export type NextStep = typeof NextStep.Type

@@ -30,6 +30,7 @@ import { listQueryFields, PageOf, queryBoolean, queryChoice, strict } from "../s
 import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
 import { DiscountCodesApiGroup } from "../store/checkout/discount-codes-api.js"
+import { PaidQuestionsApiGroup } from "../store/questions/question-api.js"
 import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
@@ -94,7 +95,13 @@ const products = HttpApiGroup.make("products")
     HttpApiEndpoint.post("create", "/products")
       .setPayload(
         Schema.Struct({
-          custom_ai_id: Schema.String.annotations({ description: "The Custom AI to sell (GET /custom-ais)." }),
+          kind: Schema.optional(Schema.Literal("custom_ai", "question")).annotations({
+            description:
+              "custom_ai (the default) sells the Custom AI custom_ai_id names; question sells your answer to a question the buyer asks at checkout (no custom_ai_id; answer_within_days sets the due date). Bundles are made with svc_save_bundle."
+          }),
+          custom_ai_id: Schema.optional(Schema.String).annotations({
+            description: "The Custom AI to sell (GET /custom-ais); needed unless kind is question."
+          }),
           ...ProductChanges.fields
         }).annotations(strict)
       )
@@ -329,6 +336,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(customers)
   .add(DiscountCodesApiGroup)
   .add(feeds)
+  .add(PaidQuestionsApiGroup)
   .add(EmailListApiGroup)
   .add(EmailSequencesApiGroup)
   .add(FormsApiGroup)

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { SaleRow } from "../store/api-rows.js"
 import { AccessHowLiteral } from "../store/overview/feed-rows.js"
 import { Billing } from "../store/catalog/product.js"
+import { paidQuestionFields } from "../store/questions/question-api.js"
 import type { WebhookEventType } from "../webhooks/event-types.js"
 
 // The `data` of each webhook event type: the contract a receiver is typed against. Events the store emits today
@@ -198,12 +199,9 @@ const TestimonialCreatedData = data("TestimonialCreatedData", "A testimonial giv
   ...createdAt
 })
 
-const PaidQuestionCreatedData = data("PaidQuestionCreatedData", "A paid question asked.", {
-  question_id: Schema.String,
-  ...person,
-  text: Schema.String,
-  ...money,
-  answer_due_at: iso.annotations({ description: "By when the seller should answer." }),
+const PaidQuestionCreatedData = data("PaidQuestionCreatedData", "A buyer paid for a question and asked it.", {
+  question_id: Schema.String.annotations({ description: "The question's id (pq_…)." }),
+  ...paidQuestionFields,
   ...createdAt
 })
 

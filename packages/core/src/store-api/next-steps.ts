@@ -10,5 +10,6 @@ export const storeApiNextSteps: NextStepWords = {
       : `GET /products/${step.productId}/cohorts lists them`,
   ListForms: () => "GET /quizzes lists them",
   ListEventTypes: () => "GET /webhook-events lists them",
+  ListPaidQuestions: () => "GET /paid-questions lists them",
   ChangeProduct: () => "change it with PATCH /products/<id>"
 }

@@ -165,12 +165,16 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
     case "paid_question.created":
       return {
         question_id: "pq_test_sample",
-        ...person,
+        ...product,
+        ...buyer,
+        sale_id: "purchase:test_sample",
         text: "How do I price my course?",
         amount: 25,
         amount_cents: 2500,
         currency: "usd",
+        test: true,
         answer_due_at: later(3),
+        answer_url: "https://svc.example.com/q/pq_test_sample?k=sample",
         created_at: at
       }
     case "post.published":

@@ -10,10 +10,13 @@ const iso = Schema.String.annotations({ description: "ISO 8601 timestamp, UTC." 
 /** A product with every field. */
 export const ProductRow = Schema.Struct({
   id: Schema.String.annotations({ description: "Product id (prod_…)." }),
-  kind: Schema.Literal("custom_ai", "bundle").annotations({
-    description: "custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together)."
+  kind: Schema.Literal("custom_ai", "bundle", "question").annotations({
+    description:
+      "custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers)."
   }),
-  custom_ai_id: Schema.NullOr(Schema.String).annotations({ description: "The Custom AI it sells; null for a bundle." }),
+  custom_ai_id: Schema.NullOr(Schema.String).annotations({
+    description: "The Custom AI it sells; null for a bundle or a paid question."
+  }),
   bundle_product_ids: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: "Bundles only: the ids of the products it sells, in order."
   }),

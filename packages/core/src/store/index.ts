@@ -265,11 +265,31 @@ export {
   customersFeedJson,
   emailSignupsFeedJson,
   formCompletedFeedJson,
+  paidQuestionsFeedJson,
   paymentsFeedJson,
   refundsFeedJson,
   salesFeedJson
 } from "./overview/feed-json.js"
 export { StoreFeeds } from "./overview/feeds.js"
+export {
+  ANSWER_MAX,
+  answerUrlOf,
+  type PaidQuestion,
+  type PaidQuestionStatus,
+  QUESTION_MAX,
+  questionStatus
+} from "./questions/paid-question.js"
+export { PaidQuestionsRepo } from "./questions/ports.js"
+export { questionProblem, StorePaidQuestions } from "./questions/paid-questions.js"
+export { type PaidQuestionListQuery, readPaidQuestionListQuery } from "./questions/question-query.js"
+export {
+  PaidQuestionAnswer,
+  PaidQuestionFeedRow,
+  PaidQuestionRow,
+  PaidQuestionsApiGroup,
+  paidQuestionFields
+} from "./questions/question-api.js"
+export { paidQuestionJson, paidQuestionPageJson } from "./questions/question-json.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

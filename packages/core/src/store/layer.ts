@@ -7,6 +7,7 @@ import { StoreCustomers } from "./customers/customers.js"
 import { StoreDiscountCodes } from "./checkout/discount-codes.js"
 import { StoreEmailList, StoreMailingList } from "./email-list/email-contacts.js"
 import { StoreFeeds } from "./overview/feeds.js"
+import { StorePaidQuestions } from "./questions/paid-questions.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
@@ -35,6 +36,7 @@ export const StoreLive = Layer.mergeAll(
   StoreCohorts.Default,
   StoreDiscountCodes.Default,
   StoreFeeds.Default,
+  StorePaidQuestions.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

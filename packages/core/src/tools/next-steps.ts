@@ -14,5 +14,6 @@ export const toolNextSteps: NextStepWords = {
       : `svc_manage_cohorts with action list and productId ${step.productId} lists them`,
   ListForms: () => "svc_manage_forms with action list lists them",
   ListEventTypes: () => "GET /store-app/v1/webhook-events lists them",
+  ListPaidQuestions: () => "svc_manage_sales with action list_questions lists them",
   ChangeProduct: () => "change it with svc_save_custom_ai_product"
 }

@@ -1,5 +1,11 @@
 import type { CheckoutErrors, CheckoutOffer, PriceOption } from "@svc/core/store"
-import { discountRefusalMessage, priceAfterDiscount, STORE_CURRENCY, SUCCEEDING_TEST_CARD } from "@svc/core/store"
+import {
+  discountRefusalMessage,
+  priceAfterDiscount,
+  QUESTION_MAX,
+  STORE_CURRENCY,
+  SUCCEEDING_TEST_CARD
+} from "@svc/core/store"
 import { hidden, html, page } from "../browser/index.js"
 import { fieldError, honeypot, invalidAttrs, personFields, type Typed } from "../public-pages/pages.js"
 
@@ -164,6 +170,14 @@ export const checkoutPage = (
 ${fieldError(errors, "choice")}`
               }
               ${personFields(errors, typed)}
+              ${
+                product.kind === "question" && !waitlistOnly
+                  ? html`<label for="question">Your question</label>
+<p class="muted" id="question-help">Answered within ${String(product.fields.answer_within_days ?? 1)} day${product.fields.answer_within_days === 1 ? "" : "s"}; you get an email with a link to the answer.</p>
+<textarea id="question" name="question" rows="6" required maxlength="${String(QUESTION_MAX)}" aria-describedby="question-help"${invalidAttrs(errors, "question")}>${typed.question ?? ""}</textarea>
+${fieldError(errors, "question")}`
+                  : html``
+              }
               ${
                 offer.hosted && !waitlistOnly && !free
                   ? html`<p class="muted">You pay on Stripe's secure page next, then come back here.</p>`

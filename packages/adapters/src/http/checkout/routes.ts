@@ -3,7 +3,7 @@ import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
-import { type CheckoutRequest, type Sale, StoreCheckout, type Unavailable } from "@svc/core/store"
+import { type CheckoutRequest, type Product, type Sale, StoreCheckout, type Unavailable } from "@svc/core/store"
 import { Transactor } from "@svc/core/shared"
 import { Effect, type Layer, Option } from "effect"
 import { ensureSession, errorPages, redirectTo, spendFormToken } from "../browser/index.js"
@@ -62,7 +62,7 @@ export const CheckoutRoutes: Layer.Layer<
 
     const productIdOf = Effect.map(HttpLayerRouter.params, (params) => params.product ?? "")
 
-    const soldPage = (sale: Sale, title: string) => {
+    const soldPage = (sale: Sale, product: Product) => {
       const paid =
         sale.amountCents === 0
           ? ""
@@ -70,7 +70,10 @@ export const CheckoutRoutes: Layer.Layer<
       return notePage({
         base: url.base,
         title: "Thank you",
-        message: `You now have access to ${title}.${paid} We sent the access email to ${sale.buyerEmail}.`
+        message:
+          product.kind === "question"
+            ? `Your question is on its way to the seller.${paid} We emailed ${sale.buyerEmail} the link to the page where the answer will be.`
+            : `You now have access to ${product.fields.title}.${paid} We sent the access email to ${sale.buyerEmail}.`
       })
     }
 
@@ -92,7 +95,7 @@ export const CheckoutRoutes: Layer.Layer<
           })
         }
         const outcome = found.value
-        if (outcome.status === "sold") return soldPage(outcome.sale, outcome.product.fields.title)
+        if (outcome.status === "sold") return soldPage(outcome.sale, outcome.product)
         if (outcome.status === "hosted" && outcome.checkout.state === "completed") {
           return notePage({
             base: url.base,
@@ -159,6 +162,7 @@ export const CheckoutRoutes: Layer.Layer<
           choice: field("choice"),
           email: field("email"),
           name: field("name"),
+          question: field("question"),
           card_expiry: field("card_expiry")
         }
         const again = (shown: CheckoutShown) =>
@@ -194,6 +198,7 @@ export const CheckoutRoutes: Layer.Layer<
           email: field("email"),
           name: field("name"),
           code: field("code"),
+          question: field("question"),
           card,
           authenticated: field("authenticated") === "yes",
           attempt: field("attempt"),
@@ -225,7 +230,7 @@ export const CheckoutRoutes: Layer.Layer<
           case "hosted":
             return yield* again({ alert: "Something went wrong opening the payment page. Try again.", status: 503 })
           case "sold":
-            return soldPage(outcome.sale, outcome.product.fields.title)
+            return soldPage(outcome.sale, outcome.product)
           case "unavailable":
             return unavailablePage(outcome.unavailable)
           case "refused":

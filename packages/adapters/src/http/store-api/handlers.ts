@@ -7,6 +7,7 @@ import { FeedsHandlersLive } from "./feeds.js"
 import { FormsHandlersLive } from "./forms.js"
 import { InstantHooksHandlersLive } from "./hooks.js"
 import { IdentityHandlersLive } from "./identity.js"
+import { PaidQuestionsHandlersLive } from "./paid-questions.js"
 import { ProductsHandlersLive } from "./products.js"
 import { SalesHandlersLive } from "./sales.js"
 import { SettingsHandlersLive } from "./settings.js"
@@ -21,6 +22,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   CustomersHandlersLive,
   DiscountCodesHandlersLive,
   FeedsHandlersLive,
+  PaidQuestionsHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,
   FormsHandlersLive,

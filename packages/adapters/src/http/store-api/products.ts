@@ -44,8 +44,10 @@ export const ProductsHandlersLive = HttpApiBuilder.group(StoreApi, "products", (
       )
       .handle("create", ({ payload }) =>
         withCaller("products.create", (caller) => {
-          const { custom_ai_id, ...changes } = payload
-          return answer(Effect.map(catalog.create(caller, custom_ai_id, changes), productApiAnswer))
+          const { custom_ai_id, kind, ...changes } = payload
+          return answer(
+            Effect.map(catalog.createOfKind(caller, { kind, customAiId: custom_ai_id }, changes), productApiAnswer)
+          )
         })
       )
       .handle("get", ({ path }) =>

@@ -31,6 +31,7 @@ import autoDm from "./0033_auto_dm.js"
 import music from "./0034_music.js"
 import checkout from "./0035_checkout.js"
 import cardProcessor from "./0036_card_processor.js"
+import paidQuestions from "./0037_paid_questions.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -66,5 +67,6 @@ export const migrations = {
   "0033_auto_dm": autoDm,
   "0034_music": music,
   "0035_checkout": checkout,
-  "0036_card_processor": cardProcessor
+  "0036_card_processor": cardProcessor,
+  "0037_paid_questions": paidQuestions
 }

@@ -3,7 +3,7 @@ import type { FeedSelection } from "@svc/core/store"
 
 /**
  * The `WHERE` condition of a feed's rows in the event log: the workspace, the feed's event types and, for sales,
- * the paid ones that are not test sales (with `memberships`, paid membership sales). The feed routes (`StoreFeedRepoSql`) and the instant
+ * the paid ones that are not test sales (with `memberships`, paid membership sales); with `leaveOutTest`, no test events. The feed routes (`StoreFeedRepoSql`) and the instant
  * hooks (`InstantHooksRepoSql`) read with it, so a pushed id is always one its feed lists.
  */
 export const feedRowsFilter = (sql: SqlClient.SqlClient, workspaceId: string, selection: FeedSelection) => {
@@ -14,5 +14,6 @@ export const feedRowsFilter = (sql: SqlClient.SqlClient, workspaceId: string, se
         ? sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'test' IS DISTINCT FROM 'true'))`
         : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'
                 AND data->>'test' IS DISTINCT FROM 'true'))`
-  return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(selection.types)} ${sales}`
+  const test = selection.leaveOutTest === true ? sql`AND data->>'test' IS DISTINCT FROM 'true'` : sql``
+  return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(selection.types)} ${sales} ${test}`
 }

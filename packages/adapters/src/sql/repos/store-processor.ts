@@ -79,6 +79,7 @@ interface HostedCheckoutRow {
   readonly utm_term: string | null
   readonly fbclid: string | null
   readonly referrer: string | null
+  readonly question: string | null
   readonly state: HostedCheckout["state"]
   readonly session_id: string | null
   readonly url: string | null
@@ -107,6 +108,7 @@ const toHostedCheckout = (row: HostedCheckoutRow): HostedCheckout => ({
   discountCodeId: row.discount_code_id,
   discountCode: row.discount_code,
   attribution: attributionOfRow(row),
+  question: row.question,
   state: row.state,
   sessionId: row.session_id,
   url: row.url,
@@ -129,12 +131,12 @@ export const HostedCheckoutsRepoSql = Layer.effect(
         const a = c.attribution
         return lean`INSERT INTO store_hosted_checkouts (workspace_id, attempt, product_id, choice, billing, amount_cents,
               recurring_cents, period_months, trial_days, parts, email, name, discount_code_id, discount_code, utm_source,
-              utm_medium, utm_campaign, utm_content, utm_term, fbclid, referrer, state, session_id, url,
+              utm_medium, utm_campaign, utm_content, utm_term, fbclid, referrer, question, state, session_id, url,
               subscription_id, payment_id, sale_id, created_at, expires_at)
             VALUES (${c.workspaceId}, ${c.attempt}, ${c.productId}, ${c.choice}, ${c.billing}, ${c.amountCents},
               ${c.recurringCents}, ${c.periodMonths}, ${c.trialDays}, ${c.parts}, ${c.email}, ${c.name}, ${c.discountCodeId},
               ${c.discountCode}, ${a.utmSource}, ${a.utmMedium}, ${a.utmCampaign}, ${a.utmContent}, ${a.utmTerm},
-              ${a.fbclid}, ${a.referrer}, ${c.state}, ${c.sessionId}, ${c.url}, ${c.subscriptionId}, ${c.paymentId},
+              ${a.fbclid}, ${a.referrer}, ${c.question}, ${c.state}, ${c.sessionId}, ${c.url}, ${c.subscriptionId}, ${c.paymentId},
               ${c.saleId}, ${c.createdAt}, ${c.expiresAt})
             ON CONFLICT (workspace_id, attempt) DO NOTHING RETURNING attempt`.pipe(
           Effect.map((rows) => rows.length === 1),

@@ -5,6 +5,7 @@ import { FormsRepoSql } from "./forms.js"
 import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { DiscountCodesRepoSql } from "./store-discount-codes.js"
+import { PaidQuestionsRepoSql } from "./store-paid-questions.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
@@ -25,6 +26,7 @@ export const StoreReposSql = Layer.mergeAll(
   StoreSettingsRepoSql,
   SalesRepoSql,
   DiscountCodesRepoSql,
+  PaidQuestionsRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,

@@ -34,7 +34,8 @@ const toProduct = (row: ProductRow): Product => ({
   kind: row.kind,
   customAiId: row.custom_ai_id,
   status: row.status,
-  fields: jsonColumn(row.fields) as ProductFields,
+  // Products stored before paid questions have no `answer_within_days`: theirs is null.
+  fields: { answer_within_days: null, ...(jsonColumn(row.fields) as Partial<ProductFields>) } as ProductFields,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   publishedAt: row.published_at

@@ -72,6 +72,12 @@ export const resolveBundledProducts = <E, R>(
       if (product.kind === "bundle") {
         return yield* invalid("productIds", `${id} is a bundle itself; a bundle holds products that are not bundles`)
       }
+      if (product.kind === "question") {
+        return yield* invalid(
+          "productIds",
+          `${id} is a paid question, bought on its own because the buyer asks at its checkout; leave it out`
+        )
+      }
       bundled.push(product)
     }
     return bundled

@@ -7,7 +7,13 @@ import { requireProductEditor, type StoreCaller } from "../../auth/store-caller.
 import { ProductsRepo, StoreSettingsRepo } from "./ports.js"
 import { StorePages } from "./store-pages.js"
 import type { CreatedRange, PageRequest } from "../../shared/paging.js"
-import { defaultProductFields, type Product, type ProductChanges, type ProductStatus } from "./product.js"
+import {
+  defaultProductFields,
+  type Product,
+  type ProductChanges,
+  type ProductStatus,
+  questionDefaultFields
+} from "./product.js"
 import type { ListedProduct, ProductView, SellableCustomAi, StoreIdentity } from "./product-view.js"
 import {
   applyChanges,
@@ -125,7 +131,7 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         }
         const defaults = defaultProductFields(customAi.value.name, customAi.value.kind === "assistant")
         const fields = applyChanges(defaults, changes, defaults)
-        const broken = checkProductFields(fields)
+        const broken = checkProductFields(fields, "custom_ai")
         if (broken) return yield* broken
         const now = new Date(yield* Clock.currentTimeMillis)
         const product: Product = {
@@ -147,6 +153,62 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
         }
         return yield* answer(product)
       })
+
+    /**
+     * Creates a draft paid-question product: the buyer pays and asks at its checkout, and the seller answers within
+     * `answer_within_days`. A store may have several (one per price or topic).
+     */
+    const createQuestion = (caller: StoreCaller, changes: ProductChanges) =>
+      Effect.gen(function* () {
+        yield* requireProductEditor(caller)
+        const defaults = questionDefaultFields()
+        const fields = applyChanges(defaults, changes, defaults)
+        const broken = checkProductFields(fields, "question")
+        if (broken) return yield* broken
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const product: Product = {
+          id: yield* ids.make("prod_"),
+          workspaceId: caller.workspaceId,
+          kind: "question",
+          customAiId: null,
+          status: "draft",
+          fields,
+          createdAt: now,
+          updatedAt: now,
+          publishedAt: null
+        }
+        yield* products.insert(product)
+        return yield* answer(product)
+      })
+
+    /**
+     * A new product of the kind asked: a Custom AI's (`customAiId` needed) or a paid question (none allowed). What
+     * `POST /products` does; bundles are made by `StoreBundles`.
+     */
+    const createOfKind = (
+      caller: StoreCaller,
+      what: { readonly kind?: "custom_ai" | "question" | undefined; readonly customAiId?: string | undefined },
+      changes: ProductChanges
+    ) => {
+      if (what.kind === "question") {
+        return what.customAiId === undefined
+          ? createQuestion(caller, changes)
+          : Effect.fail(
+              invalid("custom_ai_id", "a paid question sells your answer, not a Custom AI; leave custom_ai_id out")
+            )
+      }
+      return what.customAiId === undefined
+        ? Effect.fail(
+            invalid(
+              "custom_ai_id",
+              "custom_ai_id is needed: the Custom AI to sell (or kind question for a paid question)",
+              {
+                _tag: "ListCustomAis"
+              }
+            )
+          )
+        : create(caller, what.customAiId, changes)
+    }
 
     /** One product with every field. */
     const get = (caller: StoreCaller, id: string) => Effect.flatMap(findProduct(caller, id), answer)
@@ -174,12 +236,14 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
           const defaults =
             product.kind === "bundle"
               ? bundleDefaultFields(yield* bundleItems.productsOf(product))
-              : defaultProductFields(
-                  Option.match(customAi, { onNone: () => product.fields.title, onSome: (c) => c.name }),
-                  Option.match(customAi, { onNone: () => true, onSome: (c) => c.kind === "assistant" })
-                )
+              : product.kind === "question"
+                ? questionDefaultFields()
+                : defaultProductFields(
+                    Option.match(customAi, { onNone: () => product.fields.title, onSome: (c) => c.name }),
+                    Option.match(customAi, { onNone: () => true, onSome: (c) => c.kind === "assistant" })
+                  )
           const fields = applyChanges(product.fields, changes, defaults)
-          const broken = checkProductFields(fields)
+          const broken = checkProductFields(fields, product.kind)
           if (broken) return yield* broken
           if (product.status === "live") {
             const checklist = publishChecklist(fields, yield* settingsOf(caller.workspaceId), messages)
@@ -262,6 +326,8 @@ export class StoreCatalog extends Effect.Service<StoreCatalog>()("svc/store/Stor
       me,
       listCustomAis,
       create,
+      createQuestion,
+      createOfKind,
       get,
       productIdOfCustomAi,
       patch,

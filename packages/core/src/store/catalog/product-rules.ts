@@ -1,6 +1,12 @@
 import { FieldProblem, InvalidInput } from "../../shared/errors.js"
 import { isCalendarDay } from "../../shared/time.js"
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS, type ProductChanges, type ProductFields } from "./product.js"
+import {
+  MAX_PRICE_CENTS,
+  MIN_PRICE_CENTS,
+  type ProductChanges,
+  type ProductFields,
+  type ProductKind
+} from "./product.js"
 
 /** A store's settings: what the publish checks read, and whether buyers join the email list. */
 export interface StoreSettings {
@@ -42,8 +48,11 @@ export const applyChanges = (
   return next as unknown as ProductFields
 }
 
-/** The rules between fields (the schema checks each field alone); fails with every broken rule at once. */
-export const checkProductFields = (fields: ProductFields): InvalidInput | undefined => {
+/**
+ * The rules between fields (the schema checks each field alone) and between the fields and the product's kind;
+ * fails with every broken rule at once.
+ */
+export const checkProductFields = (fields: ProductFields, kind: ProductKind): InvalidInput | undefined => {
   const problems: Array<FieldProblem> = []
   const problem = (path: string, message: string) => problems.push(new FieldProblem({ path, message }))
   const paidAmount = (path: string, cents: number | null) => {
@@ -83,6 +92,17 @@ export const checkProductFields = (fields: ProductFields): InvalidInput | undefi
   }
   if ((fields.quantity_show_left || fields.quantity_waitlist) && fields.quantity_limit === null) {
     problem("quantity_limit", "quantity_show_left and quantity_waitlist need a quantity_limit")
+  }
+  if (kind === "question") {
+    // The buyer asks at the service's checkout, once per payment: nothing else can take the question.
+    if (membership) problem("billing", "a paid question is billed one-time")
+    if (fields.payment_plan !== null) problem("payment_plan", "a paid question is paid at once, not in parts")
+    if (fields.checkout_mode !== "svc") {
+      problem("checkout_mode", "a paid question is sold on the service's checkout (svc), where the buyer asks it")
+    }
+    if (fields.answer_within_days === null) problem("answer_within_days", "a paid question needs answer_within_days")
+  } else if (fields.answer_within_days !== null) {
+    problem("answer_within_days", "answer_within_days is for paid-question products only")
   }
   return problems.length === 0
     ? undefined

@@ -10,6 +10,10 @@ export const MIN_PRICE_CENTS = 100
 export const MAX_PRICE_CENTS = 99_999_999
 /** The AI credits a product may include in its price. */
 export const INCLUDED_CREDITS = [0, 100, 250, 500, 1000] as const
+/** The fewest and most days a paid-question product may take to answer, and what a new one takes. */
+export const ANSWER_WITHIN_DAYS_MIN = 1
+export const ANSWER_WITHIN_DAYS_MAX = 30
+export const ANSWER_WITHIN_DAYS_DEFAULT = 3
 /** How many lines `whats_included` may hold. */
 export const WHATS_INCLUDED_MAX = 12
 
@@ -125,7 +129,12 @@ export const ProductFields = Schema.Struct({
       Schema.maxItems(WHATS_INCLUDED_MAX, { message: () => `whats_included holds up to ${WHATS_INCLUDED_MAX} lines` })
     )
   ).annotations({ description: "Up to 12 lines of 1 to 200 characters; null restores the default lines." }),
-  sections: Schema.NullOr(Sections)
+  sections: Schema.NullOr(Sections),
+  answer_within_days: Schema.NullOr(
+    Schema.Int.pipe(Schema.between(ANSWER_WITHIN_DAYS_MIN, ANSWER_WITHIN_DAYS_MAX))
+  ).annotations({
+    description: `Paid-question products only: days (${ANSWER_WITHIN_DAYS_MIN} to ${ANSWER_WITHIN_DAYS_MAX}) the seller takes to answer; sets each question's answer_due_at. Null on other products.`
+  })
 })
 export type ProductFields = typeof ProductFields.Type
 
@@ -143,15 +152,18 @@ export const productChangeFields = Object.fromEntries(
 export const ProductChanges = Schema.Struct(productChangeFields)
 export type ProductChanges = typeof ProductChanges.Type
 
-/** What a product sells: a Custom AI (or course), or a bundle of other products of the store. */
-export type ProductKind = "custom_ai" | "bundle"
+/**
+ * What a product sells: a Custom AI (or course), a bundle of other products of the store, or the seller's answer to
+ * a question the buyer asks at checkout.
+ */
+export type ProductKind = "custom_ai" | "bundle" | "question"
 
 /** A stored product: its fields plus identity and state. */
 export interface Product {
   readonly id: string
   readonly workspaceId: string
   readonly kind: ProductKind
-  /** The Custom AI it sells; null for a bundle. */
+  /** The Custom AI it sells; null for a bundle or a paid question. */
   readonly customAiId: string | null
   readonly status: ProductStatus
   readonly fields: ProductFields
@@ -161,12 +173,18 @@ export interface Product {
 }
 
 /** The lines `whats_included` shows while the seller has not written their own. */
-export const defaultWhatsIncluded = (fields: ProductFields): ReadonlyArray<string> => [
-  ...(fields.chat_enabled ? ["Unlimited chat with the AI assistant"] : ["The full course, at your own pace"]),
-  ...(fields.included_credits > 0 ? [`${fields.included_credits} AI credits included`] : []),
-  ...(fields.billing === "one-time" ? ["Lifetime access"] : ["Cancel any time"]),
-  ...(fields.welcome_markdown !== null ? ["A Start here guide"] : [])
-]
+export const defaultWhatsIncluded = (fields: ProductFields): ReadonlyArray<string> =>
+  fields.answer_within_days !== null
+    ? [
+        "A personal answer to your question",
+        `Answered within ${fields.answer_within_days} day${fields.answer_within_days === 1 ? "" : "s"}`
+      ]
+    : [
+        ...(fields.chat_enabled ? ["Unlimited chat with the AI assistant"] : ["The full course, at your own pace"]),
+        ...(fields.included_credits > 0 ? [`${fields.included_credits} AI credits included`] : []),
+        ...(fields.billing === "one-time" ? ["Lifetime access"] : ["Cancel any time"]),
+        ...(fields.welcome_markdown !== null ? ["A Start here guide"] : [])
+      ]
 
 /** Lower-case, dash-separated, at most 60 characters; `product` when nothing usable is left. */
 export const slugify = (title: string): string =>
@@ -212,5 +230,12 @@ export const defaultProductFields = (name: string, chatEnabled: boolean): Produc
   cta_label: null,
   sign_off: null,
   whats_included: null,
-  sections: null
+  sections: null,
+  answer_within_days: null
+})
+
+/** The fields of a new paid-question product: one-time, on the service's checkout, with no AI of its own. */
+export const questionDefaultFields = (): ProductFields => ({
+  ...defaultProductFields("Ask me a question", false),
+  answer_within_days: ANSWER_WITHIN_DAYS_DEFAULT
 })

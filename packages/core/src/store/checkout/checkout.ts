@@ -26,6 +26,7 @@ import { CardProcessor, type HostedPaymentRequest } from "./processor.js"
 import { ProcessorSetup } from "./processor-setup.js"
 import { dueNowCents, type PriceChoice, type PriceOption, paidUntilOf, priceOptions } from "./price-options.js"
 import { chargeTestCard, readTestCard, type TestCard } from "./test-processor.js"
+import { questionProblem, StorePaidQuestions } from "../questions/paid-questions.js"
 
 const ATTEMPT_PREFIX = "chk_"
 const ATTEMPT_PATTERN = /^chk_[a-z0-9]{8,40}$/
@@ -104,6 +105,8 @@ export interface CheckoutRequest {
   readonly name: string
   /** The discount code typed; empty for none. */
   readonly code: string
+  /** What a paid-question product's buyer asks; ignored for other products. */
+  readonly question: string
   readonly card: TestCard | null
   /** The buyer passed the test processor's authentication step. */
   readonly authenticated: boolean
@@ -114,7 +117,9 @@ export interface CheckoutRequest {
 
 /** A field of the checkout form the buyer must correct, with the words to show beside it. */
 export type CheckoutErrors = Readonly<
-  Partial<Record<"email" | "name" | "choice" | "code" | "card_number" | "card_expiry" | "card_cvc", string>>
+  Partial<
+    Record<"email" | "name" | "choice" | "code" | "question" | "card_number" | "card_expiry" | "card_cvc", string>
+  >
 >
 
 /** How a checkout ended. Nothing is written unless it ends `sold` or `turned_away` with `waitlisted`. */
@@ -175,7 +180,7 @@ export const cleanAttribution = (a: Attribution): Attribution => ({
  * is the built-in test processor, and its sales are marked `test`.
  */
 export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/StoreCheckout", {
-  dependencies: [StoreSales.Default, StoreSetup.Default, ProcessorSetup.Default],
+  dependencies: [StoreSales.Default, StoreSetup.Default, ProcessorSetup.Default, StorePaidQuestions.Default],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const workspaces = yield* WorkspacesRepo
@@ -191,6 +196,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
     const processorSetup = yield* ProcessorSetup
     const processor = yield* CardProcessor
     const hostedRepo = yield* HostedCheckoutsRepo
+    const questions = yield* StorePaidQuestions
     // Read once: a request's own context (a face's) need not carry the server's public address.
     const pages = yield* StorePages
 
@@ -333,6 +339,11 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
         if (option === undefined && !product.fields.waitlist_mode) errors.choice = "Pick how you want to pay."
         const applied = product.fields.waitlist_mode ? null : yield* applyCode(product, request.code, now)
         if (applied?.status === "refused") errors.code = discountRefusalMessage[applied.refusal]
+        // A paid question is asked before it is paid for: the payment buys the answer to this text.
+        const asks = product.kind === "question" && !product.fields.waitlist_mode
+        const question = request.question.trim()
+        const badQuestion = asks ? questionProblem(question) : undefined
+        if (badQuestion !== undefined) errors.question = badQuestion
         const due =
           option === undefined
             ? 0
@@ -410,6 +421,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
                   discountCodeId: applied?.status === "applied" ? applied.code.id : null,
                   discountCode: applied?.status === "applied" ? applied.code.code : null,
                   attribution: cleanAttribution(request.attribution),
+                  question: asks ? question : null,
                   state: "opening",
                   sessionId: null,
                   url: null,
@@ -445,6 +457,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
                 attribution: cleanAttribution(request.attribution),
                 now
               })
+              if (asks) yield* questions.ask({ product, sale, text: question, now })
               // The test processor bills the membership itself from then on (the renewal worker).
               if (subscriptionId !== null && period !== null && paidUntil !== null && option.billing !== "one-time") {
                 yield* subscriptions.insert({

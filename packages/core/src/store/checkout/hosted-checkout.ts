@@ -42,6 +42,8 @@ export interface HostedCheckout {
   readonly discountCodeId: string | null
   readonly discountCode: string | null
   readonly attribution: Attribution
+  /** A paid question's text, asked before the payment page; null for other products. */
+  readonly question: string | null
   /**
    * `opening` while the page is asked for; `open` once it is; `completed` once sold (or refunded because the product
    * sold out meanwhile); `expired` when the buyer never paid (the code's use is given back); `failed` when the

@@ -4,6 +4,7 @@ import { Transactor } from "../../shared/ports.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import { SalesRepo } from "../sales/ports.js"
 import { StoreSales } from "../sales/sales.js"
+import { StorePaidQuestions } from "../questions/paid-questions.js"
 import { orderIdOf } from "./checkout.js"
 import type { HostedCheckout } from "./hosted-checkout.js"
 import { DiscountCodesRepo, HostedCheckoutsRepo } from "./ports.js"
@@ -23,7 +24,7 @@ export type EventResult = "applied" | "duplicate" | "ignored"
  * inside it, so a failure there makes the processor send the event again.
  */
 export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/store/ProcessorEvents", {
-  dependencies: [StoreSales.Default, ProcessorSetup.Default],
+  dependencies: [StoreSales.Default, ProcessorSetup.Default, StorePaidQuestions.Default],
   effect: Effect.gen(function* () {
     const setup = yield* ProcessorSetup
     const processor = yield* CardProcessor
@@ -32,6 +33,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
     const salesRepo = yield* SalesRepo
     const sales = yield* StoreSales
     const codes = yield* DiscountCodesRepo
+    const questions = yield* StorePaidQuestions
     const transactor = yield* Transactor
 
     const productOf = (checkout: HostedCheckout) => products.find(checkout.workspaceId, checkout.productId)
@@ -93,6 +95,10 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
           paymentId: event.paymentId ?? checkout.paymentId,
           saleId: sale.id
         })
+        // The question the buyer asked before the processor's page is the one this payment bought an answer to.
+        if (checkout.question !== null) {
+          yield* questions.ask({ product: product.value, sale, text: checkout.question, now })
+        }
         // A payment plan is a monthly subscription that ends by itself after its last part.
         if (checkout.parts !== null && event.subscriptionId !== null) {
           yield* processor.endSubscriptionAt(secretKey, event.subscriptionId, addMonths(now, checkout.parts))

@@ -1,5 +1,6 @@
 import type { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
 import type { FormCompletedRow } from "../forms/api.js"
+import type { PaidQuestionFeedRow } from "../questions/question-api.js"
 import type {
   CohortSignupRow,
   CustomerFeedRow,
@@ -41,4 +42,10 @@ export const emailSignupsFeedJson = (signups: Rows<typeof EmailSignupRow>) => ({
 export const formCompletedFeedJson = (responses: Rows<typeof FormCompletedRow>) => ({
   ok: true as const,
   responses
+})
+
+/** `GET /paid-questions/recent`. */
+export const paidQuestionsFeedJson = (questions: Rows<typeof PaidQuestionFeedRow>) => ({
+  ok: true as const,
+  questions
 })

@@ -12,6 +12,7 @@ import {
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
 import { FormCompletedRow } from "../forms/api.js"
+import { PaidQuestionFeedRow } from "../questions/question-api.js"
 import { StoreFeedRepo } from "./ports.js"
 
 /** Events a feed shows: up to 50, from the last 30 days. */
@@ -128,8 +129,15 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
         (events) => rows(FormCompletedRow, events, (e) => row(e))
       )
 
+    /** Questions paid for (test purchases left out), each its own event; `question_id` names the question. */
+    const paidQuestions = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.paidQuestions, productId), (events) =>
+        rows(PaidQuestionFeedRow, events, (e) => row(e))
+      )
+
     return {
       sales,
+      paidQuestions,
       customers,
       payments,
       changes,

@@ -13,6 +13,8 @@ export interface FeedQuery {
   readonly quizId?: string | undefined
   /** `purchase.created` events only when the sale was paid (and, with `memberships`, billed monthly or yearly). */
   readonly paidSales?: "all" | "memberships" | undefined
+  /** Leave out events of the built-in test processor (`data.test` true). */
+  readonly leaveOutTest?: boolean | undefined
   readonly limit: number
 }
 

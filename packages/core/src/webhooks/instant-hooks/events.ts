@@ -50,6 +50,10 @@ export const INSTANT_HOOK_EVENTS = {
   form_completed: {
     feed: "/quiz-responses/recent",
     selector: { ...FEED_SELECTIONS.formCompleted, listedId: "event" }
+  },
+  new_paid_question: {
+    feed: "/paid-questions/recent",
+    selector: { ...FEED_SELECTIONS.paidQuestions, listedId: "event" }
   }
 } as const satisfies Record<string, InstantHookEvent>
 
