@@ -27,6 +27,7 @@ import {
 const CS_PAY = "cs_test_a1Hq7Tz3kR9mW2xN5vB8cL4pY6sD0fG2hJ4kL6mN8pQ0rS2tU4vW6xY8z"
 const CS_SUB = "cs_test_b1Kp3Wd6nY9qE2rT5uI8oP1aS4dF7gH0jK3lZ6xC9vB2nM5qW8eR1tY4u"
 const CS_LAST = "cs_test_d1Mr5Yf8pA1sG4tV7wK0qR3cU6fH9iJ2lM5nB8zE1xD4oC7"
+const CS_QUESTION = "cs_test_q1Ns4Xb7rD0uF3wH6yJ9kM2pR5tV8xZ1cE4gI7lO0qS3uW6yA9"
 const SUB = "sub_1QxJ4kLg7TdWvK2mPq8rSt2U"
 const PI = "pi_3QxHbRLg7TdWvK2m0A1b2C3d"
 
@@ -495,6 +496,45 @@ layer(TestApp.layerWith({}, { ports: stripeAtReplay() }), { excludeTestServices:
         })
         expect((yield* sendEvent(s, paid)).body).toMatchObject({ result: "applied" })
         expect(yield* s.sales).toMatchObject([{ amount_cents: 630, status: "paid", test: false }])
+      })
+    )
+
+    it.effect("a paid question goes through Stripe's page: its completion asks the question once, live", () =>
+      Effect.gen(function* () {
+        const s = yield* connected
+        const id = yield* s.questionProduct({ title: "Ask the harbourmaster", price_cents: 2500 })
+        const email = fresh("quinn")
+        const question = "Which berth suits a 9 m boat in winter?"
+        // Without the question the buyer is not sent to Stripe at all.
+        const buyer = new Buyer(s.app.url)
+        const page = `${s.app.url}/c/${id}`
+        const opened = yield* Effect.promise(() => buyer.open(page))
+        const missing = yield* Effect.promise(() => buyer.post(opened.text, page, { email }))
+        yield* Effect.promise(() => buyer.close())
+        expect(missing.status).toBe(422)
+        expect(missing.text).toContain("Write the question you are paying to ask.")
+
+        const { attempt } = yield* payOnStripe(s, id, { email, name: "Quinn", question }, CS_QUESTION)
+        expect(yield* s.events("paid_question.created")).toEqual([])
+        const completed = eventOf("checkout.session.completed-payment", (o) => {
+          o.id = CS_QUESTION
+          o.client_reference_id = attempt
+          o.amount_total = 2500
+        })
+        expect((yield* sendEvent(s, completed)).body).toMatchObject({ result: "applied" })
+        expect((yield* sendEvent(s, completed)).body).toMatchObject({ result: "duplicate" })
+        const asked = yield* s.events("paid_question.created")
+        expect(asked).toHaveLength(1)
+        expect(asked[0]?.data).toMatchObject({ text: question, buyer_email: email, amount_cents: 2500, test: false })
+        // The answer link leads with the server's public address.
+        expect(String(asked[0]?.data.answer_url)).toMatch(/^http:\/\/svc\.test\/q\/pq_/)
+        // A live question is in the New Paid Question feed, under its event's id.
+        const feed = yield* s.storeApi("GET", `/paid-questions/recent?product=${id}`)
+        expect(feed.body.questions).toEqual([
+          expect.objectContaining({ question_id: asked[0]?.data.question_id, text: question, test: false })
+        ])
+        const done = yield* Effect.promise(() => new Buyer(s.app.url).open(`${page}/done?attempt=${attempt}`))
+        expect(done.text).toContain("Your question is on its way to the seller.")
       })
     )
 

@@ -417,6 +417,52 @@ layer(HooksTest.layer, { timeout: "120 seconds" })(`instant hooks (${engineName}
     })
   )
 
+  it.scoped("new_paid_question pushes live questions only, by the ids GET /paid-questions/recent lists", () =>
+    Effect.gen(function* () {
+      const { call, run, seller } = yield* HooksTest
+      const s = yield* seller()
+      const target = yield* receiver()
+      const id = yield* subscribe(call, s.token, "new_paid_question", target.url)
+      const start = Date.now() + 1
+      // As the store writes them: one bought through the test processor (left out), one live.
+      const question = (eventId: string, i: number, test: boolean) => ({
+        id: eventId,
+        workspaceId: s.workspaceId,
+        type: "paid_question.created",
+        createdAt: new Date(start + i),
+        data: {
+          question_id: `pq_${eventId}`,
+          product_id: "prod_ask",
+          product_title: "Ask me",
+          buyer_email: `q${i}@example.com`,
+          buyer_name: null,
+          sale_id: `purchase:${eventId}`,
+          text: "Which one?",
+          amount: 25,
+          amount_cents: 2500,
+          currency: "usd",
+          test,
+          answer_due_at: new Date(start + 86_400_000).toISOString(),
+          answer_url: `https://svc.example.com/q/pq_${eventId}?k=secret`,
+          created_at: new Date(start + i).toISOString()
+        }
+      })
+      yield* run(
+        Effect.gen(function* () {
+          const log = yield* EventLog
+          yield* (yield* Transactor).withTransaction(
+            Effect.all([log.append(question("evt_pq_test", 0, true)), log.append(question("evt_pq_live", 1, false))])
+          )
+        })
+      )
+      expect(yield* feedIds(call, s.token, "/paid-questions/recent", "questions")).toEqual(["evt_pq_live"])
+      yield* TestClock.setTime(start + 2 + SETTLE_MS + 1_000)
+      yield* round
+      expect(target.got.map(pushOf)).toEqual([{ event: "new_paid_question", ids: ["evt_pq_live"] }])
+      yield* request(call, s.token, "DELETE", `/hooks/${id}`)
+    })
+  )
+
   it.scoped(`a backlog goes out ${IDS_PER_PUSH} ids a push, oldest first, in one round`, () =>
     Effect.gen(function* () {
       const { call, run, seller } = yield* HooksTest

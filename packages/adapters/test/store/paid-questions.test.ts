@@ -5,7 +5,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { webhookEventSchema } from "@svc/core/store-api"
+import { Effect, Either, Schema } from "effect"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { Buyer, checkoutSeller, fresh } from "./checkout-support.js"
@@ -119,6 +120,17 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(`pai
         currency: "usd",
         test: true
       })
+      // The envelope a webhook receiver gets decodes exactly against the event's published schema.
+      const [envelope] = yield* s.app.setUp(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.orDie(sql<{ body: string }>`SELECT body FROM events
+            WHERE workspace_id = ${s.workspaceId} AND type = 'paid_question.created'`)
+        )
+      )
+      const decoded = Schema.decodeUnknownEither(webhookEventSchema("paid_question.created"), {
+        onExcessProperty: "error"
+      })(JSON.parse(envelope?.body ?? "null"))
+      expect(Either.isRight(decoded) ? "decoded" : String(decoded.left)).toBe("decoded")
       const questionId = String(event?.data.question_id)
       const answerUrl = String(event?.data.answer_url)
       // The server's public address leads it; this test app has none configured, so the link is a path.
@@ -177,6 +189,55 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(`pai
       const again = yield* ask(s, id, { email, name: "Quinn", question: "And for a membership?" })
       expect(again.answer.status, again.answer.text).toBe(200)
       expect(yield* s.events("paid_question.created")).toHaveLength(2)
+    })
+  )
+
+  it.effect("an agent makes, publishes and answers a paid question with the store tools alone", () =>
+    Effect.gen(function* () {
+      const s = yield* checkoutSeller
+      const made = yield* s.tool("svc_save_custom_ai_product", {
+        kind: "question",
+        fields: { title: "Ask me anything", price_cents: 1500, answer_within_days: 5 }
+      })
+      expect(made.status, JSON.stringify(made.body)).toBe(200)
+      const product = made.body.product as { id: string; kind: string; answer_within_days: number }
+      expect(product).toMatchObject({ kind: "question", answer_within_days: 5 })
+      expect(made.body.created).toBe(true)
+      // Changed and published by its product id; a bad field is named under fields.
+      const bad = yield* s.tool("svc_save_custom_ai_product", { productId: product.id, fields: { billing: "monthly" } })
+      expect(bad.status).toBe(422)
+      expect(JSON.stringify(bad.body)).toContain("fields.billing")
+      const none = yield* s.tool("svc_publish_custom_ai_product", { live: true })
+      expect(none.status).toBe(422)
+      expect(JSON.stringify(none.body)).toContain("customAIId or productId")
+      const live = yield* s.tool("svc_publish_custom_ai_product", { productId: product.id, live: true })
+      expect(live.status, JSON.stringify(live.body)).toBe(200)
+      expect(live.body.product).toMatchObject({ status: "live" })
+
+      const email = fresh("tess")
+      const paid = yield* ask(s, product.id, { email, question: "Is a podcast worth it for a newsletter?" })
+      expect(paid.answer.status, paid.answer.text).toBe(200)
+      const listed = yield* s.tool("svc_manage_sales", { action: "list_questions", questionStatus: "open" })
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+      const [question] = listed.body.questions as Array<{ id: string; text: string; answer_due_at: string }>
+      expect(question?.text).toBe("Is a podcast worth it for a newsletter?")
+      const missing = yield* s.tool("svc_manage_sales", { action: "answer_question", questionId: question?.id })
+      expect(missing.status).toBe(422)
+      expect(JSON.stringify(missing.body)).toContain("answer is needed for action answer_question")
+      const unknown = yield* s.tool("svc_manage_sales", { action: "get_question", questionId: "pq_nope" })
+      expect(unknown.status).toBe(404)
+      expect(JSON.stringify(unknown.body)).toContain("svc_manage_sales with action list_questions")
+      const answered = yield* s.tool("svc_manage_sales", {
+        action: "answer_question",
+        questionId: question?.id,
+        answer: "Yes, if you can keep a weekly rhythm."
+      })
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200)
+      expect(answered.body.question).toMatchObject({
+        status: "answered",
+        answer: "Yes, if you can keep a weekly rhythm."
+      })
+      expect((yield* mailOf(s, "store.question_answered"))[0]?.recipient).toBe(email)
     })
   )
 })

@@ -123,6 +123,7 @@ layer(StoreTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
         expect(rowOf("/memberships/changes", "changes")).toEqual(ref("MembershipChangeRow"))
         expect(rowOf("/refunds/recent", "refunds")).toEqual(ref("RefundFeedRow"))
         expect(rowOf("/cohort-signups/recent", "signups")).toEqual(ref("CohortSignupRow"))
+        expect(rowOf("/paid-questions/recent", "questions")).toEqual(ref("PaidQuestionFeedRow"))
         expect(rowOf("/products/{id}/cohorts", "cohorts")).toEqual(ref("CohortRow"))
         const saleRow = document.components.schemas.SaleFeedRow as { required: Array<string> }
         expect(saleRow.required).toEqual(expect.arrayContaining(["id", "buyer_email", "how", "event_id"]))

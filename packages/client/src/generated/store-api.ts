@@ -433,6 +433,86 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/paid-questions": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List paid questions
+         * @description The store's paid questions, newest first, test ones too (test says which). status=open lists those still to answer; each has answer_due_at. Pass next_cursor as starting_after while has_more is true.
+         */
+        readonly get: operations["paidQuestions.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/paid-questions/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Paid Question feed
+         * @description Questions paid for in the last 30 days, newest first, up to 50; test purchases left out. Each row's id is its event's; question_id reads the question.
+         */
+        readonly get: operations["paidQuestions.recent"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/paid-questions/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Get a paid question
+         * @description One question with its answer, if any. 404 when the store has no such question.
+         */
+        readonly get: operations["paidQuestions.get"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/paid-questions/{id}/answer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Answer a paid question
+         * @description Answers the question, or replaces its answer: the buyer is emailed the answer and reads it at answer_url. An answer after answer_due_at is still taken. 422: an empty or too long answer.
+         */
+        readonly post: operations["paidQuestions.answer"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/email-contacts": {
         readonly parameters: {
             readonly query?: never;
@@ -1654,6 +1734,73 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A question a buyer paid to ask. */
+        readonly PaidQuestionRow: {
+            /** @description pq_… */
+            readonly id: string;
+            /** @description The question product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The buyer's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description The sale that paid for it (purchase:…). */
+            readonly sale_id: string;
+            /** @description The question as the buyer wrote it. */
+            readonly text: string;
+            /** @description What the buyer paid, in major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            /** @description ISO 4217 code, lower case. */
+            readonly currency: string;
+            /** @description Paid through the built-in test processor: no money moved. The New Paid Question feed leaves these out. */
+            readonly test: boolean;
+            /** @description By when the seller should answer: paid + answer_within_days. */
+            readonly answer_due_at: string;
+            /** @description The buyer's own page with the question and, once given, the answer; its link is their secret. */
+            readonly answer_url: string;
+            /**
+             * @description open until the seller answers.
+             * @enum {string}
+             */
+            readonly status: "open" | "answered";
+            /** @description The seller's answer; null while open. */
+            readonly answer: string | null;
+            /** @description When the answer was given (or last changed). */
+            readonly answered_at: string | null;
+            /** @description When it was asked (paid). */
+            readonly created_at: string;
+        };
+        /** @description A paid question asked. */
+        readonly PaidQuestionFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The question's id (pq_…): GET /paid-questions/<id>. */
+            readonly question_id: string;
+            /** @description The question product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The buyer's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description The sale that paid for it (purchase:…). */
+            readonly sale_id: string;
+            /** @description The question as the buyer wrote it. */
+            readonly text: string;
+            /** @description What the buyer paid, in major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            /** @description ISO 4217 code, lower case. */
+            readonly currency: string;
+            /** @description Paid through the built-in test processor: no money moved. The New Paid Question feed leaves these out. */
+            readonly test: boolean;
+            /** @description By when the seller should answer: paid + answer_within_days. */
+            readonly answer_due_at: string;
+            /** @description The buyer's own page with the question and, once given, the answer; its link is their secret. */
+            readonly answer_url: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
         /** @description One person on the store's email list. */
         readonly EmailContactRow: {
             /** @description Contact id (con_…). */
@@ -2228,20 +2375,31 @@ export interface components {
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
-        /** @description A paid question asked. */
+        /** @description A buyer paid for a question and asked it. */
         readonly PaidQuestionCreatedData: {
+            /** @description The question's id (pq_…). */
             readonly question_id: string;
-            readonly email: string;
-            /** @description The person's name; null when they gave none. */
-            readonly name: string | null;
+            /** @description The question product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            /** @description The buyer's name; null when they gave none. */
+            readonly buyer_name: string | null;
+            /** @description The sale that paid for it (purchase:…). */
+            readonly sale_id: string;
+            /** @description The question as the buyer wrote it. */
             readonly text: string;
-            /** @description Major currency units. */
+            /** @description What the buyer paid, in major currency units. */
             readonly amount: number;
             readonly amount_cents: components["schemas"]["Int"];
             /** @description ISO 4217 code, lower case. */
             readonly currency: string;
-            /** @description By when the seller should answer. */
+            /** @description Paid through the built-in test processor: no money moved. The New Paid Question feed leaves these out. */
+            readonly test: boolean;
+            /** @description By when the seller should answer: paid + answer_within_days. */
             readonly answer_due_at: string;
+            /** @description The buyer's own page with the question and, once given, the answer; its link is their secret. */
+            readonly answer_url: string;
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
@@ -3084,11 +3242,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -3189,6 +3347,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -3303,8 +3463,13 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    /** @description The Custom AI to sell (GET /custom-ais). */
-                    readonly custom_ai_id: string;
+                    /**
+                     * @description custom_ai (the default) sells the Custom AI custom_ai_id names; question sells your answer to a question the buyer asks at checkout (no custom_ai_id; answer_within_days sets the due date). Bundles are made with svc_save_bundle.
+                     * @enum {string}
+                     */
+                    readonly kind?: "custom_ai" | "question";
+                    /** @description The Custom AI to sell (GET /custom-ais); needed unless kind is question. */
+                    readonly custom_ai_id?: string;
                     readonly title?: string | null;
                     readonly slug?: string | null;
                     readonly tagline?: (string | null) | null;
@@ -3362,6 +3527,7 @@ export interface operations {
                         readonly faq?: boolean;
                         readonly refund_policy?: boolean;
                     } | null) | null;
+                    readonly answer_within_days?: (components["schemas"]["Int"] | null) | null;
                 };
             };
         };
@@ -3379,11 +3545,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -3484,6 +3650,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -3619,11 +3787,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -3724,6 +3892,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -3904,6 +4074,7 @@ export interface operations {
                         readonly faq?: boolean;
                         readonly refund_policy?: boolean;
                     } | null) | null;
+                    readonly answer_within_days?: (components["schemas"]["Int"] | null) | null;
                 };
             };
         };
@@ -3921,11 +4092,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -4026,6 +4197,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -4161,11 +4334,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -4266,6 +4439,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -4401,11 +4576,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -4506,6 +4681,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -7393,6 +7570,493 @@ export interface operations {
                         /** @enum {boolean} */
                         readonly ok: true;
                         readonly signups: readonly components["schemas"]["CohortSignupRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "paidQuestions.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description Only this product's questions. */
+                readonly product?: string;
+                /** @description open or answered. */
+                readonly status?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["PaidQuestionRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "paidQuestions.recent": {
+        readonly parameters: {
+            readonly query?: {
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly questions: readonly components["schemas"]["PaidQuestionFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "paidQuestions.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The question's id (pq_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly question: components["schemas"]["PaidQuestionRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "paidQuestions.answer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The question's id (pq_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The answer, 1 to 20000 characters, plain text. */
+                    readonly answer: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly question: components["schemas"]["PaidQuestionRow"];
                     };
                 };
             };
@@ -11039,7 +11703,7 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent), new_email_signup (GET /email-signups/recent), form_completed (GET /quiz-responses/recent). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
+                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent), new_email_signup (GET /email-signups/recent), form_completed (GET /quiz-responses/recent), new_paid_question (GET /paid-questions/recent). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
                     readonly event: string;
                     /** @description https address on the automation tool's hook domain. */
                     readonly target_url: string;

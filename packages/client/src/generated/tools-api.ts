@@ -1872,7 +1872,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Get Custom AI product
-         * @description Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
+         * @description Read a Custom AI's product (customAIId) or any product by productId, as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
          */
         readonly post: operations["svc_get_custom_ai_product"];
         readonly delete?: never;
@@ -1952,7 +1952,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save Custom AI product
-         * @description Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
+         * @description Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
          */
         readonly post: operations["svc_save_custom_ai_product"];
         readonly delete?: never;
@@ -1972,7 +1972,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Publish Custom AI product
-         * @description Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
+         * @description Publish a Custom AI's product or one named by productId (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
          */
         readonly post: operations["svc_publish_custom_ai_product"];
         readonly delete?: never;
@@ -2112,7 +2112,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -16415,7 +16415,9 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
-                    readonly customAIId: string;
+                    readonly customAIId?: string;
+                    /** @description Instead of customAIId: a product's id (prod_…), e.g. a paid question's. */
+                    readonly productId?: string;
                 };
             };
         };
@@ -16437,11 +16439,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -16527,6 +16529,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -16655,11 +16659,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -16745,6 +16749,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -17147,7 +17153,14 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
-                    readonly customAIId: string;
+                    readonly customAIId?: string;
+                    /** @description Instead of customAIId: a product's id (prod_…), e.g. a paid question's. */
+                    readonly productId?: string;
+                    /**
+                     * @description question (without customAIId or productId): create a paid-question product.
+                     * @enum {string}
+                     */
+                    readonly kind?: "question";
                     /** @description Product fields. Left out: kept; null: the default. */
                     readonly fields?: {
                         readonly title?: string | null;
@@ -17207,6 +17220,8 @@ export interface operations {
                             readonly faq?: boolean;
                             readonly refund_policy?: boolean;
                         } | null;
+                        /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                        readonly answer_within_days?: number | null;
                     };
                 };
             };
@@ -17229,11 +17244,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -17319,6 +17334,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -17427,7 +17444,9 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /** @description Custom AI id (cai_…) the product sells. */
-                    readonly customAIId: string;
+                    readonly customAIId?: string;
+                    /** @description Instead of customAIId: a product's id (prod_…), e.g. a paid question's. */
+                    readonly productId?: string;
                     /** @description true publishes, false unpublishes. */
                     readonly live: boolean;
                 };
@@ -17451,11 +17470,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -17541,6 +17560,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -17709,6 +17730,8 @@ export interface operations {
                             readonly faq?: boolean;
                             readonly refund_policy?: boolean;
                         } | null;
+                        /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                        readonly answer_within_days?: number | null;
                     };
                     /**
                      * @description live publishes, off unpublishes.
@@ -17736,11 +17759,11 @@ export interface operations {
                             /** @description Product id (prod_…). */
                             readonly id: string;
                             /**
-                             * @description custom_ai (sells a Custom AI or course) or bundle (sells other products of the store together).
+                             * @description custom_ai (sells a Custom AI or course), bundle (sells other products of the store together) or question (the buyer pays and asks; the seller answers).
                              * @enum {string}
                              */
-                            readonly kind: "custom_ai" | "bundle";
-                            /** @description The Custom AI it sells; null for a bundle. */
+                            readonly kind: "custom_ai" | "bundle" | "question";
+                            /** @description The Custom AI it sells; null for a bundle or a paid question. */
                             readonly custom_ai_id: string | null;
                             /** @description Bundles only: the ids of the products it sells, in order. */
                             readonly bundle_product_ids?: readonly string[];
@@ -17826,6 +17849,8 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                             /** @description ISO 8601 timestamp, UTC. */
@@ -18658,10 +18683,10 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId.
+                     * @description record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer.
                      * @enum {string}
                      */
-                    readonly action: "list" | "get" | "record" | "refund" | "create_code" | "list_codes" | "get_code" | "disable_code";
+                    readonly action: "list" | "get" | "record" | "refund" | "create_code" | "list_codes" | "get_code" | "disable_code" | "list_questions" | "get_question" | "answer_question";
                     /** @description Sale id (purchase:…). */
                     readonly saleId?: string;
                     /**
@@ -18703,9 +18728,18 @@ export interface operations {
                     readonly expiresAt?: string;
                     /** @description Discount code id (dsc_…) or the code. */
                     readonly codeId?: string;
-                    /** @description list, list_codes: created after (ISO). */
+                    /** @description Paid question id (pq_…). */
+                    readonly questionId?: string;
+                    /** @description answer_question: the answer, plain text; replaces an earlier one. */
+                    readonly answer?: string;
+                    /**
+                     * @description list_questions: only open or answered.
+                     * @enum {string}
+                     */
+                    readonly questionStatus?: "open" | "answered";
+                    /** @description list, list_codes, list_questions: created after (ISO). */
                     readonly createdAfter?: string;
-                    /** @description list, list_codes: created before (ISO). */
+                    /** @description list, list_codes, list_questions: created before (ISO). */
                     readonly createdBefore?: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -18763,7 +18797,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
-                        /** @description list, list_codes: pass as cursor for the next page; absent on the last. */
+                        /** @description list, list_codes, list_questions: pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
                         /** @description get, refund: The sale as GET /sales/<id> answers it. */
                         readonly sale?: {
@@ -18869,6 +18903,82 @@ export interface operations {
                             readonly created_at: string;
                             /** @description The product's checkout page with this code filled in, to share with buyers. */
                             readonly checkout_url: string;
+                        };
+                        /** @description list_questions: newest first; each with answer_due_at and status. */
+                        readonly questions?: readonly {
+                            /** @description pq_… */
+                            readonly id: string;
+                            /** @description The question product's id. */
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly buyer_email: string;
+                            /** @description The buyer's name; null when they gave none. */
+                            readonly buyer_name: string | null;
+                            /** @description The sale that paid for it (purchase:…). */
+                            readonly sale_id: string;
+                            /** @description The question as the buyer wrote it. */
+                            readonly text: string;
+                            /** @description What the buyer paid, in major currency units. */
+                            readonly amount: number;
+                            /** @description an integer */
+                            readonly amount_cents: number;
+                            /** @description ISO 4217 code, lower case. */
+                            readonly currency: string;
+                            /** @description Paid through the built-in test processor: no money moved. The New Paid Question feed leaves these out. */
+                            readonly test: boolean;
+                            /** @description By when the seller should answer: paid + answer_within_days. */
+                            readonly answer_due_at: string;
+                            /** @description The buyer's own page with the question and, once given, the answer; its link is their secret. */
+                            readonly answer_url: string;
+                            /**
+                             * @description open until the seller answers.
+                             * @enum {string}
+                             */
+                            readonly status: "open" | "answered";
+                            /** @description The seller's answer; null while open. */
+                            readonly answer: string | null;
+                            /** @description When the answer was given (or last changed). */
+                            readonly answered_at: string | null;
+                            /** @description When it was asked (paid). */
+                            readonly created_at: string;
+                        }[];
+                        /** @description get_question, answer_question: as GET /paid-questions/<id>. */
+                        readonly question?: {
+                            /** @description pq_… */
+                            readonly id: string;
+                            /** @description The question product's id. */
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly buyer_email: string;
+                            /** @description The buyer's name; null when they gave none. */
+                            readonly buyer_name: string | null;
+                            /** @description The sale that paid for it (purchase:…). */
+                            readonly sale_id: string;
+                            /** @description The question as the buyer wrote it. */
+                            readonly text: string;
+                            /** @description What the buyer paid, in major currency units. */
+                            readonly amount: number;
+                            /** @description an integer */
+                            readonly amount_cents: number;
+                            /** @description ISO 4217 code, lower case. */
+                            readonly currency: string;
+                            /** @description Paid through the built-in test processor: no money moved. The New Paid Question feed leaves these out. */
+                            readonly test: boolean;
+                            /** @description By when the seller should answer: paid + answer_within_days. */
+                            readonly answer_due_at: string;
+                            /** @description The buyer's own page with the question and, once given, the answer; its link is their secret. */
+                            readonly answer_url: string;
+                            /**
+                             * @description open until the seller answers.
+                             * @enum {string}
+                             */
+                            readonly status: "open" | "answered";
+                            /** @description The seller's answer; null while open. */
+                            readonly answer: string | null;
+                            /** @description When the answer was given (or last changed). */
+                            readonly answered_at: string | null;
+                            /** @description When it was asked (paid). */
+                            readonly created_at: string;
                         };
                     };
                 };

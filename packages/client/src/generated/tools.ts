@@ -685,9 +685,9 @@ export interface ToolMethods<TOptions> {
   /**
    * Get Custom AI product (Store, read).
    *
-   * Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
+   * Read a Custom AI's product (customAIId) or any product by productId, as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.
    */
-  svc_get_custom_ai_product(input: ToolInput<"svc_get_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai_product">>
+  svc_get_custom_ai_product(input?: ToolInput<"svc_get_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_get_custom_ai_product">>
   /**
    * Get a bundle (Store, read).
    *
@@ -709,13 +709,13 @@ export interface ToolMethods<TOptions> {
   /**
    * Save Custom AI product (Store, write).
    *
-   * Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
+   * Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
    */
-  svc_save_custom_ai_product(input: ToolInput<"svc_save_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_save_custom_ai_product">>
+  svc_save_custom_ai_product(input?: ToolInput<"svc_save_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_save_custom_ai_product">>
   /**
    * Publish Custom AI product (Store, write).
    *
-   * Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
+   * Publish a Custom AI's product or one named by productId (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.
    */
   svc_publish_custom_ai_product(input: ToolInput<"svc_publish_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_publish_custom_ai_product">>
   /**
@@ -757,7 +757,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage sales (Store, write).
    *
-   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.
+   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**

@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import { NotFound } from "../../shared/errors.js"
+import { invalid, NotFound } from "../../shared/errors.js"
 import { defineTool, type Tool } from "../../tools/tool.js"
 import { StoreCatalog } from "./catalog.js"
 import { ChecklistItemRow, ProductRow } from "../api-rows.js"
@@ -10,6 +10,17 @@ import { productAnswerJson } from "./product-json.js"
 const CustomAiIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
   description: "Custom AI id (cai_…) the product sells."
 })
+
+const ProductIdField = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+  description: "Instead of customAIId: a product's id (prod_…), e.g. a paid question's."
+})
+
+const KindField = Schema.Literal("question").annotations({
+  description: "question (without customAIId or productId): create a paid-question product."
+})
+
+/** Which product a call means: a Custom AI's, or one named by its own id. */
+type Target = { readonly customAIId?: string | undefined; readonly productId?: string | undefined }
 
 const FieldsInput = ProductFieldsInput.annotations({
   description: "Product fields. Left out: kept; null: the default."
@@ -43,10 +54,18 @@ export const customAiProductTools = Effect.gen(function* () {
   const storeOf = yield* makeStoreOfCall
   const { agentPublishRefusal, withAgentChecklist } = yield* makeAgentChecklist
 
-  const productIdOf = (caller: Parameters<typeof catalog.get>[0], customAiId: string) =>
+  const productIdOfCustomAi = (caller: Parameters<typeof catalog.get>[0], customAiId: string) =>
     Effect.flatMap(catalog.productIdOfCustomAi(caller, customAiId), (found) =>
       Option.match(found, { onNone: () => Effect.fail(noProductYet(customAiId)), onSome: Effect.succeed })
     )
+
+  // A product named by its id is used as it is; a Custom AI names its one product.
+  const productIdOf = (caller: Parameters<typeof catalog.get>[0], target: Target) =>
+    target.productId !== undefined
+      ? Effect.succeed(target.productId)
+      : target.customAIId !== undefined
+        ? productIdOfCustomAi(caller, target.customAIId)
+        : Effect.fail(invalid("customAIId", "customAIId or productId is needed: which product"))
 
   const tools: ReadonlyArray<Tool> = [
     defineTool({
@@ -56,13 +75,17 @@ export const customAiProductTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Read a Custom AI's product as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.",
-      input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField },
+        "Read a Custom AI's product (customAIId) or any product by productId, as GET /products/<id> answers it, with can_publish and publish_checklist. Change it: svc_save_custom_ai_product.",
+      input: {
+        storeHandle: StoreHandleField,
+        customAIId: Schema.optional(CustomAiIdField),
+        productId: Schema.optional(ProductIdField)
+      },
       output: productAnswerFields,
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const id = yield* productIdOf(caller, input.customAIId)
+          const id = yield* productIdOf(caller, input)
           return withAgentChecklist(productAnswerJson(yield* catalog.get(caller, id)))
         })
     }),
@@ -73,8 +96,14 @@ export const customAiProductTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Create a Custom AI's product (a draft) or change its fields, as the products API does. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.",
-      input: { storeHandle: StoreHandleField, customAIId: CustomAiIdField, fields: Schema.optional(FieldsInput) },
+        "Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.",
+      input: {
+        storeHandle: StoreHandleField,
+        customAIId: Schema.optional(CustomAiIdField),
+        productId: Schema.optional(ProductIdField),
+        kind: Schema.optional(KindField),
+        fields: Schema.optional(FieldsInput)
+      },
       output: {
         ...productAnswerFields,
         created: Schema.Boolean.annotations({ description: "True when this call created the product." })
@@ -83,10 +112,20 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const changes = input.fields ?? {}
-          const existing = yield* catalog.productIdOfCustomAi(caller, input.customAIId)
+          if (input.kind === "question" && input.customAIId === undefined && input.productId === undefined) {
+            const made = yield* Effect.mapError(catalog.createQuestion(caller, changes), underFields)
+            return { ...withAgentChecklist(productAnswerJson(made)), created: true }
+          }
+          if (input.customAIId === undefined) {
+            const id = yield* productIdOf(caller, input)
+            const saved = yield* Effect.mapError(catalog.patch(caller, id, changes), underFields)
+            return { ...withAgentChecklist(productAnswerJson(saved)), created: false }
+          }
+          const customAIId = input.customAIId
+          const existing = yield* catalog.productIdOfCustomAi(caller, customAIId)
           const saved = yield* Effect.gen(function* () {
             return Option.isNone(existing)
-              ? yield* catalog.create(caller, input.customAIId, changes)
+              ? yield* catalog.create(caller, customAIId, changes)
               : yield* catalog.patch(caller, existing.value, changes)
           }).pipe(Effect.mapError(underFields))
           return { ...withAgentChecklist(productAnswerJson(saved)), created: Option.isNone(existing) }
@@ -99,17 +138,18 @@ export const customAiProductTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Publish a Custom AI's product (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.",
+        "Publish a Custom AI's product or one named by productId (live: true; a conflict lists what is missing) or unpublish it (false: sales stop, buyers keep access). Returns it.",
       input: {
         storeHandle: StoreHandleField,
-        customAIId: CustomAiIdField,
+        customAIId: Schema.optional(CustomAiIdField),
+        productId: Schema.optional(ProductIdField),
         live: Schema.Boolean.annotations({ description: "true publishes, false unpublishes." })
       },
       output: productAnswerFields,
       handler: (input, context) =>
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
-          const id = yield* productIdOf(caller, input.customAIId)
+          const id = yield* productIdOf(caller, input)
           const view = yield* (input.live ? catalog.publish(caller, id) : catalog.unpublish(caller, id)).pipe(
             Effect.mapError(agentPublishRefusal)
           )

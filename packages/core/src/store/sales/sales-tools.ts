@@ -11,6 +11,10 @@ import { discountCodeJson } from "../checkout/discount-code-json.js"
 import { DiscountCodeRow } from "../checkout/discount-codes-api.js"
 import { StoreCohorts } from "../cohorts/cohorts.js"
 import { cohortJson } from "../cohorts/cohort-json.js"
+import { StorePaidQuestions } from "../questions/paid-questions.js"
+import { ANSWER_MAX } from "../questions/paid-question.js"
+import { PaidQuestionRow } from "../questions/question-api.js"
+import { paidQuestionJson } from "../questions/question-json.js"
 import { SaleEvent } from "./sale.js"
 import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
@@ -70,6 +74,9 @@ export const salesTools = Effect.gen(function* () {
   const sales = yield* StoreSales
   const cohorts = yield* StoreCohorts
   const codes = yield* StoreDiscountCodes
+  const questions = yield* StorePaidQuestions
+  const questionJson = (question: Parameters<typeof questions.answerUrl>[0]) =>
+    paidQuestionJson(question, questions.answerUrl(question))
   const storeOf = yield* makeStoreOfCall
   const { publicBase } = yield* StorePages
   // Read after the use case, so `active` is said as of the answer, never before the change it answers.
@@ -87,7 +94,7 @@ export const salesTools = Effect.gen(function* () {
       // Not idempotent: a repeated create_code without code makes a second code.
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout.",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal(
@@ -98,10 +105,13 @@ export const salesTools = Effect.gen(function* () {
           "create_code",
           "list_codes",
           "get_code",
-          "disable_code"
+          "disable_code",
+          "list_questions",
+          "get_question",
+          "answer_question"
         ).annotations({
           description:
-            "record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId."
+            "record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer."
         }),
         saleId: text(200, "Sale id (purchase:…)."),
         event: Schema.optional(SaleEvent.annotations({ description: "Sale event to record." })),
@@ -132,8 +142,13 @@ export const salesTools = Effect.gen(function* () {
         ),
         expiresAt: text(40, "create_code: ends (ISO or ms); omit: never."),
         codeId: text(100, "Discount code id (dsc_…) or the code."),
-        createdAfter: text(40, "list, list_codes: created after (ISO)."),
-        createdBefore: text(40, "list, list_codes: created before (ISO)."),
+        questionId: text(100, "Paid question id (pq_…)."),
+        answer: text(ANSWER_MAX, "answer_question: the answer, plain text; replaces an earlier one."),
+        questionStatus: Schema.optional(
+          Schema.Literal("open", "answered").annotations({ description: "list_questions: only open or answered." })
+        ),
+        createdAfter: text(40, "list, list_codes, list_questions: created after (ISO)."),
+        createdBefore: text(40, "list, list_codes, list_questions: created before (ISO)."),
         limit: Schema.optional(Limit),
         cursor: Schema.optional(Cursor)
       },
@@ -141,7 +156,7 @@ export const salesTools = Effect.gen(function* () {
         sales: Schema.optional(Schema.Array(SaleRow).annotations({ description: "list: the sales, newest first." })),
         nextCursor: Schema.optional(
           Schema.String.annotations({
-            description: "list, list_codes: pass as cursor for the next page; absent on the last."
+            description: "list, list_codes, list_questions: pass as cursor for the next page; absent on the last."
           })
         ),
         sale: Schema.optional(SaleRow.annotations({ description: `get, refund: ${SALE_ROW}` })),
@@ -155,6 +170,14 @@ export const salesTools = Effect.gen(function* () {
         ),
         discountCode: Schema.optional(
           DiscountCodeRow.annotations({ description: `create_code, get_code, disable_code: ${CODE_ROW}` })
+        ),
+        questions: Schema.optional(
+          Schema.Array(PaidQuestionRow).annotations({
+            description: "list_questions: newest first; each with answer_due_at and status."
+          })
+        ),
+        question: Schema.optional(
+          PaidQuestionRow.annotations({ description: "get_question, answer_question: as GET /paid-questions/<id>." })
         )
       },
       handler: (input, context) =>
@@ -217,6 +240,27 @@ export const salesTools = Effect.gen(function* () {
               return yield* codeAnswer(
                 yield* codes.disable(caller, yield* need(input.codeId, "codeId", "disable_code"))
               )
+            case "list_questions": {
+              const { page, created } = yield* readToolPaging(input)
+              const found = yield* questions.listPage(caller, {
+                productId: input.productId,
+                status: input.questionStatus,
+                page,
+                created
+              })
+              return { questions: found.rows.map(questionJson), ...nextCursorOf(found) }
+            }
+            case "get_question":
+              return {
+                question: questionJson(
+                  yield* questions.get(caller, yield* need(input.questionId, "questionId", "get_question"))
+                )
+              }
+            case "answer_question": {
+              const questionId = yield* need(input.questionId, "questionId", "answer_question")
+              const answer = yield* need(input.answer, "answer", "answer_question")
+              return { question: questionJson(yield* questions.answer(caller, questionId, answer)) }
+            }
           }
         }).pipe(saleFieldNames)
     }),
