@@ -41,6 +41,50 @@ const recordingFetch: typeof fetch = (input, init) => {
   return fetch(input, init)
 }
 
+/** The hidden fields of the form on `html` posting to a URL ending with `actionSuffix`. */
+const hiddenFields = (html: string, actionSuffix: string): Record<string, string> => {
+  const form = [...html.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)].find((match) =>
+    match[1]?.endsWith(actionSuffix)
+  )
+  if (form === undefined) throw new Error(`no form posting to ${actionSuffix} on the page:\n${html}`)
+  const fields: Record<string, string> = {}
+  for (const [, name = "", value = ""] of (form[2] ?? "").matchAll(
+    /<input type="hidden" name="([^"]+)" value="([^"]*)">/g
+  )) {
+    fields[name] = value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+  }
+  return fields
+}
+
+/** A buyer opens a question product's checkout page and pays with the test card, asking `question`. */
+const payAndAsk = async (origin: string, productId: string, email: string, question: string) => {
+  const page = `${origin}/c/${productId}`
+  const opened = await fetch(page)
+  const cookie = opened.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ")
+  const html = await opened.text()
+  expect(opened.status, html).toBe(200)
+  const form = {
+    ...hiddenFields(html, `/c/${productId}`),
+    card_number: "4242 4242 4242 4242",
+    card_expiry: "12/34",
+    card_cvc: "123",
+    email,
+    question
+  }
+  const paid = await fetch(page, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin, cookie },
+    body: new URLSearchParams(form).toString()
+  })
+  const answer = await paid.text()
+  expect(paid.status, answer).toBe(200)
+  expect(answer).toContain("Your question is on its way to the seller.")
+}
+
 /** Whatever `promise` rejects with (fails the test when it resolves). */
 const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
   promise.then(
@@ -195,6 +239,40 @@ describe(`the store API client against svc serve on ${engineName}`, { timeout: 1
     const refused = await rejection(readOnly.discountCodes.create({ product, kind: "percent", value: 10 }))
     expect(refused).toBeInstanceOf(StoreForbiddenError)
     expect((await readOnly.discountCodes.list({ product }).page()).data).toHaveLength(2)
+  })
+
+  it("lists, reads and answers a paid question a buyer asked at checkout", async () => {
+    const made = await store.products.create({ kind: "question", title: "Ask me", price_cents: 2500 })
+    const questionProduct = made.product.id
+    await store.products.publish({ id: questionProduct })
+    await payAndAsk(baseUrl, questionProduct, "buyer-q@example.com", "Which plan suits a team of three?")
+
+    const open: Array<string> = []
+    for await (const question of store.paidQuestions.list({ product: questionProduct, status: "open", limit: 1 })) {
+      expect(question).toMatchObject({ buyer_email: "buyer-q@example.com", status: "open", answer: null, test: true })
+      open.push(question.id)
+    }
+    expect(open).toHaveLength(1)
+    const id = open[0] ?? ""
+    expect((await store.paidQuestions.get({ id })).question).toMatchObject({
+      id,
+      text: "Which plan suits a team of three?",
+      amount_cents: 2500
+    })
+    // A test purchase is left out of the New Paid Question feed; a read-only key reads but cannot answer.
+    expect(await store.paidQuestions.recent({ product: questionProduct })).toEqual({ ok: true, questions: [] })
+    expect((await readOnly.paidQuestions.list({ product: questionProduct }).page()).data.map((q) => q.id)).toEqual([id])
+    expect(await rejection(readOnly.paidQuestions.answer({ id, answer: "Team" }))).toBeInstanceOf(StoreForbiddenError)
+
+    const empty = await rejection(store.paidQuestions.answer({ id, answer: "  " }))
+    expect(empty).toBeInstanceOf(StoreInvalidError)
+    expect(empty).toMatchObject({ status: 422 })
+    expect(await rejection(store.paidQuestions.get({ id: "pq_nope" }))).toBeInstanceOf(StoreNotFoundError)
+
+    const answered = await store.paidQuestions.answer({ id, answer: "The Team plan." })
+    expect(answered).toMatchObject({ ok: true, question: { id, status: "answered", answer: "The Team plan." } })
+    expect((await store.paidQuestions.list({ product: questionProduct, status: "open" }).page()).data).toEqual([])
+    expect((await store.paidQuestions.get({ id })).question.answered_at).toEqual(answered.question.answered_at)
   })
 
   it("adds customers, finds them, lists them and takes access away", async () => {

@@ -103,6 +103,16 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** Turns a code off for good (kept for the sales that used it); again answers it unchanged. */
       disable: call("post", "/discount-codes/{id}/disable")
     },
+    paidQuestions: {
+      /** Questions buyers paid to ask (`product`, `status`: open or answered), newest first, page by page. */
+      list: list("/paid-questions"),
+      /** The New Paid Question feed: the last 30 days' questions, newest first, test purchases left out. */
+      recent: call("get", "/paid-questions/recent"),
+      /** One question with its answer, if any. */
+      get: call("get", "/paid-questions/{id}"),
+      /** Answers a question, or replaces its answer; the buyer is emailed it and reads it at `answer_url`. */
+      answer: call("post", "/paid-questions/{id}/answer")
+    },
     feeds: {
       payments: call("get", "/memberships/payments"),
       changes: call("get", "/memberships/changes"),

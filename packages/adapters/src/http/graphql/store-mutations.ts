@@ -6,6 +6,7 @@ import {
   discountCodeCreatedJson,
   type NewDiscountCodeBody,
   newDiscountCodeOf,
+  paidQuestionJson,
   productApiAnswer,
   removeAccessJson,
   type StoreCaller,
@@ -13,6 +14,7 @@ import {
   StoreCohorts,
   StoreCustomers,
   StoreDiscountCodes,
+  StorePaidQuestions,
   StoreSales,
   type StoreSettingsPatch,
   StoreSetup,
@@ -73,8 +75,9 @@ interface StoreChange<I> {
 }
 
 /**
- * The store's changes as mutations: products, sales, customers and webhooks, each calling the service the store
- * API's handler calls, its input the endpoint's body schema and its answer the endpoint's success or a ToolFailure.
+ * The store's changes as mutations: products, sales, customers, discount codes, paid questions and webhooks, each
+ * calling the service the store API's handler calls, its input the endpoint's body schema and its answer the
+ * endpoint's success or a ToolFailure.
  */
 export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLObjectType) =>
   Effect.gen(function* () {
@@ -85,6 +88,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const cohorts = yield* StoreCohorts
     const codes = yield* StoreDiscountCodes
     const codeContext = yield* makeDiscountCodeContext
+    const questions = yield* StorePaidQuestions
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
     // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
@@ -143,6 +147,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       accessEmail: payloadOf("customers", "accessEmail"),
       cohort: payloadOf("customers", "cohort"),
       createDiscountCode: payloadOf("discountCodes", "create"),
+      answerPaidQuestion: payloadOf("paidQuestions", "answer"),
       createWebhook: payloadOf("webhooks", "create"),
       updateWebhook: payloadOf("webhooks", "update"),
       rollSecret: payloadOf("webhooks", "rollSecret"),
@@ -264,6 +269,19 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       payload: derived("discountCodes", "disable", "DisableDiscountCodePayload"),
       byId: true,
       change: (caller, _input, id) => Effect.zipWith(codes.disable(caller, id), codeContext, discountCodeApiAnswer)
+    })
+    offer<{ readonly answer: string }>("answerPaidQuestion", {
+      description:
+        "Answers a paid question, or replaces its answer, by its id (pq_…): the buyer is emailed the answer and reads " +
+        "it at answer_url; an answer after answer_due_at is still taken (POST /paid-questions/<id>/answer).",
+      payload: derived("paidQuestions", "answer", "AnswerPaidQuestionPayload"),
+      body: bodies.answerPaidQuestion,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.map(questions.answer(caller, id, input.answer), (question) => ({
+          ok: true as const,
+          question: paidQuestionJson(question, questions.answerUrl(question))
+        }))
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {
       description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",

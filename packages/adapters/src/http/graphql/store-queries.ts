@@ -60,6 +60,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit } from "./parts.js"
 import { makeDiscountCodeContext, readCaller, type StoreFailure } from "./store-contract.js"
+import { paidQuestionQueries } from "./store-paid-questions.js"
 
 /** What the store API's paged lists answer (`PageOf`). */
 interface StorePage {
@@ -99,8 +100,9 @@ type Field<S> = GraphQLFieldConfig<S, GraphqlContext, ListArgs>
  * `store(handle)`: the credential's store as the store API reads it (same tokens, store access part, plan gate),
  * with its products, sales, customers, event log and webhooks. Lists are connections over the API's keyset pages.
  */
-export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
+export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
   Effect.gen(function* () {
+    const { types } = kit
     const catalog = yield* StoreCatalog
     const setup = yield* StoreSetup
     const sales = yield* StoreSales
@@ -109,6 +111,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
     const codes = yield* StoreDiscountCodes
     const codeContext = yield* makeDiscountCodeContext
     const webhooks = yield* Webhooks
+    const questions = yield* paidQuestionQueries(kit)
 
     /** A connection over one of the store API's paged lists. */
     const pagedField = <S>(
@@ -205,6 +208,13 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
           )
       )
 
+    const paidQuestionsField = (ofProduct: boolean): Field<{ readonly id: string }> => {
+      const list = questions.list(ofProduct)
+      return pagedField(list.node, list.description, list.filters, (caller, query, args, source) =>
+        list.page(caller, query, args, ofProduct ? source.id : text(args.product))
+      )
+    }
+
     const product: GraphQLObjectType = new GraphQLObjectType({
       name: types.reserve("Product"),
       description: "A product of the store with every field, its sales, customers and cohorts.",
@@ -213,6 +223,7 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
         sales: salesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         customers: customersField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         discountCodes: discountCodesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        paidQuestions: paidQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         cohorts: {
           type: new GraphQLNonNull(new GraphQLList(cohortNode)),
           description: "The product's cohorts (GET /products/<id>/cohorts).",
@@ -300,6 +311,8 @@ export const storeQueries = ({ types }: GraphqlKit, connections: Connections) =>
             return context.run(Effect.zipWith(codes.get(caller, args.id), codeContext, discountCodeJson))
           }
         },
+        paidQuestions: paidQuestionsField(false),
+        paidQuestion: questions.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         events: pagedField(
           eventNode,
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",
