@@ -2,7 +2,7 @@ import { DEFAULT_DRAIN, DEFAULT_GRAPHQL_SETTINGS, DEFAULT_HTTP_TIMEOUTS, timeout
 import { fromAddressProblem } from "@svc/adapters/mail"
 import { StoreSaleLimits } from "@svc/core/store"
 import { DEFAULT_INSTANT_HOOK_HOSTS, DEFAULT_INSTANT_HOOK_INTERVAL_MS, DELIVERY_DEADLINE_MS } from "@svc/core/webhooks"
-import { Config, Redacted } from "effect"
+import { Config, Option, Redacted } from "effect"
 import { parsePublicUrl } from "./base-path.js"
 import { MediaConfig } from "./media-config.js"
 import { MetricsConfig } from "./metrics-config.js"
@@ -198,6 +198,43 @@ export const ServerConfig = Config.all({
    * stores' own keys come from their settings, never from here).
    */
   stripeApiUrl: Config.option(Config.url("SVC_STRIPE_API_URL")),
+  /**
+   * The server's Stripe platform, with which sellers connect their accounts through Stripe Connect: all three set, or
+   * none (sellers then connect with their own keys). The client id is `ca_…` from Stripe's Connect settings; the
+   * webhook secret is that of the platform's Connect endpoint, `<public URL>/stripe/connect/webhooks`.
+   */
+  stripeConnect: Config.all([
+    Config.option(Config.string("SVC_STRIPE_CONNECT_CLIENT_ID")),
+    Config.option(Config.redacted("SVC_STRIPE_CONNECT_SECRET_KEY")),
+    Config.option(Config.redacted("SVC_STRIPE_CONNECT_WEBHOOK_SECRET"))
+  ]).pipe(
+    Config.validate({
+      message:
+        "set SVC_STRIPE_CONNECT_CLIENT_ID (ca_…), SVC_STRIPE_CONNECT_SECRET_KEY (sk_…) and SVC_STRIPE_CONNECT_WEBHOOK_SECRET (whsec_…) together, or none of them",
+      validation: (parts) => {
+        const set = parts.filter((part: Option.Option<unknown>) => Option.isSome(part)).length
+        if (set === 0) return true
+        const [clientId, secretKey, webhookSecret] = parts
+        return (
+          set === 3 &&
+          /^ca_[A-Za-z0-9]{8,}$/.test(Option.getOrElse(clientId, () => "")) &&
+          /^(sk|rk)_(test|live)_[A-Za-z0-9]{10,}$/.test(
+            Option.match(secretKey, { onNone: () => "", onSome: Redacted.value })
+          ) &&
+          /^whsec_[A-Za-z0-9+/=]{10,}$/.test(Option.match(webhookSecret, { onNone: () => "", onSome: Redacted.value }))
+        )
+      }
+    }),
+    Config.map(([clientId, secretKey, webhookSecret]) =>
+      Option.isSome(clientId) && Option.isSome(secretKey) && Option.isSome(webhookSecret)
+        ? Option.some({
+            clientId: clientId.value,
+            secretKey: Redacted.value(secretKey.value),
+            webhookSecret: Redacted.value(webhookSecret.value)
+          })
+        : Option.none()
+    )
+  ),
   /** How a stop drains the HTTP server (`drain.ts` in the adapters): "not ready" for `delayMs`, then in-flight calls. */
   drain: Config.all({
     delayMs: notNegative("SVC_DRAIN_DELAY_MS", DEFAULT_DRAIN.delayMs),

@@ -6,7 +6,7 @@ import { ServerSecretKey } from "@svc/adapters/system"
 import { CoreLive, everyToolset, toolServerLive } from "@svc/core"
 import { AuthSettings } from "@svc/core/auth"
 import { AskSettings } from "@svc/core/custom-ai"
-import { StorePages, StoreSaleLimits } from "@svc/core/store"
+import { ProcessorPlatform, StorePages, StoreSaleLimits } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { ChatModelLive } from "./ai-config.js"
 import { publicBase, ServerConfig } from "./config.js"
@@ -47,7 +47,8 @@ export const ServiceSettingsLive = Layer.unwrapEffect(
         settingsPage: `${(config.authUrl._tag === "Some" ? config.authUrl.value.href : publicBase(config)).replace(/\/+$/, "")}/settings`,
         publicBase: publicBase(config)
       }),
-      Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) })
+      Layer.succeed(DeliveryPolling, { pollMs: Option.getOrUndefined(config.webhookPollMs) }),
+      Layer.succeed(ProcessorPlatform, { connect: Option.getOrNull(config.stripeConnect) })
     )
   )
 )

@@ -7,6 +7,7 @@ import {
   CardProcessor,
   type HostedPaymentRequest,
   type ProcessorEvent,
+  type ProcessorKey,
   ProcessorFailure,
   ProcessorSignatureRefused,
   STORE_CURRENCY
@@ -112,8 +113,11 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
       const coupon =
         firstDiscount === null
           ? undefined
-          : yield* api(request.secretKey, "creating the first payment's discount", (client) =>
-              client.coupons.create(couponOf(request, firstDiscount), { idempotencyKey: `${request.reference}:coupon` })
+          : yield* api(request.key.secretKey, "creating the first payment's discount", (client) =>
+              client.coupons.create(couponOf(request, firstDiscount), {
+                idempotencyKey: `${request.reference}:coupon`,
+                ...onBehalfOf(request.key)
+              })
             )
       return subscriptionSessionOf(request, interval, coupon?.id)
     })
@@ -121,8 +125,11 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
   const startPayment: Service["startPayment"] = (request) =>
     Effect.gen(function* () {
       const params = yield* sessionParamsOf(request)
-      const session = yield* api(request.secretKey, "opening the Checkout page", (client) =>
-        client.checkout.sessions.create(params, { idempotencyKey: `${request.reference}:session` })
+      const session = yield* api(request.key.secretKey, "opening the Checkout page", (client) =>
+        client.checkout.sessions.create(params, {
+          idempotencyKey: `${request.reference}:session`,
+          ...onBehalfOf(request.key)
+        })
       )
       if (session.url === null) {
         return yield* new ProcessorFailure({
@@ -151,12 +158,13 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
                 : `The Stripe webhook could not be read as an event (${cause instanceof Error ? cause.message : String(cause)}). Check that the body is passed on raw, as Stripe sent it.`
           })
       })
-      return eventOf(event)
+      // A Connect endpoint's events name the connected account they are about.
+      return { ...eventOf(event), account: event.account ?? null }
     }).pipe(Effect.withSpan("stripe.readEvent"))
 
-  const cancelSubscription: Service["cancelSubscription"] = (secretKey, subscriptionId) =>
-    stripeCall(secretKey, `cancelling subscription ${subscriptionId}`, (client) =>
-      client.subscriptions.cancel(subscriptionId)
+  const cancelSubscription: Service["cancelSubscription"] = (key, subscriptionId) =>
+    stripeCall(key.secretKey, `cancelling subscription ${subscriptionId}`, (client) =>
+      client.subscriptions.cancel(subscriptionId, undefined, onBehalfOf(key))
     ).pipe(
       Effect.asVoid,
       // Stripe answers a cancelled subscription's cancel with resource_missing, as it does an unknown one: both have
@@ -169,14 +177,17 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
       Effect.withSpan("stripe.cancelSubscription", { attributes: { subscriptionId } })
     )
 
-  const endSubscriptionAt: Service["endSubscriptionAt"] = (secretKey, subscriptionId, at) =>
-    api(secretKey, `setting the end of subscription ${subscriptionId}`, (client) =>
-      client.subscriptions.update(subscriptionId, { cancel_at: unixSeconds(at) })
+  const endSubscriptionAt: Service["endSubscriptionAt"] = (key, subscriptionId, at) =>
+    api(key.secretKey, `setting the end of subscription ${subscriptionId}`, (client) =>
+      client.subscriptions.update(subscriptionId, { cancel_at: unixSeconds(at) }, onBehalfOf(key))
     ).pipe(Effect.asVoid, Effect.withSpan("stripe.endSubscriptionAt", { attributes: { subscriptionId } }))
 
-  const refund: Service["refund"] = (secretKey, paymentId) =>
-    stripeCall(secretKey, `refunding payment ${paymentId}`, (client) =>
-      client.refunds.create({ payment_intent: paymentId }, { idempotencyKey: `refund:${paymentId}` })
+  const refund: Service["refund"] = (key, paymentId) =>
+    stripeCall(key.secretKey, `refunding payment ${paymentId}`, (client) =>
+      client.refunds.create(
+        { payment_intent: paymentId },
+        { idempotencyKey: `refund:${paymentId}`, ...onBehalfOf(key) }
+      )
     ).pipe(
       Effect.asVoid,
       Effect.catchIf(
@@ -187,13 +198,16 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
       Effect.withSpan("stripe.refund", { attributes: { paymentId } })
     )
 
-  const invoiceOfPayment: Service["invoiceOfPayment"] = (secretKey, paymentId) =>
-    api(secretKey, `finding the invoice payment ${paymentId} paid`, (client) =>
-      client.invoicePayments.list({
-        payment: { type: "payment_intent", payment_intent: paymentId },
-        limit: 1,
-        expand: ["data.invoice"]
-      })
+  const invoiceOfPayment: Service["invoiceOfPayment"] = (key, paymentId) =>
+    api(key.secretKey, `finding the invoice payment ${paymentId} paid`, (client) =>
+      client.invoicePayments.list(
+        {
+          payment: { type: "payment_intent", payment_intent: paymentId },
+          limit: 1,
+          expand: ["data.invoice"]
+        },
+        onBehalfOf(key)
+      )
     ).pipe(
       Effect.map((page) => {
         const invoice = page.data[0]?.invoice
@@ -212,6 +226,37 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
       Effect.withSpan("stripe.invoiceOfPayment", { attributes: { paymentId } })
     )
 
+  const connectAccount: Service["connectAccount"] = (platformKey, code) =>
+    api(platformKey, "completing the Stripe Connect authorization", (client) =>
+      client.oauth.token({ grant_type: "authorization_code", code })
+    ).pipe(
+      Effect.flatMap((token) =>
+        token.stripe_user_id === undefined
+          ? Effect.fail(
+              new ProcessorFailure({
+                reason: "refused",
+                message: "Stripe completed the authorization without naming the connected account."
+              })
+            )
+          : Effect.succeed({ accountId: token.stripe_user_id, livemode: token.livemode ?? false })
+      ),
+      Effect.withSpan("stripe.connectAccount")
+    )
+
+  const disconnectAccount: Service["disconnectAccount"] = (platformKey, clientId, accountId) =>
+    stripeCall(platformKey, `disconnecting account ${accountId}`, (client) =>
+      client.oauth.deauthorize({ client_id: clientId, stripe_user_id: accountId })
+    ).pipe(
+      Effect.asVoid,
+      // An account that has already let the platform go is disconnected: what was asked is done.
+      Effect.catchIf(
+        (failure) => failure.code === "invalid_client",
+        () => Effect.void
+      ),
+      Effect.mapError((failure) => failure.failure),
+      Effect.withSpan("stripe.disconnectAccount", { attributes: { accountId } })
+    )
+
   return {
     checkKey,
     startPayment,
@@ -219,9 +264,15 @@ export const makeStripeProcessor = (options: StripeProcessorOptions = {}): Servi
     cancelSubscription,
     endSubscriptionAt,
     refund,
-    invoiceOfPayment
+    invoiceOfPayment,
+    connectAccount,
+    disconnectAccount
   }
 }
+
+/** The request option that makes a call with the platform's key act for a connected account. */
+const onBehalfOf = (key: ProcessorKey): { stripeAccount?: string } =>
+  key.account === null ? {} : { stripeAccount: key.account }
 
 /** {@link CardProcessor} on Stripe. */
 export const StripeProcessorLive = (options: StripeProcessorOptions = {}): Layer.Layer<CardProcessor> =>
@@ -423,6 +474,8 @@ const eventOf = (event: Stripe.Event): ProcessorEvent => {
     }
     case "customer.subscription.deleted":
       return { kind: "subscription_deleted", id: event.id, subscriptionId: event.data.object.id }
+    case "account.application.deauthorized":
+      return { kind: "account_deauthorized", id: event.id }
     case "charge.refunded": {
       const charge = event.data.object
       return {

@@ -5,13 +5,15 @@
  */
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import type { HostedPaymentRequest } from "@svc/core/store"
+import type { HostedPaymentRequest, ProcessorKey } from "@svc/core/store"
 import { Effect, TestClock } from "effect"
 import Stripe from "stripe"
 import { makeStripeProcessor, type StripeProcessorOptions } from "../../src/payments/stripe.js"
 import { formOf, loadRecording, type ReceivedRequest, startReplayServer } from "../support/replay-server.js"
 
 const KEY = "sk_test_51QxHbRLg7TdWvK2mReplayKeyNotARealKey0000000000000000000000000000000000000000000Qz7w"
+/** A store's own secret key, as the processor is called with it. */
+const own = (secretKey: string): ProcessorKey => ({ secretKey, account: null })
 const LIVE_KEY = "sk_live_51QxHbRLg7TdWvK2mReplayLiveKeyNotARealKey00000000000000000000000000000000000000000Lv9k"
 const RESTRICTED_KEY = "rk_test_51QxHbRLg7TdWvK2mRestrictedReplayKey0000Xq2v"
 const ACCOUNT = "acct_1QxHbRLg7TdWvK2m"
@@ -47,7 +49,7 @@ const fieldsOf = (request: ReceivedRequest | undefined) =>
   })
 
 const base = (reference: string): Omit<HostedPaymentRequest, "mode" | "amountCents" | "interval" | "productName"> => ({
-  secretKey: KEY,
+  key: own(KEY),
   reference,
   email: "ines@example.org",
   trialDays: null,
@@ -241,20 +243,22 @@ describe("Stripe processor: API calls", () => {
       Effect.gen(function* () {
         const server = yield* replay("subscriptions")
         const processor = processorAt(server.origin)
-        yield* processor.cancelSubscription(KEY, SUB)
-        yield* processor.cancelSubscription(KEY, "sub_1QwZ8aLg7TdWvK2mGone0000")
-        const refused = yield* Effect.flip(processor.cancelSubscription(RESTRICTED_KEY, "sub_1QwZ9bLg7TdWvK2mLock0000"))
+        yield* processor.cancelSubscription(own(KEY), SUB)
+        yield* processor.cancelSubscription(own(KEY), "sub_1QwZ8aLg7TdWvK2mGone0000")
+        const refused = yield* Effect.flip(
+          processor.cancelSubscription(own(RESTRICTED_KEY), "sub_1QwZ9bLg7TdWvK2mLock0000")
+        )
         expect(refused.reason).toBe("bad_key")
         expect(refused.message).toContain("rak_subscription_write")
         expect(refused.message).not.toContain("Xq2v")
         expect(refused.message).not.toContain(RESTRICTED_KEY)
 
         // resource_missing for a subscription of the other mode is not done: it is still running there.
-        const otherMode = yield* Effect.flip(processor.cancelSubscription(LIVE_KEY, SUB))
+        const otherMode = yield* Effect.flip(processor.cancelSubscription(own(LIVE_KEY), SUB))
         expect(otherMode.reason).toBe("refused")
         expect(otherMode.message).toContain("a similar object exists in test mode")
 
-        yield* processor.endSubscriptionAt(KEY, SUB, at(END_AT))
+        yield* processor.endSubscriptionAt(own(KEY), SUB, at(END_AT))
         yield* server.check({ allUsed: true })
         const end = server.received[4]
         expect([end?.method, end?.path]).toEqual(["POST", `/v1/subscriptions/${SUB}`])
@@ -266,15 +270,50 @@ describe("Stripe processor: API calls", () => {
     Effect.gen(function* () {
       const server = yield* replay("refunds")
       const processor = processorAt(server.origin)
-      yield* processor.refund(KEY, PI)
-      yield* processor.refund(KEY, "pi_3QwY7cLg7TdWvK2m1Done000")
-      const refused = yield* Effect.flip(processor.refund(KEY, "pi_3QwY8dLg7TdWvK2m1Unkn000"))
+      yield* processor.refund(own(KEY), PI)
+      yield* processor.refund(own(KEY), "pi_3QwY7cLg7TdWvK2m1Done000")
+      const refused = yield* Effect.flip(processor.refund(own(KEY), "pi_3QwY8dLg7TdWvK2m1Unkn000"))
       expect(refused.reason).toBe("refused")
       expect(refused.message).toContain("No such payment_intent")
       expect(refused.message).toContain("req_Nx9Wp3Dy7Pv1Be")
       yield* server.check({ allUsed: true })
       expect(server.received[0]?.headers["idempotency-key"]).toBe(`refund:${PI}`)
       expect(yield* fieldsOf(server.received[0])).toEqual({ payment_intent: PI })
+    })
+  )
+})
+
+describe("Stripe processor: Stripe Connect", () => {
+  const PLATFORM_KEY = "sk_test_51QzPlatFormKeyNotARealKey0000000000000000000000000000000000000000000000000Pf4m"
+  const CONNECTED = "acct_1QzConnSellerLg7TdW"
+
+  it.scopedLive("redeems a seller's code for their account, acts for it with the platform's key, and lets it go", () =>
+    Effect.gen(function* () {
+      const server = yield* replay("connect")
+      const processor = processorAt(server.origin)
+      expect(yield* processor.connectAccount(PLATFORM_KEY, "ac_QzGoodCodeFromStripe01")).toEqual({
+        accountId: CONNECTED,
+        livemode: false
+      })
+      const used = yield* Effect.flip(processor.connectAccount(PLATFORM_KEY, "ac_QzUsedCode000000000002"))
+      expect(used.reason).toBe("refused")
+      expect(used.message).toContain("Authorization code already used")
+      // A call for the connected account names it (Stripe-Account), with the platform's key as the bearer.
+      yield* processor.refund({ secretKey: PLATFORM_KEY, account: CONNECTED }, "pi_3QzConnLg7TdWvK2m0A1b2C3d")
+      yield* processor.disconnectAccount(PLATFORM_KEY, "ca_QzPlatformClientId0000000001", CONNECTED)
+      yield* server.check({ allUsed: true })
+      expect(server.received[2]?.headers["stripe-account"]).toBe(CONNECTED)
+      expect(server.received[0]?.headers["stripe-account"]).toBeUndefined()
+    })
+  )
+
+  it.effect("an event of the Connect endpoint names its account; a deauthorization disconnects", () =>
+    Effect.gen(function* () {
+      expect(yield* read(eventText("account.application.deauthorized"))).toEqual({
+        account: CONNECTED,
+        kind: "account_deauthorized",
+        id: "evt_1QzDeauthLg7TdWvK2m0001"
+      })
     })
   )
 })
@@ -299,6 +338,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("checkout.session.completed for a payment: the attempt, the money and the PaymentIntent", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("checkout.session.completed-payment"))).toEqual({
+        account: null,
         kind: "checkout_completed",
         id: "evt_1QxHcSLg7TdWvK2mCp1Pay0A",
         sessionId: CS_PAY,
@@ -316,6 +356,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("checkout.session.completed for a trial: nothing due, the subscription, no payment", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("checkout.session.completed-trial"))).toEqual({
+        account: null,
         kind: "checkout_completed",
         id: "evt_1QxJ4lLg7TdWvK2mCp2Sub0B",
         sessionId: CS_SUB,
@@ -345,6 +386,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("checkout.session.expired", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("checkout.session.expired"))).toEqual({
+        account: null,
         kind: "checkout_expired",
         id: "evt_1QxL7oLg7TdWvK2mEx4Pd00D",
         sessionId: "cs_test_d1Mr5Yf8pA1sG4tV7wK0qR3cU6fH9iJ2lM5nB8zE1xD4oC7"
@@ -355,6 +397,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("invoice.paid: the subscription from the invoice's parent, the period from its subscription line", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("invoice.paid"))).toEqual({
+        account: null,
         kind: "invoice_paid",
         id: "evt_1QyM9qLg7TdWvK2mIp5Ren0E",
         invoiceId: "in_1QyM8pLg7TdWvK2mRn7Y2bQe",
@@ -433,6 +476,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("invoice.payment_failed: the attempts and the next one", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("invoice.payment_failed"))).toEqual({
+        account: null,
         kind: "invoice_payment_failed",
         id: "evt_1QyN0rLg7TdWvK2mPf6Fa00F",
         invoiceId: "in_1QyM8pLg7TdWvK2mRn7Y2bQe",
@@ -448,6 +492,7 @@ describe("Stripe processor: webhook events", () => {
     () =>
       Effect.gen(function* () {
         expect(yield* read(eventText("customer.subscription.updated"))).toEqual({
+          account: null,
           kind: "subscription_updated",
           id: "evt_1QyP1sLg7TdWvK2mSu7Up00G",
           subscriptionId: SUB,
@@ -467,6 +512,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("customer.subscription.deleted", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("customer.subscription.deleted"))).toEqual({
+        account: null,
         kind: "subscription_deleted",
         id: "evt_1QyQ2tLg7TdWvK2mSd8De00H",
         subscriptionId: SUB
@@ -477,6 +523,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("charge.refunded: the PaymentIntent, and whether the whole charge is refunded", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("charge.refunded"))).toEqual({
+        account: null,
         kind: "charge_refunded",
         id: "evt_3QxHbRLg7TdWvK2m0Rf9Cr0I",
         paymentId: PI,
@@ -492,6 +539,7 @@ describe("Stripe processor: webhook events", () => {
   it.effect("an event the checkout does not act on is ignored, with its type", () =>
     Effect.gen(function* () {
       expect(yield* read(eventText("payment_intent.succeeded"))).toEqual({
+        account: null,
         kind: "ignored",
         id: "evt_3QxHbRLg7TdWvK2m0Pi1Su0J",
         type: "payment_intent.succeeded"

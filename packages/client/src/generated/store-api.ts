@@ -1448,13 +1448,18 @@ export interface components {
         };
         /** @description The store's connected Stripe account. */
         readonly StripeAccountRow: {
-            /** @description The Stripe account the secret key belongs to (acct_…). */
+            /**
+             * @description key: connected with the store's own secret key (PUT /settings/stripe); connect: the owner connected it through Stripe Connect on the settings page.
+             * @enum {string}
+             */
+            readonly via: "key" | "connect";
+            /** @description The Stripe account that takes the payments (acct_…). */
             readonly account_id: string;
             /** @description true: a live key, real money moves; false: Stripe's own test mode (its test cards). */
             readonly livemode: boolean;
             /** @description When the keys were set (ISO 8601). */
             readonly connected_at: string;
-            /** @description Add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret. */
+            /** @description With via key: add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret. With via connect: the server's own Connect endpoint, nothing to add. */
             readonly webhook_url: string;
         };
         /** @description A cohort of a product. */

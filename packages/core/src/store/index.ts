@@ -82,6 +82,7 @@ export {
   type ProcessorAccount,
   type ProcessorStatus,
   processorStatusOf,
+  STRIPE_CONNECT_WEBHOOK_PATH,
   stripeWebhookPath
 } from "./checkout/hosted-checkout.js"
 export {
@@ -98,11 +99,14 @@ export {
   type PaidInvoice,
   type ProcessorEvent,
   ProcessorFailure,
-  ProcessorSignatureRefused
+  type ProcessorKey,
+  ProcessorSignatureRefused,
+  type SignedProcessorEvent
 } from "./checkout/processor.js"
+export { type ConnectPlatform, ProcessorPlatform } from "./checkout/processor-platform.js"
 export { type EventResult, ProcessorEvents } from "./checkout/processor-events.js"
 export { LiveCharges } from "./checkout/live-charges.js"
-export { type ProcessorKeys, ProcessorSetup } from "./checkout/processor-setup.js"
+export { type ProcessorKeys, ProcessorSetup, STRIPE_CONNECT_RETURN_PATH } from "./checkout/processor-setup.js"
 export type { HeldSubscription, Subscription } from "./checkout/subscription.js"
 export {
   claimDueRenewals,

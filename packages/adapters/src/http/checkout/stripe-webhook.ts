@@ -1,7 +1,14 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ProcessorEvents } from "@svc/core/store"
+import type { NotFound } from "@svc/core/shared"
+import {
+  type EventResult,
+  type ProcessorFailure,
+  ProcessorEvents,
+  type ProcessorSignatureRefused,
+  STRIPE_CONNECT_WEBHOOK_PATH
+} from "@svc/core/store"
 import { Effect, type Layer } from "effect"
 import { readBodyText } from "../body.js"
 
@@ -12,7 +19,8 @@ const json = (status: number, body: Record<string, unknown>) =>
   HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store" } })
 
 /**
- * `POST /stripe/webhooks/<workspace id>`: the store's Stripe events. The signature is checked against the store's
+ * `POST /stripe/webhooks/<workspace id>`: the store's Stripe events; `POST /stripe/connect/webhooks`: the events of
+ * every account connected through the server's platform (Stripe Connect), each naming its account. The signature is checked against the store's
  * webhook signing secret over the body exactly as sent, and each event is applied once. A 2xx tells Stripe it landed;
  * anything else makes Stripe send it again later (for up to three days), which is what a failure to apply wants.
  */
@@ -21,9 +29,15 @@ export const StripeWebhookRoutes: Layer.Layer<never, never, HttpLayerRouter.Http
     Effect.gen(function* () {
       const events = yield* ProcessorEvents
 
-      const receive = (request: HttpServerRequest) =>
+      /** Reads the signed body and applies it with `apply`, answering Stripe as each outcome asks. */
+      const answerEvent = (
+        request: HttpServerRequest,
+        apply: (
+          payload: string,
+          signature: string
+        ) => Effect.Effect<EventResult, NotFound | ProcessorSignatureRefused | ProcessorFailure>
+      ) =>
         Effect.gen(function* () {
-          const workspaceId = (yield* HttpLayerRouter.params).workspace ?? ""
           const signature = request.headers["stripe-signature"]
           if (signature === undefined || signature === "") {
             return json(400, {
@@ -35,7 +49,7 @@ export const StripeWebhookRoutes: Layer.Layer<never, never, HttpLayerRouter.Http
           if (read._tag === "Left") {
             return json(400, { error: "unreadable_body", message: read.left.message })
           }
-          return yield* events.receive(workspaceId, read.right, signature).pipe(
+          return yield* apply(read.right, signature).pipe(
             Effect.map((result) => json(200, { received: true, result })),
             Effect.catchTags({
               NotFound: (error) => Effect.succeed(json(404, { error: "not_found", message: error.message })),
@@ -55,6 +69,12 @@ export const StripeWebhookRoutes: Layer.Layer<never, never, HttpLayerRouter.Http
           )
         )
 
+      const receive = (request: HttpServerRequest) =>
+        Effect.flatMap(HttpLayerRouter.params, (params) =>
+          answerEvent(request, (payload, signature) => events.receive(params.workspace ?? "", payload, signature))
+        )
+
+      yield* router.add("POST", STRIPE_CONNECT_WEBHOOK_PATH, (request) => answerEvent(request, events.receiveConnect))
       yield* router.add("POST", "/stripe/webhooks/:workspace", receive)
     })
   )

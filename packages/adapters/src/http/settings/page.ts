@@ -52,6 +52,8 @@ export const settingsPage = (options: {
         readonly processor: ProcessorStatus | null
         /** Where Stripe sends this store's events (the endpoint to add in Stripe). */
         readonly stripeWebhookUrl: string
+        /** Whether this server offers Stripe Connect (the owner authorizes it on Stripe; no keys to copy). */
+        readonly stripeConnect: boolean
       }
     | undefined
   readonly now: number
@@ -173,8 +175,14 @@ ${csrf}
 ${
   options.store.processor === null
     ? html`<p class="muted">With no Stripe account connected, a connected card processor is the built-in test processor: buyers pay with test cards and no money moves. To take real payments, add a webhook endpoint in Stripe (Developers &gt; Webhooks) for <code>${options.store.stripeWebhookUrl}</code>, then enter your secret key and the endpoint's signing secret here.</p>`
-    : html`<p role="status">Connected to Stripe account <code>${options.store.processor.accountId}</code> (${options.store.processor.livemode ? "live: real payments" : "Stripe test mode"}) since ${utcMinute(options.store.processor.connectedAt)} UTC. Stripe sends its events to <code>${options.store.processor.webhookUrl}</code>.</p>
+    : html`<p role="status">Connected to Stripe account <code>${options.store.processor.accountId}</code> (${options.store.processor.livemode ? "live: real payments" : "Stripe test mode"}) ${options.store.processor.via === "connect" ? "through Stripe Connect" : "with its secret key"} since ${utcMinute(options.store.processor.connectedAt)} UTC. Stripe sends its events to <code>${options.store.processor.webhookUrl}</code>.</p>
 <form method="post" action="${options.base}/settings/store/stripe/disconnect">${csrf}<div class="actions"><button class="danger" type="submit">Disconnect Stripe</button></div></form>`
+}
+${
+  options.store.stripeConnect
+    ? html`<form method="post" action="${options.base}/settings/store/stripe/connect">${csrf}<p class="muted">Connect with Stripe: sign in to Stripe and allow this service to take your store's payments. No keys to copy, and Stripe's events reach the store by themselves.</p><div class="actions"><button class="primary" type="submit">${options.store.processor === null ? "Connect with Stripe" : "Connect another account with Stripe"}</button></div></form>
+<p class="muted">Or connect with your own keys:</p>`
+    : html``
 }
 <form method="post" action="${options.base}/settings/store/stripe">
 ${csrf}

@@ -4,7 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { WorkspacesRepo } from "@svc/core/accounts"
 import { type Access, ApiKeys, type BrowserSession, BrowserSessions, Level, OAuthTokens, Part } from "@svc/core/auth"
 import { Credits } from "@svc/core/credits"
-import { ProcessorSetup, StorePages, StoreSetup, stripeWebhookPath } from "@svc/core/store"
+import { ProcessorSetup, STRIPE_CONNECT_RETURN_PATH, StorePages, StoreSetup, stripeWebhookPath } from "@svc/core/store"
 import { parseDefaultToolsets } from "@svc/core/tools"
 import { Clock, Effect, Either, type Layer, Option } from "effect"
 import {
@@ -22,6 +22,8 @@ import { currentAuthUrl } from "../oauth/config.js"
 import { settingsPage } from "./page.js"
 
 const SETTINGS_FORM = "settings"
+/** The purpose of a Stripe Connect `state`: one use, by the browser session that started it, for that store. */
+const connectPurpose = (workspaceId: string) => `stripe-connect:${workspaceId}`
 
 const notices: Record<string, string> = {
   "key-revoked": "The API key was revoked. It stops working at once.",
@@ -110,6 +112,7 @@ export const SettingsRoutes: Layer.Layer<
                   name: store.name,
                   settings: yield* storeSetup.get(store.workspaceId),
                   processor: Option.getOrNull(yield* processorSetup.status(store.workspaceId)),
+                  stripeConnect: processorSetup.connectOffered,
                   stripeWebhookUrl: `${storePages.publicBase}${stripeWebhookPath(store.workspaceId)}`
                 }
               })
@@ -249,6 +252,51 @@ export const SettingsRoutes: Layer.Layer<
         return redirectTo(`${auth.base}/settings?notice=stripe-connected`, 303)
       })
 
+    /**
+     * Starts Stripe Connect: the owner is sent to Stripe to authorize the server's platform, with a `state` that only
+     * this browser session can bring back, once (so no one can attach their Stripe account to another's store).
+     */
+    const startConnect = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const accepted = yield* acceptStoreForm(request)
+        if ("refused" in accepted) return accepted.refused
+        const state = yield* sessions.formToken(accepted.session, connectPurpose(accepted.workspaceId))
+        return Option.match(processorSetup.connectUrl(state), {
+          onNone: () =>
+            errors.error("Stripe Connect is not offered", "This server connects Stripe with a secret key only."),
+          onSome: (url) => redirectTo(url, 303)
+        })
+      })
+
+    /** Where Stripe sends the owner back: the code is redeemed for their account, which then takes the payments. */
+    const returnFromConnect = (request: HttpServerRequest) =>
+      Effect.gen(function* () {
+        const session = yield* existingSession(sessions, request, auth)
+        if (Option.isNone(session) || session.value.accountId === null) return signInFirst
+        const store = yield* ownStore(session.value.accountId)
+        if (Option.isNone(store))
+          return yield* render(session.value, { error: "Your workspace has no store.", status: 404 })
+        const query = new URL(request.url, auth.base).searchParams
+        const workspaceId = store.value.workspaceId
+        if (!(yield* spendFormToken(sessions, session, connectPurpose(workspaceId), query.get("state") ?? ""))) {
+          return errors.formExpired("Start connecting Stripe again from the settings page.")
+        }
+        const refused = query.get("error")
+        if (refused !== null) {
+          const why = query.get("error_description") ?? refused
+          return yield* render(session.value, { error: `Stripe was not connected: ${why}`, status: 400 })
+        }
+        const done = yield* Effect.either(processorSetup.completeConnect(workspaceId, query.get("code") ?? ""))
+        if (done._tag === "Left") {
+          const failure = done.left
+          return yield* render(session.value, {
+            error: failure._tag === "InvalidInput" ? failure.errors.map((e) => e.message).join(" ") : failure.message,
+            status: failure._tag === "InvalidInput" ? 422 : failure._tag === "Conflict" ? 409 : 503
+          })
+        }
+        return redirectTo(`${auth.base}/settings?notice=stripe-connected`, 303)
+      })
+
     const disconnectStripe = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const accepted = yield* acceptStoreForm(request)
@@ -275,6 +323,12 @@ export const SettingsRoutes: Layer.Layer<
       HttpLayerRouter.route("POST", "/settings/store/stripe", (request) => withDefectsAnswered(connectStripe(request))),
       HttpLayerRouter.route("POST", "/settings/store/stripe/disconnect", (request) =>
         withDefectsAnswered(disconnectStripe(request))
+      ),
+      HttpLayerRouter.route("POST", "/settings/store/stripe/connect", (request) =>
+        withDefectsAnswered(startConnect(request))
+      ),
+      HttpLayerRouter.route("GET", STRIPE_CONNECT_RETURN_PATH, (request) =>
+        withDefectsAnswered(returnFromConnect(request))
       ),
       HttpLayerRouter.route("POST", "/settings/sign-out", (request) => withDefectsAnswered(signOut(request)))
     ])

@@ -32,6 +32,7 @@ import music from "./0034_music.js"
 import checkout from "./0035_checkout.js"
 import cardProcessor from "./0036_card_processor.js"
 import paidQuestions from "./0037_paid_questions.js"
+import stripeConnect from "./0038_stripe_connect.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -68,5 +69,6 @@ export const migrations = {
   "0034_music": music,
   "0035_checkout": checkout,
   "0036_card_processor": cardProcessor,
-  "0037_paid_questions": paidQuestions
+  "0037_paid_questions": paidQuestions,
+  "0038_stripe_connect": stripeConnect
 }

@@ -6,12 +6,26 @@ import { attributionOfRow } from "./sales.js"
 interface AccountRow {
   readonly workspace_id: string
   readonly processor: "stripe"
+  readonly via: "key" | "connect"
   readonly account_id: string
   readonly livemode: boolean
-  readonly secret_key_sealed: string
-  readonly webhook_secret_sealed: string
+  readonly secret_key_sealed: string | null
+  readonly webhook_secret_sealed: string | null
   readonly connected_at: Date
 }
+
+const toAccount = (row: AccountRow): ProcessorAccount => ({
+  workspaceId: row.workspace_id,
+  processor: row.processor,
+  via: row.via,
+  accountId: row.account_id,
+  livemode: row.livemode,
+  secretKeySealed: row.secret_key_sealed,
+  webhookSecretSealed: row.webhook_secret_sealed,
+  connectedAt: row.connected_at
+})
+
+const oneAccount = (rows: ReadonlyArray<AccountRow>) => Option.map(Option.fromNullable(rows[0]), toAccount)
 
 /** `ProcessorAccountsRepo` over SQL: one row per store, its keys as the sealer made them. */
 export const ProcessorAccountsRepoSql = Layer.effect(
@@ -21,33 +35,23 @@ export const ProcessorAccountsRepoSql = Layer.effect(
     return {
       find: (workspaceId) =>
         lean<AccountRow>`SELECT * FROM store_processor_accounts WHERE workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) =>
-            Option.map(
-              Option.fromNullable(rows[0]),
-              (row): ProcessorAccount => ({
-                workspaceId: row.workspace_id,
-                processor: row.processor,
-                accountId: row.account_id,
-                livemode: row.livemode,
-                secretKeySealed: row.secret_key_sealed,
-                webhookSecretSealed: row.webhook_secret_sealed,
-                connectedAt: row.connected_at
-              })
-            )
-          ),
+          Effect.map(oneAccount),
+          Effect.orDie
+        ),
+      findConnected: (accountId) =>
+        lean<AccountRow>`SELECT * FROM store_processor_accounts WHERE via = 'connect' AND account_id = ${accountId}`.pipe(
+          Effect.map(oneAccount),
           Effect.orDie
         ),
       save: (a) =>
-        lean`INSERT INTO store_processor_accounts (workspace_id, processor, account_id, livemode, secret_key_sealed,
+        lean`INSERT INTO store_processor_accounts (workspace_id, processor, via, account_id, livemode, secret_key_sealed,
               webhook_secret_sealed, connected_at)
-            VALUES (${a.workspaceId}, ${a.processor}, ${a.accountId}, ${a.livemode}, ${a.secretKeySealed},
+            VALUES (${a.workspaceId}, ${a.processor}, ${a.via}, ${a.accountId}, ${a.livemode}, ${a.secretKeySealed},
               ${a.webhookSecretSealed}, ${a.connectedAt})
-            ON CONFLICT (workspace_id) DO UPDATE SET processor = EXCLUDED.processor, account_id = EXCLUDED.account_id,
-              livemode = EXCLUDED.livemode, secret_key_sealed = EXCLUDED.secret_key_sealed,
-              webhook_secret_sealed = EXCLUDED.webhook_secret_sealed, connected_at = EXCLUDED.connected_at`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+            ON CONFLICT (workspace_id) DO UPDATE SET processor = EXCLUDED.processor, via = EXCLUDED.via,
+              account_id = EXCLUDED.account_id, livemode = EXCLUDED.livemode,
+              secret_key_sealed = EXCLUDED.secret_key_sealed, webhook_secret_sealed = EXCLUDED.webhook_secret_sealed,
+              connected_at = EXCLUDED.connected_at`.pipe(Effect.asVoid, Effect.orDie),
       remove: (workspaceId) =>
         lean`DELETE FROM store_processor_accounts WHERE workspace_id = ${workspaceId} RETURNING workspace_id`.pipe(
           Effect.map((rows) => rows.length === 1),

@@ -12,14 +12,18 @@ const CardProcessor = Schema.Literal("connected", "none").annotations({
 
 /** The store's Stripe account as its settings show it: never the keys. */
 export const StripeAccountRow = Schema.Struct({
-  account_id: Schema.String.annotations({ description: "The Stripe account the secret key belongs to (acct_…)." }),
+  via: Schema.Literal("key", "connect").annotations({
+    description:
+      "key: connected with the store's own secret key (PUT /settings/stripe); connect: the owner connected it through Stripe Connect on the settings page."
+  }),
+  account_id: Schema.String.annotations({ description: "The Stripe account that takes the payments (acct_…)." }),
   livemode: Schema.Boolean.annotations({
     description: "true: a live key, real money moves; false: Stripe's own test mode (its test cards)."
   }),
   connected_at: Schema.String.annotations({ description: "When the keys were set (ISO 8601)." }),
   webhook_url: Schema.String.annotations({
     description:
-      "Add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret."
+      "With via key: add this address as a webhook endpoint in Stripe (Developers > Webhooks) with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired, invoice.paid, invoice.payment_failed, customer.subscription.updated, customer.subscription.deleted and charge.refunded; its signing secret is webhook_secret. With via connect: the server's own Connect endpoint, nothing to add."
   })
 }).annotations({ identifier: "StripeAccountRow", description: "The store's connected Stripe account." })
 
@@ -97,6 +101,7 @@ export const storeSettingsJson = (view: StoreSettingsView): typeof StoreSettings
     view.processor === null
       ? null
       : {
+          via: view.processor.via,
           account_id: view.processor.accountId,
           livemode: view.processor.livemode,
           connected_at: view.processor.connectedAt.toISOString(),

@@ -529,10 +529,11 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
         }
         const keys = yield* processorSetup.keys(checkout.workspaceId)
         const page = `${pages.publicBase}/c/${encodeURIComponent(checkout.productId)}`
+        const key = Option.flatMap(keys, (k) => Option.fromNullable(k.key))
         const request = Option.map(
-          keys,
+          key,
           (k): HostedPaymentRequest => ({
-            secretKey: k.secretKey,
+            key: k,
             reference: checkout.attempt,
             productName: product.value.fields.title,
             email: checkout.email,

@@ -9,11 +9,17 @@ import type { PriceChoice } from "./price-options.js"
 export interface ProcessorAccount {
   readonly workspaceId: string
   readonly processor: "stripe"
+  /**
+   * `key`: the seller gave their own secret key and webhook secret (both sealed here). `connect`: the seller
+   * authorized the server's platform (Stripe Connect), whose key and webhook secret the server's settings hold.
+   */
+  readonly via: "key" | "connect"
   readonly accountId: string
-  /** Whether the key moves real money (a `sk_live_` key) or is the processor's own test mode. */
+  /** Whether the account moves real money or is the processor's own test mode. */
   readonly livemode: boolean
-  readonly secretKeySealed: string
-  readonly webhookSecretSealed: string
+  /** Null with `via: "connect"`. */
+  readonly secretKeySealed: string | null
+  readonly webhookSecretSealed: string | null
   readonly connectedAt: Date
 }
 
@@ -63,6 +69,7 @@ export interface HostedCheckout {
 /** What the store shows of its live processor: never the keys. */
 export interface ProcessorStatus {
   readonly processor: "stripe"
+  readonly via: "key" | "connect"
   readonly accountId: string
   readonly livemode: boolean
   readonly connectedAt: Date
@@ -70,14 +77,18 @@ export interface ProcessorStatus {
   readonly webhookUrl: string
 }
 
+/** The path of the platform's Connect webhook, for every connected account, under the server's public address. */
+export const STRIPE_CONNECT_WEBHOOK_PATH = "/stripe/connect/webhooks"
+
 /** The path of a store's processor webhook, under the server's public address. */
 export const stripeWebhookPath = (workspaceId: string) => `/stripe/webhooks/${encodeURIComponent(workspaceId)}`
 
 /** The store's processor account as its settings show it, with its webhook address under `publicBase`. */
 export const processorStatusOf = (account: ProcessorAccount, publicBase: string): ProcessorStatus => ({
   processor: account.processor,
+  via: account.via,
   accountId: account.accountId,
   livemode: account.livemode,
   connectedAt: account.connectedAt,
-  webhookUrl: `${publicBase}${stripeWebhookPath(account.workspaceId)}`
+  webhookUrl: `${publicBase}${account.via === "connect" ? STRIPE_CONNECT_WEBHOOK_PATH : stripeWebhookPath(account.workspaceId)}`
 })

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { Conflict, Unreachable } from "../../shared/errors.js"
 import type { Sale } from "../sales/sale.js"
 import { HostedCheckoutsRepo } from "./ports.js"
-import { CardProcessor } from "./processor.js"
+import { CardProcessor, type ProcessorKey } from "./processor.js"
 import { ProcessorSetup } from "./processor-setup.js"
 
 const DASHBOARD = "refund it in Stripe's dashboard instead: Stripe's event then refunds it here"
@@ -20,15 +20,23 @@ export class LiveCharges extends Effect.Service<LiveCharges>()("svc/store/LiveCh
     const processor = yield* CardProcessor
     const hosted = yield* HostedCheckoutsRepo
 
-    const keysOf = (workspaceId: string, what: string) =>
-      Effect.flatMap(setup.keys(workspaceId), (keys) =>
-        Option.isSome(keys)
-          ? Effect.succeed(keys.value.secretKey)
-          : Effect.fail(
-              new Conflict({
-                message: `${what} was paid on Stripe, and the store's Stripe account is no longer connected: connect it again with its keys in the store's settings, then try again`
-              })
-            )
+    const keysOf = (workspaceId: string, what: string): Effect.Effect<ProcessorKey, Conflict | Unreachable> =>
+      Effect.flatMap(
+        setup.keys(workspaceId),
+        (keys): Effect.Effect<ProcessorKey, Conflict | Unreachable> =>
+          Option.isNone(keys)
+            ? Effect.fail(
+                new Conflict({
+                  message: `${what} was paid on Stripe, and the store's Stripe account is no longer connected: connect it again in the store's settings, then try again`
+                })
+              )
+            : keys.value.key === null
+              ? Effect.fail(
+                  new Unreachable({
+                    message: `${what} was paid on Stripe through this server's Stripe Connect platform, whose settings the server no longer has: its operator must set them again`
+                  })
+                )
+              : Effect.succeed(keys.value.key)
       )
 
     /** Refunds the sale's payment at Stripe, when the checkout sold it there. */
@@ -38,13 +46,13 @@ export class LiveCharges extends Effect.Service<LiveCharges>()("svc/store/LiveCh
         if (!sale.orderId.startsWith("ord_")) return
         const checkout = yield* hosted.findByAttempt(sale.workspaceId, `chk_${sale.orderId.slice("ord_".length)}`)
         if (Option.isNone(checkout)) return
-        const secretKey = yield* keysOf(sale.workspaceId, `Sale ${sale.id}`)
+        const key = yield* keysOf(sale.workspaceId, `Sale ${sale.id}`)
         if (checkout.value.paymentId === null) {
           return yield* new Conflict({
             message: `Stripe has not said which payment sale ${sale.id} was yet; ${DASHBOARD}`
           })
         }
-        yield* processor.refund(secretKey, checkout.value.paymentId).pipe(
+        yield* processor.refund(key, checkout.value.paymentId).pipe(
           Effect.mapError(
             (failure) =>
               new Unreachable({
@@ -60,8 +68,8 @@ export class LiveCharges extends Effect.Service<LiveCharges>()("svc/store/LiveCh
         if (subscriptionId === null) return
         const checkout = yield* hosted.findBySubscription(workspaceId, subscriptionId)
         if (Option.isNone(checkout)) return
-        const secretKey = yield* keysOf(workspaceId, `Subscription ${subscriptionId}`)
-        yield* processor.cancelSubscription(secretKey, subscriptionId).pipe(
+        const key = yield* keysOf(workspaceId, `Subscription ${subscriptionId}`)
+        yield* processor.cancelSubscription(key, subscriptionId).pipe(
           Effect.mapError(
             (failure) =>
               new Unreachable({

@@ -71,6 +71,8 @@ export class ProcessorAccountsRepo extends Context.Tag("svc/store/ProcessorAccou
   ProcessorAccountsRepo,
   {
     readonly find: (workspaceId: string) => Effect.Effect<Option.Option<ProcessorAccount>>
+    /** The store an account connected through the platform (Stripe Connect) belongs to. */
+    readonly findConnected: (accountId: string) => Effect.Effect<Option.Option<ProcessorAccount>>
     /** Adds or replaces the store's account. */
     readonly save: (account: ProcessorAccount) => Effect.Effect<void>
     /** `false` when the store had none. */

@@ -9,7 +9,8 @@ import { orderIdOf } from "./checkout.js"
 import type { HostedCheckout } from "./hosted-checkout.js"
 import { DiscountCodesRepo, HostedCheckoutsRepo } from "./ports.js"
 import { addMonths, paidUntilOf } from "./price-options.js"
-import { CardProcessor, type ProcessorEvent } from "./processor.js"
+import { CardProcessor, type ProcessorEvent, type ProcessorKey, type SignedProcessorEvent } from "./processor.js"
+import { ProcessorPlatform } from "./processor-platform.js"
 import { ProcessorSetup } from "./processor-setup.js"
 
 /** What one processor event did: applied, already applied (a resend), or nothing this store acts on. */
@@ -35,13 +36,14 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
     const codes = yield* DiscountCodesRepo
     const questions = yield* StorePaidQuestions
     const transactor = yield* Transactor
+    const platform = (yield* ProcessorPlatform).connect
 
     const productOf = (checkout: HostedCheckout) => products.find(checkout.workspaceId, checkout.productId)
 
     const completed = (
       event: Extract<ProcessorEvent, { kind: "checkout_completed" }>,
       workspaceId: string,
-      secretKey: string,
+      key: ProcessorKey,
       now: Date
     ) =>
       Effect.gen(function* () {
@@ -101,7 +103,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         }
         // A payment plan is a monthly subscription that ends by itself after its last part.
         if (checkout.parts !== null && event.subscriptionId !== null) {
-          yield* processor.endSubscriptionAt(secretKey, event.subscriptionId, addMonths(now, checkout.parts))
+          yield* processor.endSubscriptionAt(key, event.subscriptionId, addMonths(now, checkout.parts))
         }
         return "applied" as const
       })
@@ -182,7 +184,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
     const refunded = (
       event: Extract<ProcessorEvent, { kind: "charge_refunded" }>,
       workspaceId: string,
-      secretKey: string,
+      key: ProcessorKey,
       now: Date
     ) =>
       Effect.gen(function* () {
@@ -195,7 +197,7 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         // invoice the payment paid (after the once-only claim, so a resend never asks again).
         const checkout = Option.isSome(byPayment)
           ? byPayment
-          : yield* Effect.flatMap(processor.invoiceOfPayment(secretKey, paymentId), (invoice) =>
+          : yield* Effect.flatMap(processor.invoiceOfPayment(key, paymentId), (invoice) =>
               invoice?.subscriptionId == null
                 ? Effect.succeed(Option.none())
                 : hosted.findBySubscription(workspaceId, invoice.subscriptionId)
@@ -219,10 +221,10 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         return "applied" as const
       })
 
-    const apply = (event: ProcessorEvent, workspaceId: string, secretKey: string, now: Date) => {
+    const apply = (event: ProcessorEvent, workspaceId: string, key: ProcessorKey, now: Date) => {
       switch (event.kind) {
         case "checkout_completed":
-          return completed(event, workspaceId, secretKey, now)
+          return completed(event, workspaceId, key, now)
         case "checkout_expired":
           return expired(event, workspaceId)
         case "invoice_paid":
@@ -232,38 +234,66 @@ export class ProcessorEvents extends Effect.Service<ProcessorEvents>()("svc/stor
         case "subscription_deleted":
           return subscriptionDeleted(event, workspaceId, now)
         case "charge_refunded":
-          return refunded(event, workspaceId, secretKey, now)
+          return refunded(event, workspaceId, key, now)
         // The processor retries a failed charge on its own schedule; access follows the subscription's end, if any.
         case "invoice_payment_failed":
         case "ignored":
           return Effect.succeed("ignored" as const)
+        case "account_deauthorized":
+          return Effect.as(setup.deauthorized(workspaceId), "applied" as const)
       }
     }
 
-    /**
-     * Checks and applies one webhook of the store's processor. Fails `NotFound` when the store has no processor
-     * account, `ProcessorSignatureRefused` when the signature does not check out, and `ProcessorFailure` when the
-     * processor could not be told what the event needs (the processor then sends it again).
-     */
-    const receive = (workspaceId: string, payload: string, signature: string) =>
+    /** Applies a checked event to the store it is for, once (its id claimed in the same transaction). */
+    const applyOnce = (event: SignedProcessorEvent, workspaceId: string, key: ProcessorKey) =>
       Effect.gen(function* () {
-        const keys = yield* setup.keys(workspaceId)
-        if (Option.isNone(keys)) {
-          return yield* new NotFound({ message: "this store has no Stripe account connected" })
-        }
-        const event = yield* processor.readEvent(keys.value.webhookSecret, payload, signature)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (!(yield* salesRepo.claim(workspaceId, `stripe-event:${event.id}`, now))) {
               return "duplicate" as EventResult
             }
-            const result: EventResult = yield* apply(event, workspaceId, keys.value.secretKey, now)
+            const result: EventResult = yield* apply(event, workspaceId, key, now)
             return result
           })
         )
       })
 
-    return { receive } as const
+    const notConnected = new NotFound({ message: "this store has no Stripe account connected" })
+
+    /**
+     * Checks and applies one webhook of the store's processor (its own endpoint, for an account connected by key).
+     * Fails `NotFound` when the store has no such account, `ProcessorSignatureRefused` when the signature does not
+     * check out, and `ProcessorFailure` when the processor could not be told what the event needs (the processor then
+     * sends it again).
+     */
+    const receive = (workspaceId: string, payload: string, signature: string) =>
+      Effect.gen(function* () {
+        const keys = yield* setup.keys(workspaceId)
+        if (Option.isNone(keys) || keys.value.webhookSecret === null || keys.value.key === null) {
+          return yield* notConnected
+        }
+        const event = yield* processor.readEvent(keys.value.webhookSecret, payload, signature)
+        return yield* applyOnce(event, workspaceId, keys.value.key)
+      })
+
+    /**
+     * Checks and applies one event of the platform's Connect endpoint: signed with the platform's webhook secret, and
+     * about the connected account it names, applied to that account's store. Events of accounts no store has (one
+     * disconnected here, or the platform's own) are answered `ignored`, so Stripe stops sending them.
+     */
+    const receiveConnect = (payload: string, signature: string) =>
+      Effect.gen(function* () {
+        if (platform === null) {
+          return yield* new NotFound({ message: "this server does not offer Stripe Connect" })
+        }
+        const event = yield* processor.readEvent(platform.webhookSecret, payload, signature)
+        if (event.account === null) return "ignored" as EventResult
+        const keys = yield* setup.connectedAccount(event.account)
+        if (Option.isNone(keys) || keys.value.key === null) return "ignored" as EventResult
+        return yield* applyOnce(event, keys.value.account.workspaceId, keys.value.key)
+      })
+
+    return { receive, receiveConnect } as const
   })
 }) {}

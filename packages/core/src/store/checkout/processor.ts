@@ -6,10 +6,19 @@ import { Context, Effect, Schema } from "effect"
  * charges inside the checkout's own transaction (`test-processor.ts`).
  */
 
+/**
+ * What the processor is called with for one store: the seller's own secret key (`account` null), or, for an account
+ * connected through the platform (Stripe Connect), the platform's secret key acting for `account` (`acct_…`).
+ */
+export interface ProcessorKey {
+  readonly secretKey: string
+  readonly account: string | null
+}
+
 /** What a live processor's hosted page is asked to take. Amounts are integer cents of {@link STORE_CURRENCY}. */
 export interface HostedPaymentRequest {
-  /** The seller's secret key at the processor. */
-  readonly secretKey: string
+  /** The store's key at the processor. */
+  readonly key: ProcessorKey
   /** The checkout attempt (`chk_…`): the processor hands it back on the events of this payment. */
   readonly reference: string
   readonly productName: string
@@ -92,7 +101,12 @@ export type ProcessorEvent =
       /** Whether the whole charge is refunded (a part refund leaves access as it is). */
       readonly fullyRefunded: boolean
     }
+  /** The seller took the platform's access away at the processor (Stripe Connect): the store is disconnected. */
+  | { readonly kind: "account_deauthorized"; readonly id: string }
   | { readonly kind: "ignored"; readonly id: string; readonly type: string }
+
+/** An event as its signed webhook gave it, with the connected account it is about (none for a store's own key). */
+export type SignedProcessorEvent = ProcessorEvent & { readonly account: string | null }
 
 /** The processor refused or could not be reached; `reason` says which, `message` what to do. */
 export class ProcessorFailure extends Schema.TaggedError<ProcessorFailure>()("ProcessorFailure", {
@@ -118,25 +132,39 @@ export interface CardProcessorShape {
     webhookSecret: string,
     payload: string,
     signature: string
-  ) => Effect.Effect<ProcessorEvent, ProcessorSignatureRefused>
+  ) => Effect.Effect<SignedProcessorEvent, ProcessorSignatureRefused>
   /** Ends a subscription now (the seller removed the buyer's access). */
-  readonly cancelSubscription: (secretKey: string, subscriptionId: string) => Effect.Effect<void, ProcessorFailure>
+  readonly cancelSubscription: (key: ProcessorKey, subscriptionId: string) => Effect.Effect<void, ProcessorFailure>
   /** Has a subscription end by itself at `at` (a payment plan's last part). */
   readonly endSubscriptionAt: (
-    secretKey: string,
+    key: ProcessorKey,
     subscriptionId: string,
     at: Date
   ) => Effect.Effect<void, ProcessorFailure>
   /** Refunds a whole payment (a seller's refund through the store). */
-  readonly refund: (secretKey: string, paymentId: string) => Effect.Effect<void, ProcessorFailure>
+  readonly refund: (key: ProcessorKey, paymentId: string) => Effect.Effect<void, ProcessorFailure>
   /**
    * The invoice a payment paid, when it paid one: its subscription, and why it was billed (`subscription_create` for
    * a subscription's first payment). A refund names only its payment, so this ties it to what it paid for.
    */
   readonly invoiceOfPayment: (
-    secretKey: string,
+    key: ProcessorKey,
     paymentId: string
   ) => Effect.Effect<PaidInvoice | null, ProcessorFailure>
+  /**
+   * Completes a seller's authorization of the platform (Stripe Connect OAuth): the code their browser brought back,
+   * redeemed with the platform's secret key, for the account they connected.
+   */
+  readonly connectAccount: (
+    platformKey: string,
+    code: string
+  ) => Effect.Effect<{ readonly accountId: string; readonly livemode: boolean }, ProcessorFailure>
+  /** Takes the platform's access to a connected account away (the seller disconnected the store). */
+  readonly disconnectAccount: (
+    platformKey: string,
+    clientId: string,
+    accountId: string
+  ) => Effect.Effect<void, ProcessorFailure>
 }
 
 /** An invoice a payment paid (see {@link CardProcessorShape.invoiceOfPayment}). */
@@ -171,6 +199,8 @@ export class CardProcessor extends Context.Reference<CardProcessor>()("svc/store
     cancelSubscription: notComposed,
     endSubscriptionAt: notComposed,
     refund: notComposed,
-    invoiceOfPayment: notComposed
+    invoiceOfPayment: notComposed,
+    connectAccount: notComposed,
+    disconnectAccount: notComposed
   })
 }) {}
