@@ -114,5 +114,58 @@ describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () 
         ])
       })
     )
+
+    it.scoped("a paid question: asked on the checkout page, answered by the seller, read on the buyer's page", () =>
+      Effect.gen(function* () {
+        const { app, workspaceId, questionProduct, storeApi } = yield* checkoutSeller
+        const ask = yield* questionProduct({ title: "Ask me", price_cents: 2500, answer_within_days: 2 })
+        const browser = yield* launchChromium
+        const context = yield* Effect.acquireRelease(
+          Effect.promise(() => browser.newContext({ viewport: { width: 1000, height: 1100 } })),
+          (c) => Effect.promise(() => c.close())
+        )
+        const page = yield* Effect.promise(() => context.newPage())
+        page.setDefaultTimeout(20_000)
+        yield* Effect.promise(async () => {
+          await page.goto(`${app.url}/c/${ask}`)
+          await page.getByText("Answered within 2 days").waitFor()
+          await page.getByLabel("Email", { exact: true }).fill("asker@example.org")
+          await page.getByLabel("Card number").fill("4242 4242 4242 4242")
+          await page.getByLabel("Expiry (MM/YY)").fill("12/34")
+          await page.getByLabel("Security code").fill("123")
+          // Only spaces pass the browser's own check; the server asks for the question and charges nothing.
+          await page.getByLabel("Your question").fill("   ")
+          await page.getByRole("button", { name: "Pay" }).click()
+          await page.getByRole("alert").filter({ hasText: "Write the question you are paying to ask." }).waitFor()
+          await page.getByLabel("Card number").fill("4242 4242 4242 4242")
+          await page.getByLabel("Security code").fill("123")
+          await page.getByLabel("Your question").fill("Which microphone for a first podcast?")
+          await screenshot(page, "checkout-question")
+          await page.getByRole("button", { name: "Pay" }).click()
+          await page.getByText("Your question is on its way to the seller.").waitFor()
+        })
+        const [event] = yield* app.setUp(
+          Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.orDie(sql<{ data: { question_id: string; answer_url: string } }>`SELECT data FROM events
+              WHERE workspace_id = ${workspaceId} AND type = 'paid_question.created'`)
+          )
+        )
+        const answerPage = new URL(event?.data.answer_url ?? "", app.url).href
+        yield* Effect.promise(async () => {
+          await page.goto(answerPage)
+          await page.getByText("Which microphone for a first podcast?").waitFor()
+          await page.getByText("Not answered yet.").waitFor()
+        })
+        const answered = yield* storeApi("POST", `/paid-questions/${event?.data.question_id}/answer`, {
+          answer: "A dynamic USB microphone: it forgives a noisy room."
+        })
+        expect(answered.status).toBe(200)
+        yield* Effect.promise(async () => {
+          await page.reload()
+          await page.getByText("A dynamic USB microphone: it forgives a noisy room.").waitFor()
+          await screenshot(page, "question-answered")
+        })
+      })
+    )
   })
 })

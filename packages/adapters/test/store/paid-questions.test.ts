@@ -97,6 +97,8 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(`pai
       expect(empty.opened.text).toContain("Answered within 2 days")
       expect(empty.answer.status).toBe(422)
       expect(empty.answer.text).toContain("Write the question you are paying to ask.")
+      // The error is read out with the field (its help and its error), and what was typed comes back.
+      expect(empty.answer.text).toContain('aria-invalid="true" aria-describedby="question-help question-error"')
       expect(yield* s.sales).toEqual([])
 
       const question = "How should I price a 6-week course?\nI have 300 subscribers."

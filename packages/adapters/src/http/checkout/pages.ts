@@ -174,7 +174,7 @@ ${fieldError(errors, "choice")}`
                 product.kind === "question" && !waitlistOnly
                   ? html`<label for="question">Your question</label>
 <p class="muted" id="question-help">Answered within ${String(product.fields.answer_within_days ?? 1)} day${product.fields.answer_within_days === 1 ? "" : "s"}; you get an email with a link to the answer.</p>
-<textarea id="question" name="question" rows="6" required maxlength="${String(QUESTION_MAX)}" aria-describedby="question-help"${invalidAttrs(errors, "question")}>${typed.question ?? ""}</textarea>
+<textarea id="question" name="question" rows="6" required maxlength="${String(QUESTION_MAX)}"${errors.question === undefined ? html` aria-describedby="question-help"` : html` aria-invalid="true" aria-describedby="question-help question-error"`}>${typed.question ?? ""}</textarea>
 ${fieldError(errors, "question")}`
                   : html``
               }
