@@ -16,6 +16,7 @@ import {
   StoreRateLimitedError,
   StoreUnauthorizedError
 } from "@svc/client"
+import { hiddenFields } from "./support/oauth-browser.js"
 import { engineName, freshDatabase, svcJson } from "./support/environment.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import { setUpSellerWithReadKey } from "./support/webhooks.js"
@@ -39,21 +40,6 @@ const recordingFetch: typeof fetch = (input, init) => {
   const body = typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined
   sent.push({ method: init?.method ?? "GET", url: String(input), body })
   return fetch(input, init)
-}
-
-/** The hidden fields of the form on `html` posting to a URL ending with `actionSuffix`. */
-const hiddenFields = (html: string, actionSuffix: string): Record<string, string> => {
-  const form = [...html.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)].find((match) =>
-    match[1]?.endsWith(actionSuffix)
-  )
-  if (form === undefined) throw new Error(`no form posting to ${actionSuffix} on the page:\n${html}`)
-  const fields: Record<string, string> = {}
-  for (const [, name = "", value = ""] of (form[2] ?? "").matchAll(
-    /<input type="hidden" name="([^"]+)" value="([^"]*)">/g
-  )) {
-    fields[name] = value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
-  }
-  return fields
 }
 
 /** A buyer opens a question product's checkout page and pays with the test card, asking `question`. */

@@ -15,6 +15,18 @@ import { checkoutSeller } from "./checkout-support.js"
 
 const withoutChromium = skipWithout("the checkout browser test", chromiumOnMachine)
 
+/** A page of a fresh Chromium context, closed with the test's scope. */
+const newPage = Effect.gen(function* () {
+  const browser = yield* launchChromium
+  const context = yield* Effect.acquireRelease(
+    Effect.promise(() => browser.newContext({ viewport: { width: 1000, height: 1100 } })),
+    (c) => Effect.promise(() => c.close())
+  )
+  const page = yield* Effect.promise(() => context.newPage())
+  page.setDefaultTimeout(20_000)
+  return page
+})
+
 describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () => {
   layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })((it) => {
     it.scoped("with a 20 % code from a campaign's link; a declined card sells nothing; a free product is claimed", () =>
@@ -31,13 +43,7 @@ describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () 
         const code = yield* storeApi("POST", "/discount-codes", { product: course, kind: "percent", value: 20 })
         const link = `${String(code.checkout_url)}&utm_source=newsletter&utm_campaign=fall`
 
-        const browser = yield* launchChromium
-        const context = yield* Effect.acquireRelease(
-          Effect.promise(() => browser.newContext({ viewport: { width: 1000, height: 1100 } })),
-          (c) => Effect.promise(() => c.close())
-        )
-        const page = yield* Effect.promise(() => context.newPage())
-        page.setDefaultTimeout(20_000)
+        const page = yield* newPage
         const fillCard = async (number: string) => {
           await page.getByLabel("Card number").fill(number)
           await page.getByLabel("Expiry (MM/YY)").fill("12/34")
@@ -119,13 +125,7 @@ describe.skipIf(withoutChromium)(`a buyer pays in Chromium (${engineName})`, () 
       Effect.gen(function* () {
         const { app, workspaceId, questionProduct, storeApi } = yield* checkoutSeller
         const ask = yield* questionProduct({ title: "Ask me", price_cents: 2500, answer_within_days: 2 })
-        const browser = yield* launchChromium
-        const context = yield* Effect.acquireRelease(
-          Effect.promise(() => browser.newContext({ viewport: { width: 1000, height: 1100 } })),
-          (c) => Effect.promise(() => c.close())
-        )
-        const page = yield* Effect.promise(() => context.newPage())
-        page.setDefaultTimeout(20_000)
+        const page = yield* newPage
         yield* Effect.promise(async () => {
           await page.goto(`${app.url}/c/${ask}`)
           await page.getByText("Answered within 2 days").waitFor()

@@ -7,12 +7,11 @@
 import { expect, layer } from "@effect/vitest"
 import { ProcessorPlatform } from "@svc/core/store"
 import { Effect, Layer } from "effect"
-import Stripe from "stripe"
 import { Browser, formFields, TEST_PASSWORD } from "../oauth/support.js"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { Buyer, checkoutSeller, fresh } from "./checkout-support.js"
-import { eventOf, lastAttempt, replayed, type Seller, stripeAtReplay } from "./checkout-stripe-support.js"
+import { eventOf, lastAttempt, postSigned, replayed, type Seller, stripeAtReplay } from "./checkout-stripe-support.js"
 
 const PLATFORM = {
   clientId: "ca_QzPlatformClientId0000000001",
@@ -24,17 +23,7 @@ const CS_CONNECT = "cs_test_c1Cn5Yb8sE1vG4xI7zK0lN3qS6uW9yA2dF5hJ8mP1rT4vX7zB0"
 
 /** Posts a Connect event (about `account`) to the platform's endpoint, signed with `secret`. */
 const sendConnectEvent = (s: Seller, payload: string, secret = PLATFORM.webhookSecret) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${s.app.url}/stripe/connect/webhooks`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret })
-      },
-      body: payload
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  })
+  postSigned(`${s.app.url}/stripe/connect/webhooks`, payload, secret)
 
 /** `payload` (a recorded event) as the Connect endpoint gets it: about `account`. */
 const about = (account: string, payload: string) => JSON.stringify({ ...JSON.parse(payload), account })

@@ -51,10 +51,10 @@ export const eventOf = (file: string, change: (object: Record<string, unknown>) 
 
 export type Seller = Effect.Effect.Success<typeof checkoutSeller>
 
-/** Posts `payload` to the store's webhook as Stripe does, signed with `secret`. */
-export const sendEvent = (s: Seller, payload: string, secret = WEBHOOK_SECRET) =>
+/** Posts `payload` to `url` as Stripe sends its events, signed with `secret`. */
+export const postSigned = (url: string, payload: string, secret: string) =>
   Effect.promise(async () => {
-    const response = await fetch(`${s.app.url}/stripe/webhooks/${s.workspaceId}`, {
+    const response = await fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -64,6 +64,10 @@ export const sendEvent = (s: Seller, payload: string, secret = WEBHOOK_SECRET) =
     })
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   })
+
+/** Posts `payload` to the store's webhook as Stripe does, signed with `secret`. */
+export const sendEvent = (s: Seller, payload: string, secret = WEBHOOK_SECRET) =>
+  postSigned(`${s.app.url}/stripe/webhooks/${s.workspaceId}`, payload, secret)
 
 /** The attempt the checkout sent Stripe in its last Checkout Session request. */
 export const lastAttempt = () =>

@@ -5,7 +5,7 @@
  */
 
 /** The hidden fields of the form on `html` that posts to a URL ending with `actionSuffix`. */
-const hiddenFields = (html: string, actionSuffix: string): Record<string, string> => {
+export const hiddenFields = (html: string, actionSuffix: string): Record<string, string> => {
   const form = [...html.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)].find((match) =>
     match[1]?.endsWith(actionSuffix)
   )

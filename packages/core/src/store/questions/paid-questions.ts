@@ -13,6 +13,7 @@ import { StorePages } from "../catalog/store-pages.js"
 import type { Sale } from "../sales/sale.js"
 import { ANSWER_MAX, answerUrlOf, type PaidQuestion, QUESTION_MAX } from "./paid-question.js"
 import { PaidQuestionsRepo } from "./ports.js"
+import { paidQuestionJson } from "./question-json.js"
 import type { PaidQuestionListQuery } from "./question-query.js"
 
 const DAY_MS = 86_400_000
@@ -89,22 +90,15 @@ export class StorePaidQuestions extends Effect.Service<StorePaidQuestions>()("sv
           createdAt: now
         }
         if (!(yield* repo.insert(question))) return
-        yield* recordEvent(product.workspaceId, "paid_question.created", {
-          question_id: question.id,
-          product_id: question.productId,
-          product_title: question.productTitle,
-          buyer_email: question.buyerEmail,
-          buyer_name: question.buyerName,
-          sale_id: question.saleId,
-          text: question.text,
-          amount: question.amountCents / 100,
-          amount_cents: question.amountCents,
-          currency: question.currency,
-          test: question.test,
-          answer_due_at: question.answerDueAt.toISOString(),
-          answer_url: answerUrl(question),
-          created_at: now.toISOString()
-        })
+        // The event says what the question's row says, but for what changes later (its answer).
+        const {
+          id,
+          status: _status,
+          answer: _answer,
+          answered_at: _answeredAt,
+          ...said
+        } = paidQuestionJson(question, answerUrl(question))
+        yield* recordEvent(product.workspaceId, "paid_question.created", { question_id: id, ...said })
         yield* mailer.send({
           workspaceId: product.workspaceId,
           to: question.buyerEmail,
