@@ -98,10 +98,11 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         for (const [name, node] of properties) {
           expect(typeOf(node), `${name} has a type`).toBeDefined()
           const value = valueFor(name, node)
-          const args = {
-            customAIId: yield* newCustomAi(`Coach ${name}`),
-            fields: { ...alongside(String(node.description ?? "")), [name]: value }
-          }
+          const description = String(node.description ?? "")
+          // A field the description keeps to paid-question products is set on a new one (kind question).
+          const args = /Paid-question products only/i.test(description)
+            ? { kind: "question", fields: { [name]: value } }
+            : { customAIId: yield* newCustomAi(`Coach ${name}`), fields: { ...alongside(description), [name]: value } }
           expect(check(args), `${name}: ${JSON.stringify(args)}`).toMatchObject({ valid: true })
           const result = yield* Effect.promise(() =>
             client.callTool({ name: "svc_save_custom_ai_product", arguments: args })
@@ -113,6 +114,7 @@ layer(TestApp.layer, { timeout: "120 seconds", excludeTestServices: true })((it)
         }
         expect(saved).toContain("checkout_mode")
         expect(saved).toContain("sections")
+        expect(saved).toContain("answer_within_days")
       })
     )
   })

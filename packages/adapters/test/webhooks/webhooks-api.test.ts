@@ -33,6 +33,7 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "contact.tagged",
           "form.completed",
           "cohort_signup.created",
+          "paid_question.created",
           "post.published",
           "post.failed"
         ])

@@ -1941,6 +1941,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_import_product_reviews": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import product reviews
+         * @description Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
+         */
+        readonly post: operations["svc_import_product_reviews"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_save_custom_ai_product": {
         readonly parameters: {
             readonly query?: never;
@@ -17064,6 +17084,137 @@ export interface operations {
                             }[];
                             /** @description The person's tag names, alphabetical. */
                             readonly tags: readonly string[];
+                        };
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_import_product_reviews: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /** @description Product id (prod_…). */
+                    readonly productId: string;
+                    /** @description The testimonials, each with its text. */
+                    readonly reviews: readonly {
+                        /** @description The words, as given. */
+                        readonly text: string;
+                        /** @description Who gave it. */
+                        readonly name?: string;
+                        /** @description Stars, 1 to 5. */
+                        readonly rating?: number;
+                        /** @description Where it was given, e.g. Trustpilot. */
+                        readonly source?: string;
+                        /** @description Their email. */
+                        readonly email?: string;
+                        /** @description When given (ISO or ms); omit: now. */
+                        readonly date?: string;
+                    }[];
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Testimonials added to the product's page. */
+                        readonly imported: number;
+                        /** @description Left out: the product already had them. */
+                        readonly alreadyThere: number;
+                        /** @description The product's rating now. */
+                        readonly rating: {
+                            /** @description Shown reviews that carry a rating. */
+                            readonly count: number;
+                            /** @description Their average, one decimal; null: none. */
+                            readonly average: number | null;
                         };
                     };
                 };

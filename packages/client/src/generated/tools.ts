@@ -101,6 +101,7 @@ export const TOOL_NAMES = [
   "svc_get_bundle",
   "svc_list_customers",
   "svc_get_customer",
+  "svc_import_product_reviews",
   "svc_save_custom_ai_product",
   "svc_publish_custom_ai_product",
   "svc_save_bundle",
@@ -706,6 +707,12 @@ export interface ToolMethods<TOptions> {
    * Read one customer by email (as GET /customers/<email>): each product's access with its content links, and tags.
    */
   svc_get_customer(input: ToolInput<"svc_get_customer">, options?: TOptions): Promise<ToolOutput<"svc_get_customer">>
+  /**
+   * Import product reviews (Store, write).
+   *
+   * Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
+   */
+  svc_import_product_reviews(input: ToolInput<"svc_import_product_reviews">, options?: TOptions): Promise<ToolOutput<"svc_import_product_reviews">>
   /**
    * Save Custom AI product (Store, write).
    *

@@ -294,6 +294,16 @@ export {
   paidQuestionFields
 } from "./questions/question-api.js"
 export { paidQuestionJson, paidQuestionPageJson } from "./questions/question-json.js"
+export { ReviewsRepo } from "./reviews/ports.js"
+export {
+  type ProductReview,
+  type RatingSummary,
+  REVIEW_IMPORT_MAX,
+  REVIEW_TEXT_MAX,
+  type ReviewOrigin,
+  REVIEWS_SHOWN
+} from "./reviews/review.js"
+export { type ImportedReview, StoreReviews } from "./reviews/reviews.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

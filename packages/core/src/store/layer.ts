@@ -8,6 +8,7 @@ import { StoreDiscountCodes } from "./checkout/discount-codes.js"
 import { StoreEmailList, StoreMailingList } from "./email-list/email-contacts.js"
 import { StoreFeeds } from "./overview/feeds.js"
 import { StorePaidQuestions } from "./questions/paid-questions.js"
+import { StoreReviews } from "./reviews/reviews.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
@@ -37,6 +38,7 @@ export const StoreLive = Layer.mergeAll(
   StoreDiscountCodes.Default,
   StoreFeeds.Default,
   StorePaidQuestions.Default,
+  StoreReviews.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

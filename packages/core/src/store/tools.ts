@@ -6,6 +6,7 @@ import { emailTools } from "./email-list/email-tools.js"
 import { formTools } from "./forms/tools.js"
 import { overviewTools } from "./overview/overview-tools.js"
 import { customAiProductTools } from "./catalog/product-tools.js"
+import { reviewTools } from "./reviews/review-tools.js"
 import { salesTools } from "./sales/sales-tools.js"
 
 /** The Store group's tools: one toolset over the store's own services, the same ones `/store-app/v1` calls. */
@@ -17,6 +18,7 @@ export const storeTools = Effect.map(
     customerTools,
     contentLinkTools,
     salesTools,
+    reviewTools,
     emailTools,
     formTools
   ]),

@@ -44,6 +44,8 @@ table { width: 100%; border-collapse: collapse; font-size: .95rem; }
 th, td { text-align: left; padding: .55rem .4rem; border-top: 1px solid var(--line); vertical-align: middle; }
 td.date { white-space: nowrap; }
 .asked { white-space: pre-wrap; overflow-wrap: anywhere; }
+.review { margin: 1rem 0; }
+.review blockquote { margin: 0 0 .3rem; padding-left: .8rem; border-left: 3px solid var(--line); }
 th { color: var(--muted); font-weight: 600; border-top: 0; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .75rem 1rem 1rem; }
 legend { font-weight: 600; padding: 0 .3rem; }

@@ -1,4 +1,4 @@
-import type { CheckoutErrors, CheckoutOffer, PriceOption } from "@svc/core/store"
+import type { CheckoutErrors, CheckoutOffer, PriceOption, ProductReview, RatingSummary } from "@svc/core/store"
 import {
   discountRefusalMessage,
   priceAfterDiscount,
@@ -52,6 +52,28 @@ const cardField = (
   html`<label for="${name}">${label}</label>
 <input id="${name}" name="${name}" type="text" inputmode="${input.inputmode}" autocomplete="${input.autocomplete}" placeholder="${input.placeholder}" value="${value}"${invalidAttrs(errors, name)}>
 ${fieldError(errors, name)}`
+
+/** Stars as text for the eye (`★★★★☆`), with the number for a screen reader. */
+const stars = (rating: number) =>
+  html`<span aria-label="${String(rating)} out of 5">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`
+
+/** The product's average rating, when any review carries one. */
+const ratingLine = (rating: RatingSummary) =>
+  rating.average === null
+    ? html``
+    : html`<p class="muted">${stars(Math.round(rating.average))} ${rating.average.toFixed(1)} out of 5 · ${String(rating.count)} rating${rating.count === 1 ? "" : "s"}</p>`
+
+/** The newest approved reviews, with who gave them. */
+const reviewList = (reviews: ReadonlyArray<ProductReview>) =>
+  reviews.length === 0
+    ? html``
+    : html`<h2>What people say</h2>
+${reviews.map(
+  (review) => html`<figure class="review">
+<blockquote class="asked">${review.text}</blockquote>
+<figcaption class="muted">${review.rating === null ? html`` : html`${stars(review.rating)} · `}${review.name ?? "A buyer"}${review.source === null ? html`` : html`, on ${review.source}`}</figcaption>
+</figure>`
+)}`
 
 /** What the checkout page shows again after a refused post. */
 export interface CheckoutShown {
@@ -114,6 +136,7 @@ export const checkoutPage = (
     </p>
     <h1 id="title">${product.fields.title}</h1>
     ${product.fields.tagline === null ? html`` : html`<p class="muted">${product.fields.tagline}</p>`}
+    ${ratingLine(offer.reviews.rating)}
     ${
       offer.test && !free && !waitlistOnly
         ? html`<p class="test-mode" role="note">
@@ -203,6 +226,7 @@ ${fieldError(errors, "question")}`
               </div>
             </form>`
     }
+    ${reviewList(offer.reviews.reviews)}
   </section>`
   return page({
     base: options.base,

@@ -33,6 +33,7 @@ import checkout from "./0035_checkout.js"
 import cardProcessor from "./0036_card_processor.js"
 import paidQuestions from "./0037_paid_questions.js"
 import stripeConnect from "./0038_stripe_connect.js"
+import productReviews from "./0039_product_reviews.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -70,5 +71,6 @@ export const migrations = {
   "0035_checkout": checkout,
   "0036_card_processor": cardProcessor,
   "0037_paid_questions": paidQuestions,
-  "0038_stripe_connect": stripeConnect
+  "0038_stripe_connect": stripeConnect,
+  "0039_product_reviews": productReviews
 }

@@ -6,6 +6,7 @@ import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { DiscountCodesRepoSql } from "./store-discount-codes.js"
 import { PaidQuestionsRepoSql } from "./store-paid-questions.js"
+import { ReviewsRepoSql } from "./store-reviews.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
@@ -27,6 +28,7 @@ export const StoreReposSql = Layer.mergeAll(
   SalesRepoSql,
   DiscountCodesRepoSql,
   PaidQuestionsRepoSql,
+  ReviewsRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,

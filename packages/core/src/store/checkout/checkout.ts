@@ -27,6 +27,8 @@ import { ProcessorSetup } from "./processor-setup.js"
 import { dueNowCents, type PriceChoice, type PriceOption, paidUntilOf, priceOptions } from "./price-options.js"
 import { chargeTestCard, readTestCard, type TestCard } from "./test-processor.js"
 import { questionProblem, StorePaidQuestions } from "../questions/paid-questions.js"
+import type { ProductReview, RatingSummary } from "../reviews/review.js"
+import { StoreReviews } from "../reviews/reviews.js"
 
 const ATTEMPT_PREFIX = "chk_"
 const ATTEMPT_PATTERN = /^chk_[a-z0-9]{8,40}$/
@@ -90,6 +92,8 @@ export interface CheckoutOffer {
   /** Whether a live processor (Stripe) takes the payment on its own page: this page asks for no card. */
   readonly hosted: boolean
   readonly code: AppliedCode | null
+  /** The product's rating and its newest approved reviews, shown on the page. */
+  readonly reviews: { readonly rating: RatingSummary; readonly reviews: ReadonlyArray<ProductReview> }
   /**
    * This showing of the page's order: the form sends it back, and one attempt sells at most once, so a form sent
    * twice (a double click, a reload) answers the first sale instead of making a second.
@@ -180,7 +184,13 @@ export const cleanAttribution = (a: Attribution): Attribution => ({
  * is the built-in test processor, and its sales are marked `test`.
  */
 export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/StoreCheckout", {
-  dependencies: [StoreSales.Default, StoreSetup.Default, ProcessorSetup.Default, StorePaidQuestions.Default],
+  dependencies: [
+    StoreSales.Default,
+    StoreSetup.Default,
+    ProcessorSetup.Default,
+    StorePaidQuestions.Default,
+    StoreReviews.Default
+  ],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const workspaces = yield* WorkspacesRepo
@@ -197,6 +207,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
     const processor = yield* CardProcessor
     const hostedRepo = yield* HostedCheckoutsRepo
     const questions = yield* StorePaidQuestions
+    const reviews = yield* StoreReviews
     // Read once: a request's own context (a face's) need not carry the server's public address.
     const pages = yield* StorePages
 
@@ -289,6 +300,7 @@ export class StoreCheckout extends Effect.Service<StoreCheckout>()("svc/store/St
           test: found.test,
           hosted: found.hosted,
           code: yield* applyCode(product, code, now),
+          reviews: yield* reviews.shownFor(product),
           attempt: yield* ids.make(ATTEMPT_PREFIX)
         }
         return { status: "available", offer: result } as const
