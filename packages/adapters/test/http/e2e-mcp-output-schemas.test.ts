@@ -256,6 +256,11 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           yield* ok("svc_manage_sales", { action: "list_codes", productId: product.id })
           yield* ok("svc_manage_sales", { action: "get_code", codeId: "launch-20" })
           yield* ok("svc_manage_sales", { action: "disable_code", codeId: discountCode.id })
+          yield* ok("svc_manage_sales", { action: "list_questions" })
+          yield* ok("svc_import_product_reviews", {
+            productId: product.id,
+            reviews: [{ text: "Clear and kind.", name: "Ada", rating: 5 }]
+          })
           yield* ok("svc_manage_customer_access", { action: "grant", productId: product.id, email: "bo@example.com" })
           yield* ok("svc_import_customers", {
             rows: [{ email: "cy@example.com", productId: product.id, tags: ["vip"] }]

@@ -112,7 +112,13 @@ export const customAiProductTools = Effect.gen(function* () {
         Effect.gen(function* () {
           const caller = yield* storeOf(context, input.storeHandle)
           const changes = input.fields ?? {}
-          if (input.kind === "question" && input.customAIId === undefined && input.productId === undefined) {
+          if (input.kind === "question" && input.customAIId !== undefined) {
+            return yield* invalid(
+              "customAIId",
+              "a paid question sells your answer, not a Custom AI: leave customAIId out with kind question"
+            )
+          }
+          if (input.kind === "question" && input.productId === undefined) {
             const made = yield* Effect.mapError(catalog.createQuestion(caller, changes), underFields)
             return { ...withAgentChecklist(productAnswerJson(made)), created: true }
           }
