@@ -114,7 +114,10 @@ export const makeAgentChecklist = Effect.map(StorePages, ({ settingsPage }) => {
   const steps = agentStepsOn(settingsPage)
 
   const checklistForAgents = (items: ReadonlyArray<ChecklistEntry>): Array<ChecklistEntry> =>
-    items.map((entry) => ({ item: entry.item, message: steps[entry.item](entry.message) }))
+    items.map((entry) => ({
+      item: entry.item,
+      message: (entry.message === apiMessages.payment_svc ? steps.payment_svc : steps[entry.item])(entry.message)
+    }))
 
   return {
     checklistForAgents,

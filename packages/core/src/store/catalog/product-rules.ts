@@ -114,14 +114,19 @@ export const SETTINGS_ROUTE = "PATCH /store-app/v1/settings"
 /** The store API route that connects a store's Stripe account. */
 export const STRIPE_ROUTE = "PUT /store-app/v1/settings/stripe"
 
-/** The store API's message of each checklist item (the store tools say their own: tool-support.ts). */
-export type ChecklistMessages = { readonly [Item in ChecklistItem["item"]]: string }
+/**
+ * The store API's message of each checklist item (the store tools say their own: tool-support.ts); `payment_svc` is
+ * the `payment` item of a product that only the service's checkout may sell (a paid question), with no own checkout
+ * to offer instead.
+ */
+export type ChecklistMessages = { readonly [Item in ChecklistItem["item"] | "payment_svc"]: string }
 
 /** The checklist's messages, naming the route and the owner's settings page (`settingsPage`) that fix each item. */
 export const checklistMessages = (settingsPage: string): ChecklistMessages => ({
   support_email: `set the store's support email: ${SETTINGS_ROUTE} with support_email, or the owner on ${settingsPage}`,
   checkout_url: "checkout_mode external needs checkout_url, your own checkout link",
-  payment: `a paid product needs a connected card processor (${STRIPE_ROUTE} to take payments on Stripe, or ${SETTINGS_ROUTE} with card_processor for the built-in test processor, or the owner on ${settingsPage}), or checkout_mode external with checkout_url`
+  payment: `a paid product needs a connected card processor (${STRIPE_ROUTE} to take payments on Stripe, or ${SETTINGS_ROUTE} with card_processor for the built-in test processor, or the owner on ${settingsPage}), or checkout_mode external with checkout_url`,
+  payment_svc: `a paid question needs a connected card processor (${STRIPE_ROUTE} to take payments on Stripe, or ${SETTINGS_ROUTE} with card_processor for the built-in test processor, or the owner on ${settingsPage})`
 })
 
 /** What remains before the product can go live, worded by `messages`; empty when it can. */
@@ -140,7 +145,11 @@ export const publishChecklist = (
   const paid = fields.price_cents > 0
   const ownCheckout = fields.checkout_mode === "external" && fields.checkout_url !== null
   if (paid && !fields.waitlist_mode && !ownCheckout && settings.cardProcessor !== "connected") {
-    items.push({ item: "payment", message: messages.payment })
+    // Only paid questions carry answer_within_days, and only the service's checkout may sell them.
+    items.push({
+      item: "payment",
+      message: fields.answer_within_days === null ? messages.payment : messages.payment_svc
+    })
   }
   return items
 }
