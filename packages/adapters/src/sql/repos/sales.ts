@@ -11,7 +11,18 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
 
-interface SaleRow {
+/** The landing link's attribution columns, as the sales and the hosted checkouts both keep them. */
+export interface AttributionColumns {
+  readonly utm_source: string | null
+  readonly utm_medium: string | null
+  readonly utm_campaign: string | null
+  readonly utm_content: string | null
+  readonly utm_term: string | null
+  readonly fbclid: string | null
+  readonly referrer: string | null
+}
+
+interface SaleRow extends AttributionColumns {
   readonly id: string
   readonly workspace_id: string
   readonly product_id: string
@@ -27,26 +38,11 @@ interface SaleRow {
   readonly status: SaleRowStatus
   readonly discount_code: string | null
   readonly test: boolean
-  readonly utm_source: string | null
-  readonly utm_medium: string | null
-  readonly utm_campaign: string | null
-  readonly utm_content: string | null
-  readonly utm_term: string | null
-  readonly fbclid: string | null
-  readonly referrer: string | null
   readonly created_at: Date
 }
 
 /** The landing link's attribution columns of a row (a sale's, or a checkout's on its way to Stripe). */
-export const attributionOfRow = (row: {
-  readonly utm_source: string | null
-  readonly utm_medium: string | null
-  readonly utm_campaign: string | null
-  readonly utm_content: string | null
-  readonly utm_term: string | null
-  readonly fbclid: string | null
-  readonly referrer: string | null
-}): Attribution => ({
+export const attributionOfRow = (row: AttributionColumns): Attribution => ({
   utmSource: row.utm_source,
   utmMedium: row.utm_medium,
   utmCampaign: row.utm_campaign,

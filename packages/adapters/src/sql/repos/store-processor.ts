@@ -1,7 +1,7 @@
 import { type HostedCheckout, HostedCheckoutsRepo, type ProcessorAccount, ProcessorAccountsRepo } from "@svc/core/store"
 import { Effect, Layer, Option } from "effect"
 import { LeanSql } from "../lean.js"
-import { attributionOfRow } from "./sales.js"
+import { type AttributionColumns, attributionOfRow } from "./sales.js"
 
 interface AccountRow {
   readonly workspace_id: string
@@ -61,7 +61,7 @@ export const ProcessorAccountsRepoSql = Layer.effect(
   })
 )
 
-interface HostedCheckoutRow {
+interface HostedCheckoutRow extends AttributionColumns {
   readonly workspace_id: string
   readonly attempt: string
   readonly product_id: string
@@ -76,13 +76,6 @@ interface HostedCheckoutRow {
   readonly name: string | null
   readonly discount_code_id: string | null
   readonly discount_code: string | null
-  readonly utm_source: string | null
-  readonly utm_medium: string | null
-  readonly utm_campaign: string | null
-  readonly utm_content: string | null
-  readonly utm_term: string | null
-  readonly fbclid: string | null
-  readonly referrer: string | null
   readonly question: string | null
   readonly state: HostedCheckout["state"]
   readonly session_id: string | null
