@@ -12,7 +12,7 @@ import { RoutineWorkerLive } from "@svc/core/routines"
 import { PublishWorkerLive } from "@svc/core/scheduling"
 import { AutoDmWorkerLive } from "@svc/core/auto-dm"
 import { AnalyticsWorkerLive } from "@svc/core/analytics"
-import { RenewalWorkerLive, SequenceWorkerLive } from "@svc/core/store"
+import { RenewalWorkerLive, ReviewRequestWorkerLive, SequenceWorkerLive } from "@svc/core/store"
 import { AskCallbackWorkerLive, InstantHookWorkerLive, WebhookPurgeLive, WebhookWorkerLive } from "@svc/core/webhooks"
 import { Layer } from "effect"
 import { mailFrom, publicBase, type ServerConfig } from "./config.js"
@@ -26,6 +26,7 @@ export const SVC_WORKERS = {
   routines: "runs routines when they are due",
   sequences: "sends the email sequences' due steps",
   renewals: "charges the checkout's memberships (the test processor's) when a period ends",
+  reviewRequests: "emails buyers a week after their first sale of a product, asking for a review",
   publishing: "publishes scheduled posts to their platforms",
   analytics: "fetches published posts' metrics on their schedule",
   autoDm: "reads replies and mentions of connected accounts and sends the auto-DM rules' messages",
@@ -45,7 +46,7 @@ export type SvcWorkers = { readonly [Worker in SvcWorker]: boolean }
 
 /**
  * The workers `svc serve` runs: the purges always; webhooks and instant hooks unless `SVC_WEBHOOK_WORKER=false`,
- * the Custom AI's three unless `SVC_AI_WORKER=false`, sequences and the checkout's renewals unless
+ * the Custom AI's three unless `SVC_AI_WORKER=false`, sequences, the checkout's renewals and review requests unless
  * `SVC_SEQUENCE_WORKER=false`, and mail when
  * `SMTP_URL` is set.
  */
@@ -57,6 +58,7 @@ export const workersOf = (config: ServerConfig): SvcWorkers => ({
   routines: config.aiWorker,
   sequences: config.sequenceWorker,
   renewals: config.sequenceWorker,
+  reviewRequests: config.sequenceWorker,
   publishing: config.publishWorker,
   analytics: config.analyticsWorker,
   autoDm: config.autoDmWorker,
@@ -90,6 +92,7 @@ export const workersLayer = (config: ServerConfig, on: SvcWorkers) => {
     when(on.routines, () => RoutineWorkerLive({ leaseMs: config.aiLeaseMs })),
     when(on.sequences, () => SequenceWorkerLive()),
     when(on.renewals, () => RenewalWorkerLive()),
+    when(on.reviewRequests, () => ReviewRequestWorkerLive()),
     when(on.publishing, () => PublishWorkerLive({ leaseMs: config.publishLeaseMs })),
     when(on.analytics, () =>
       AnalyticsWorkerLive({ leaseMs: config.analyticsLeaseMs, firstDayEveryMs: config.analyticsFirstDayEveryMs })

@@ -72,6 +72,7 @@ describe("makeSvc", { timeout: 120_000 }, () => {
       "askCallbacks",
       "sequences",
       "renewals",
+      "reviewRequests",
       "publishing",
       "analytics",
       "autoDm",

@@ -12,6 +12,7 @@ import { PostFeedRoutes } from "./public-pages/post-feed.js"
 import { StorePagesRoutes } from "./public-pages/routes.js"
 import { CheckoutRoutes } from "./checkout/routes.js"
 import { PaidQuestionRoutes } from "./checkout/answer-page.js"
+import { ReviewRequestRoutes } from "./checkout/review-page.js"
 import { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
@@ -64,6 +65,7 @@ export { PUBLIC_POST_WINDOW_MS, PUBLIC_POSTS_PER_WINDOW } from "./public-pages/p
 export { StorePagesRoutes } from "./public-pages/routes.js"
 export { CheckoutRoutes } from "./checkout/routes.js"
 export { PaidQuestionRoutes } from "./checkout/answer-page.js"
+export { ReviewRequestRoutes } from "./checkout/review-page.js"
 export { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
@@ -86,6 +88,7 @@ export const ToolFacesLive = Layer.mergeAll(
   StorePagesRoutes,
   CheckoutRoutes,
   PaidQuestionRoutes,
+  ReviewRequestRoutes,
   StripeWebhookRoutes,
   PostFeedRoutes,
   FeedClickRoutes,

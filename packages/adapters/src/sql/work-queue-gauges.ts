@@ -82,6 +82,16 @@ const QUEUES: ReadonlyArray<Queue> = [
       FROM store_subscriptions WHERE state = 'active'`
   },
   {
+    worker: "reviewRequests",
+    queue: "review_requests",
+    measure: (lean, now) => lean<QueueRow>`
+      SELECT count(*) FILTER (WHERE due_at <= ${now}::timestamptz)::int AS depth,
+             EXTRACT(EPOCH FROM ${now}::timestamptz
+               - min(due_at) FILTER (WHERE due_at <= ${now}::timestamptz))::float8 AS oldest,
+             count(*) FILTER (WHERE claim_token IS NOT NULL AND lease_until <= ${now}::timestamptz)::int AS expired
+      FROM store_review_requests WHERE state = 'waiting'`
+  },
+  {
     worker: "askAnswers",
     queue: "jobs",
     measure: (lean, now) => lean<QueueRow>`

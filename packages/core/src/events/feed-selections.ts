@@ -32,5 +32,9 @@ export const FEED_SELECTIONS = {
   /** `GET /quiz-responses/recent` (Form Completed): each form filled in. */
   formCompleted: { types: ["form.completed"] },
   /** `GET /paid-questions/recent` (New Paid Question): each question paid for, test purchases left out. */
-  paidQuestions: { types: ["paid_question.created"], leaveOutTest: true }
+  paidQuestions: { types: ["paid_question.created"], leaveOutTest: true },
+  /** `GET /reviews/recent` (New Review): each buyer's review (imported testimonials are never events). */
+  reviews: { types: ["review.created"] },
+  /** `GET /testimonials/recent` (New Testimonial): each buyer's review they let the seller quote. */
+  testimonials: { types: ["testimonial.created"] }
 } as const satisfies Record<string, FeedSelection>

@@ -173,3 +173,20 @@ export const newQuestionEmail = (question: {
     `Answer by ${question.answerDueAt.toUTCString()}: POST /store-app/v1/paid-questions/${question.questionId}/answer with {"answer": "…"}, or with svc_manage_sales (action answer_question).`
   ].join("\n\n")
 })
+
+/** To a buyer a week after their first sale of a product: how did they find it? Their link opens the review page. */
+export const reviewRequestEmail = (request: {
+  readonly storeName: string
+  readonly productTitle: string
+  readonly name: string | null
+  readonly reviewUrl: string
+}): MailContent => ({
+  kind: "store.review_request",
+  subject: `How is ${request.productTitle}?`,
+  text: [
+    request.name === null ? "Hello," : `Hello ${request.name},`,
+    `You have had ${request.productTitle} from ${request.storeName} for a week now. Would you tell them what you think of it? A rating and a few words take a minute, and help others decide.`,
+    `Leave your review here (the link is yours alone and works once): ${request.reviewUrl}`,
+    "You choose on that page whether your words may be quoted on the product's page."
+  ].join("\n\n")
+})

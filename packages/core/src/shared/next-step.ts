@@ -13,6 +13,7 @@ export const NextStep = Schema.Union(
   Schema.TaggedStruct("ListForms", {}),
   Schema.TaggedStruct("ListEventTypes", {}),
   Schema.TaggedStruct("ListPaidQuestions", {}),
+  Schema.TaggedStruct("ListReviews", {}),
   Schema.TaggedStruct("ChangeProduct", {})
 )
 export type NextStep = typeof NextStep.Type

@@ -31,6 +31,7 @@ import { EmailListApiGroup } from "../store/email-list/email-list-api.js"
 import { FormsApiGroup } from "../store/forms/api.js"
 import { DiscountCodesApiGroup } from "../store/checkout/discount-codes-api.js"
 import { PaidQuestionsApiGroup } from "../store/questions/question-api.js"
+import { ReviewsApiGroup } from "../store/reviews/review-api.js"
 import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
 import { WebhooksApiGroup } from "../webhooks/api.js"
@@ -337,6 +338,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(DiscountCodesApiGroup)
   .add(feeds)
   .add(PaidQuestionsApiGroup)
+  .add(ReviewsApiGroup)
   .add(EmailListApiGroup)
   .add(EmailSequencesApiGroup)
   .add(FormsApiGroup)

@@ -3,6 +3,7 @@ import { SaleRow } from "../store/api-rows.js"
 import { AccessHowLiteral } from "../store/overview/feed-rows.js"
 import { Billing } from "../store/catalog/product.js"
 import { paidQuestionFields } from "../store/questions/question-api.js"
+import { reviewFields, testimonialFields } from "../store/reviews/review-api.js"
 import type { WebhookEventType } from "../webhooks/event-types.js"
 
 // The `data` of each webhook event type: the contract a receiver is typed against. Events the store emits today
@@ -182,22 +183,13 @@ const CohortSignupCreatedData = data("CohortSignupCreatedData", "A buyer moved i
   ...createdAt
 })
 
-const ReviewCreatedData = data("ReviewCreatedData", "A review of a product.", {
-  review_id: Schema.String,
-  ...product,
-  reviewer_email: Schema.String,
-  rating: Schema.Int.annotations({ description: "1 to 5." }),
-  text: Schema.String,
-  ...createdAt
-})
+const ReviewCreatedData = data("ReviewCreatedData", "A buyer reviewed a product.", reviewFields)
 
-const TestimonialCreatedData = data("TestimonialCreatedData", "A testimonial given.", {
-  testimonial_id: Schema.String,
-  ...product,
-  ...person,
-  text: Schema.String,
-  ...createdAt
-})
+const TestimonialCreatedData = data(
+  "TestimonialCreatedData",
+  "A buyer's review they let the seller quote.",
+  testimonialFields
+)
 
 const PaidQuestionCreatedData = data("PaidQuestionCreatedData", "A buyer paid for a question and asked it.", {
   question_id: Schema.String.annotations({ description: "The question's id (pq_…)." }),

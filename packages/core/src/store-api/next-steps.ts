@@ -11,5 +11,6 @@ export const storeApiNextSteps: NextStepWords = {
   ListForms: () => "GET /quizzes lists them",
   ListEventTypes: () => "GET /webhook-events lists them",
   ListPaidQuestions: () => "GET /paid-questions lists them",
+  ListReviews: () => "GET /reviews lists them",
   ChangeProduct: () => "change it with PATCH /products/<id>"
 }

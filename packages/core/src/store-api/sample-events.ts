@@ -150,16 +150,19 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
         review_id: "rev_test_sample",
         ...product,
         reviewer_email: "buyer@example.com",
+        reviewer_name: "Sam Sample",
         rating: 5,
         text: "Clear and useful.",
+        quotable: true,
         created_at: at
       }
     case "testimonial.created":
       return {
-        testimonial_id: "tst_test_sample",
+        testimonial_id: "rev_test_sample",
         ...product,
         ...person,
-        text: "It changed how I write.",
+        rating: 5,
+        text: "Clear and useful.",
         created_at: at
       }
     case "paid_question.created":

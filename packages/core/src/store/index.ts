@@ -270,6 +270,8 @@ export {
   emailSignupsFeedJson,
   formCompletedFeedJson,
   paidQuestionsFeedJson,
+  reviewsFeedJson,
+  testimonialsFeedJson,
   paymentsFeedJson,
   refundsFeedJson,
   salesFeedJson
@@ -294,16 +296,49 @@ export {
   paidQuestionFields
 } from "./questions/question-api.js"
 export { paidQuestionJson, paidQuestionPageJson } from "./questions/question-json.js"
-export { ReviewsRepo } from "./reviews/ports.js"
+export { ReviewRequestsRepo, type ReviewRequestOutcome, ReviewsRepo } from "./reviews/ports.js"
+export {
+  type HeldReviewRequest,
+  REVIEW_REQUEST_DELAY_DAYS,
+  type ReviewRequest,
+  type ReviewRequestState,
+  reviewUrlOf
+} from "./reviews/review-request.js"
+export {
+  type BuyerReviewInput,
+  readBuyerReview,
+  type ReviewPageView,
+  StoreReviewRequests
+} from "./reviews/review-requests.js"
+export {
+  claimDueReviewRequests,
+  DEFAULT_REVIEW_REQUEST_WORKER,
+  ReviewRequestWorkerLive,
+  type ReviewRequestWorkerOptions,
+  runDueReviewRequests,
+  sendHeldReviewRequest
+} from "./reviews/review-worker.js"
 export {
   type ProductReview,
   type RatingSummary,
   REVIEW_IMPORT_MAX,
+  REVIEW_NAME_MAX,
   REVIEW_TEXT_MAX,
   type ReviewOrigin,
   REVIEWS_SHOWN
 } from "./reviews/review.js"
 export { type ImportedReview, StoreReviews } from "./reviews/reviews.js"
+export {
+  ReviewAnswer,
+  ReviewFeedRow,
+  ReviewRow,
+  ReviewsApiGroup,
+  reviewFields,
+  TestimonialFeedRow,
+  testimonialFields
+} from "./reviews/review-api.js"
+export { reviewJson, reviewPageJson } from "./reviews/review-json.js"
+export { readReviewListQuery, type ReviewListQuery } from "./reviews/review-query.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

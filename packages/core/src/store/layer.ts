@@ -8,6 +8,7 @@ import { StoreDiscountCodes } from "./checkout/discount-codes.js"
 import { StoreEmailList, StoreMailingList } from "./email-list/email-contacts.js"
 import { StoreFeeds } from "./overview/feeds.js"
 import { StorePaidQuestions } from "./questions/paid-questions.js"
+import { StoreReviewRequests } from "./reviews/review-requests.js"
 import { StoreReviews } from "./reviews/reviews.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
@@ -39,6 +40,7 @@ export const StoreLive = Layer.mergeAll(
   StoreFeeds.Default,
   StorePaidQuestions.Default,
   StoreReviews.Default,
+  StoreReviewRequests.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

@@ -15,5 +15,6 @@ export const toolNextSteps: NextStepWords = {
   ListForms: () => "svc_manage_forms with action list lists them",
   ListEventTypes: () => "GET /store-app/v1/webhook-events lists them",
   ListPaidQuestions: () => "svc_manage_sales with action list_questions lists them",
+  ListReviews: () => "svc_manage_sales with action list_reviews lists them",
   ChangeProduct: () => "change it with svc_save_custom_ai_product"
 }

@@ -9,6 +9,7 @@ import { InstantHooksHandlersLive } from "./hooks.js"
 import { IdentityHandlersLive } from "./identity.js"
 import { PaidQuestionsHandlersLive } from "./paid-questions.js"
 import { ProductsHandlersLive } from "./products.js"
+import { ReviewsHandlersLive } from "./reviews.js"
 import { SalesHandlersLive } from "./sales.js"
 import { SettingsHandlersLive } from "./settings.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
@@ -23,6 +24,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   DiscountCodesHandlersLive,
   FeedsHandlersLive,
   PaidQuestionsHandlersLive,
+  ReviewsHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,
   FormsHandlersLive,

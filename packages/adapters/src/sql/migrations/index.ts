@@ -34,6 +34,7 @@ import cardProcessor from "./0036_card_processor.js"
 import paidQuestions from "./0037_paid_questions.js"
 import stripeConnect from "./0038_stripe_connect.js"
 import productReviews from "./0039_product_reviews.js"
+import reviewRequests from "./0040_review_requests.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -72,5 +73,6 @@ export const migrations = {
   "0036_card_processor": cardProcessor,
   "0037_paid_questions": paidQuestions,
   "0038_stripe_connect": stripeConnect,
-  "0039_product_reviews": productReviews
+  "0039_product_reviews": productReviews,
+  "0040_review_requests": reviewRequests
 }

@@ -6,6 +6,7 @@ import { MailerOutboxSql, MailOutboxSql } from "./mail-outbox.js"
 import { SalesRepoSql } from "./sales.js"
 import { DiscountCodesRepoSql } from "./store-discount-codes.js"
 import { PaidQuestionsRepoSql } from "./store-paid-questions.js"
+import { ReviewRequestsRepoSql } from "./store-review-requests.js"
 import { ReviewsRepoSql } from "./store-reviews.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
@@ -29,6 +30,7 @@ export const StoreReposSql = Layer.mergeAll(
   DiscountCodesRepoSql,
   PaidQuestionsRepoSql,
   ReviewsRepoSql,
+  ReviewRequestsRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,

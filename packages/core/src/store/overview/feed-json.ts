@@ -1,6 +1,7 @@
 import type { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
 import type { FormCompletedRow } from "../forms/api.js"
 import type { PaidQuestionFeedRow } from "../questions/question-api.js"
+import type { ReviewFeedRow, TestimonialFeedRow } from "../reviews/review-api.js"
 import type {
   CohortSignupRow,
   CustomerFeedRow,
@@ -48,4 +49,13 @@ export const formCompletedFeedJson = (responses: Rows<typeof FormCompletedRow>) 
 export const paidQuestionsFeedJson = (questions: Rows<typeof PaidQuestionFeedRow>) => ({
   ok: true as const,
   questions
+})
+
+/** `GET /reviews/recent`. */
+export const reviewsFeedJson = (reviews: Rows<typeof ReviewFeedRow>) => ({ ok: true as const, reviews })
+
+/** `GET /testimonials/recent`. */
+export const testimonialsFeedJson = (testimonials: Rows<typeof TestimonialFeedRow>) => ({
+  ok: true as const,
+  testimonials
 })

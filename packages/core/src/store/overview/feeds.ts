@@ -13,6 +13,7 @@ import type { StoreCaller } from "../../auth/store-caller.js"
 import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
 import { FormCompletedRow } from "../forms/api.js"
 import { PaidQuestionFeedRow } from "../questions/question-api.js"
+import { ReviewFeedRow, TestimonialFeedRow } from "../reviews/review-api.js"
 import { StoreFeedRepo } from "./ports.js"
 
 /** Events a feed shows: up to 50, from the last 30 days. */
@@ -135,9 +136,23 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
         rows(PaidQuestionFeedRow, events, (e) => row(e))
       )
 
+    /** Buyers' reviews, each its own event; `review_id` names the review. */
+    const reviews = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.reviews, productId), (events) =>
+        rows(ReviewFeedRow, events, (e) => row(e))
+      )
+
+    /** Buyers' reviews they let the seller quote, each its own event. */
+    const testimonials = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.testimonials, productId), (events) =>
+        rows(TestimonialFeedRow, events, (e) => row(e))
+      )
+
     return {
       sales,
       paidQuestions,
+      reviews,
+      testimonials,
       customers,
       payments,
       changes,

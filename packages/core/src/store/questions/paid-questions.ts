@@ -1,4 +1,5 @@
 import { Clock, Effect, Encoding, Option } from "effect"
+import { constantTimeEqual } from "../../auth/oauth/crypto.js"
 import { WorkspacesRepo } from "../../accounts/ports.js"
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { makeEventRecorder } from "../../events/service.js"
@@ -183,17 +184,9 @@ export class StorePaidQuestions extends Effect.Service<StorePaidQuestions>()("sv
      */
     const forBuyer = (id: string, key: string) =>
       Effect.map(repo.findById(id), (found) =>
-        Option.filter(found, (question) => key.length > 0 && sameKey(question.key, key))
+        Option.filter(found, (question) => key.length > 0 && constantTimeEqual(question.key, key))
       )
 
     return { ask, listPage, get: find, answer, forBuyer, answerUrl } as const
   })
 }) {}
-
-/** Compares two keys in time that does not depend on where they differ. */
-const sameKey = (a: string, b: string) => {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
-}

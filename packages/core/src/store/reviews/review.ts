@@ -2,6 +2,8 @@
 export const REVIEW_IMPORT_MAX = 200
 /** The longest review text kept. */
 export const REVIEW_TEXT_MAX = 5_000
+/** The longest name a review is given under. */
+export const REVIEW_NAME_MAX = 200
 /** How many approved reviews a product's page shows, newest first. */
 export const REVIEWS_SHOWN = 5
 
@@ -23,7 +25,9 @@ export interface ProductReview {
   readonly email: string | null
   /** Where an imported testimonial was given (`Trustpilot`, `email`, …); null for a buyer's review. */
   readonly source: string | null
-  /** Whether it shows on the product page. */
+  /** Whether its giver lets the seller quote it (a buyer ticks it on the review page; an import is the seller's own). */
+  readonly quotable: boolean
+  /** Whether it shows on the product page: only a quotable one may, and the seller may hide any. */
   readonly approved: boolean
   /** When it was given (an imported one's own date when the seller gave it). */
   readonly givenAt: Date

@@ -1,14 +1,15 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Email } from "../../accounts/schema.js"
 import { requireApiKeyFor, type StoreCaller } from "../../auth/store-caller.js"
-import { FieldProblem, InvalidInput, NotFound } from "../../shared/errors.js"
+import { Conflict, FieldProblem, InvalidInput, NotFound } from "../../shared/errors.js"
 import { parseInstant } from "../../shared/list-query.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { unstorableText } from "../../shared/storable-text.js"
 import { ProductsRepo } from "../catalog/ports.js"
 import type { Product } from "../catalog/product.js"
 import { ReviewsRepo } from "./ports.js"
-import { type ProductReview, REVIEW_IMPORT_MAX, REVIEW_TEXT_MAX, REVIEWS_SHOWN } from "./review.js"
+import type { ReviewListQuery } from "./review-query.js"
+import { type ProductReview, REVIEW_IMPORT_MAX, REVIEW_NAME_MAX, REVIEW_TEXT_MAX, REVIEWS_SHOWN } from "./review.js"
 
 /** One testimonial to import, as the seller gives it. */
 export interface ImportedReview {
@@ -21,7 +22,6 @@ export interface ImportedReview {
   readonly givenAt?: string | undefined
 }
 
-const NAME_MAX = 200
 const SOURCE_MAX = 100
 const decodeEmail = Schema.decodeUnknownEither(Email)
 
@@ -46,8 +46,8 @@ export class StoreReviews extends Effect.Service<StoreReviews>()("svc/store/Stor
       else if (text.length > REVIEW_TEXT_MAX) problem("text", `at most ${REVIEW_TEXT_MAX} characters`)
       else if (unstorableText(text) !== undefined) problem("text", unstorableText(text) ?? "")
       const name = given.name?.trim() || null
-      if (name !== null && (name.length > NAME_MAX || unstorableText(name) !== undefined)) {
-        problem("name", `at most ${NAME_MAX} characters of text`)
+      if (name !== null && (name.length > REVIEW_NAME_MAX || unstorableText(name) !== undefined)) {
+        problem("name", `at most ${REVIEW_NAME_MAX} characters of text`)
       }
       const rating = given.rating ?? null
       if (rating !== null && !(Number.isInteger(rating) && rating >= 1 && rating <= 5)) {
@@ -120,6 +120,7 @@ export class StoreReviews extends Effect.Service<StoreReviews>()("svc/store/Stor
               workspaceId: product.workspaceId,
               productId: product.id,
               origin: "imported",
+              quotable: true,
               approved: true,
               createdAt: now,
               ...review
@@ -147,6 +148,41 @@ export class StoreReviews extends Effect.Service<StoreReviews>()("svc/store/Stor
         (rating, reviews) => ({ rating, reviews })
       )
 
-    return { importReviews, shownFor } as const
+    const findReview = (caller: StoreCaller, id: string) =>
+      Effect.flatMap(repo.find(caller.workspaceId, id.trim()), (found) =>
+        Option.match(found, {
+          onNone: () =>
+            Effect.fail(new NotFound({ message: `no review ${id} in this store`, next: { _tag: "ListReviews" } })),
+          onSome: Effect.succeed
+        })
+      )
+
+    /** The store's reviews, newest recorded first, optionally of one product or origin. */
+    const listPage = (caller: StoreCaller, query: ReviewListQuery) =>
+      repo.listPage(
+        caller.workspaceId,
+        { productId: query.productId, origin: query.origin, ...query.created },
+        query.page
+      )
+
+    /**
+     * Shows a review's words on its product's page, or hides them. A buyer's review shows only with their leave to
+     * quote it: showing one they did not allow is a Conflict. The rating of a hidden buyer's review still counts.
+     */
+    const setShown = (caller: StoreCaller, id: string, shown: boolean) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const review = yield* findReview(caller, id)
+          if (shown && !review.quotable) {
+            return yield* new Conflict({
+              message: `review ${review.id} cannot be shown: its buyer did not let the seller quote it (only they can, and their link works once)`
+            })
+          }
+          if (review.approved !== shown) yield* repo.setApproved(caller.workspaceId, review.id, shown)
+          return { ...review, approved: shown } satisfies ProductReview
+        })
+      )
+
+    return { importReviews, shownFor, listPage, get: findReview, setShown } as const
   })
 }) {}

@@ -30,6 +30,7 @@ import type { SaleInput } from "./sale-input.js"
 import { saleJson } from "./sale-json.js"
 import type { SaleCounted, SaleTurnedAway } from "./sale-outcome.js"
 import type { SaleListQuery } from "./sale-query.js"
+import { StoreReviewRequests } from "../reviews/review-requests.js"
 
 const rejected = (reason: SaleRejection, message: string, waitlisted?: boolean): SaleTurnedAway => ({
   status: "rejected",
@@ -96,7 +97,7 @@ const instantOf = (field: string, value: string | number | undefined) => {
 
 /** Recording sales from any checkout, and the access each one gives or takes. */
 export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSales", {
-  dependencies: [Credits.Default, LiveCharges.Default],
+  dependencies: [Credits.Default, LiveCharges.Default, StoreReviewRequests.Default],
   effect: Effect.gen(function* () {
     const products = yield* ProductsRepo
     const sales = yield* SalesRepo
@@ -112,6 +113,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const credits = yield* Credits
     const joinList = yield* makeBuyerJoin
     const liveCharges = yield* LiveCharges
+    const reviewRequests = yield* StoreReviewRequests
 
     const admit = (workspaceId: string) =>
       Effect.gen(function* () {
@@ -312,6 +314,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           how: order.how,
           ...bundleData(product, included)
         })
+        // Their first sale of it asks them for a review a week on (a later sale finds the request there).
+        yield* reviewRequests.requestFor({ product, email, name: order.name, now })
         const status: SaleStatus = first || had ? "granted" : "restored"
         return { sale, status }
       })
