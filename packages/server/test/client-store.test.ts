@@ -261,6 +261,33 @@ describe(`the store API client against svc serve on ${engineName}`, { timeout: 1
     expect((await store.paidQuestions.get({ id })).question.answered_at).toEqual(answered.question.answered_at)
   })
 
+  it("lists reviews, reads one, hides and shows it; the review feeds answer", async () => {
+    const imported = await fetch(`${baseUrl}/v1/tools/svc_import_product_reviews`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sellerToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ productId: product, reviews: [{ text: "Worth every minute.", name: "Rae", rating: 5 }] })
+    })
+    expect(imported.status, await imported.clone().text()).toBe(200)
+    const listed: Array<string> = []
+    for await (const review of store.reviews.list({ product, origin: "imported" })) {
+      expect(review).toMatchObject({ origin: "imported", name: "Rae", rating: 5, shown: true })
+      listed.push(review.id)
+    }
+    expect(listed).toHaveLength(1)
+    const id = listed[0] ?? ""
+    expect((await store.reviews.get({ id })).review.text).toBe("Worth every minute.")
+    expect((await store.reviews.update({ id, shown: false })).review).toMatchObject({ id, shown: false })
+    expect((await store.reviews.update({ id, shown: true })).review).toMatchObject({ id, shown: true })
+    // Imported testimonials are never events of the feeds; a read-only key reads but cannot hide.
+    expect(await store.reviews.recent({ product })).toEqual({ ok: true, reviews: [] })
+    expect(await store.reviews.testimonials({})).toEqual({ ok: true, testimonials: [] })
+    expect(await rejection(readOnly.reviews.update({ id, shown: false }))).toBeInstanceOf(StoreForbiddenError)
+    expect(await rejection(store.reviews.get({ id: "rev_nope" }))).toBeInstanceOf(StoreNotFoundError)
+    expect(await rejection(store.reviews.list({ origin: "nobody" as "buyer" }).page())).toBeInstanceOf(
+      StoreBadRequestError
+    )
+  })
+
   it("adds customers, finds them, lists them and takes access away", async () => {
     expect(await store.customers.add({ product, email: "pat@example.com", send_email: false })).toEqual({
       ok: true,

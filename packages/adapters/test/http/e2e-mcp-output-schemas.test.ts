@@ -261,6 +261,12 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
             productId: product.id,
             reviews: [{ text: "Clear and kind.", name: "Ada", rating: 5 }]
           })
+          const { reviews } = yield* ok<{ reviews: ReadonlyArray<{ id: string }> }>("svc_manage_sales", {
+            action: "list_reviews",
+            productId: product.id
+          })
+          yield* ok("svc_manage_sales", { action: "hide_review", reviewId: reviews[0]?.id })
+          yield* ok("svc_manage_sales", { action: "show_review", reviewId: reviews[0]?.id })
           yield* ok("svc_manage_customer_access", { action: "grant", productId: product.id, email: "bo@example.com" })
           yield* ok("svc_import_customers", {
             rows: [{ email: "cy@example.com", productId: product.id, tags: ["vip"] }]

@@ -33,6 +33,8 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "contact.tagged",
           "form.completed",
           "cohort_signup.created",
+          "review.created",
+          "testimonial.created",
           "paid_question.created",
           "post.published",
           "post.failed"

@@ -513,6 +513,90 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/reviews": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List reviews
+         * @description The store's reviews, newest recorded first: buyers' and imported testimonials (origin says which). Pass next_cursor as starting_after while has_more is true.
+         */
+        readonly get: operations["reviews.list"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/reviews/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Review feed
+         * @description Buyers' reviews of the last 30 days, newest first, up to 50; imported testimonials left out. reviewer_email is empty when the reviewer is not a customer of the store.
+         */
+        readonly get: operations["reviews.recent"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/testimonials/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Testimonial feed
+         * @description Buyers' reviews of the last 30 days they let the seller quote, newest first, up to 50; imported testimonials left out.
+         */
+        readonly get: operations["reviews.testimonials"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/reviews/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Get a review
+         * @description One review. 404 when the store has no such review.
+         */
+        readonly get: operations["reviews.get"];
+        readonly put?: never;
+        /**
+         * Show or hide a review
+         * @description Hides a review's words from its product's page, or shows them again. A buyer's review shows only with their leave to quote it: 409 when asked to show one they did not allow. A hidden buyer's rating still counts in the product's rating.
+         */
+        readonly post: operations["reviews.update"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/email-contacts": {
         readonly parameters: {
             readonly query?: never;
@@ -1806,6 +1890,78 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A product review. */
+        readonly ReviewRow: {
+            /** @description rev_… */
+            readonly id: string;
+            readonly product_id: string;
+            /**
+             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+             * @enum {string}
+             */
+            readonly origin: "buyer" | "imported";
+            /** @description Stars, 1 to 5; null on an imported one without. */
+            readonly rating: number | null;
+            readonly text: string;
+            readonly name: string | null;
+            /** @description The buyer's email, or the one given with an import. */
+            readonly email: string | null;
+            /** @description Where an imported one was given; null for a buyer's. */
+            readonly source: string | null;
+            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+            readonly shown: boolean;
+            /** @description When it was given. */
+            readonly given_at: string;
+            /** @description When it was recorded here. */
+            readonly created_at: string;
+        };
+        /** @description A buyer's review (imported testimonials left out). */
+        readonly ReviewFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The review's id (rev_…): GET /reviews/<id>. */
+            readonly review_id: string;
+            /** @description The reviewed product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            /** @description The reviewer's email when they are a customer of the store; empty when they are not (any more). */
+            readonly reviewer_email: string;
+            /** @description The name they gave with the review; null: none. */
+            readonly reviewer_name: string | null;
+            /**
+             * int
+             * @description Stars, 1 to 5.
+             */
+            readonly rating: number;
+            readonly text: string;
+            /** @description They let the seller quote their words: the review shows on the product's page (a testimonial too). */
+            readonly quotable: boolean;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
+        /** @description A buyer's review they let the seller quote (imported testimonials left out). */
+        readonly TestimonialFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The review it is (rev_…): GET /reviews/<id>. */
+            readonly testimonial_id: string;
+            /** @description The reviewed product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            /** @description The buyer's email. */
+            readonly email: string;
+            /** @description The name to quote them by; null when they gave none. */
+            readonly name: string | null;
+            /**
+             * int
+             * @description Stars, 1 to 5.
+             */
+            readonly rating: number;
+            /** @description Their words, which may be quoted. */
+            readonly text: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
         /** @description One person on the store's email list. */
         readonly EmailContactRow: {
             /** @description Contact id (con_…). */
@@ -2351,33 +2507,47 @@ export interface components {
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
-        /** @description A review of a product. */
+        /** @description A buyer reviewed a product. */
         readonly ReviewCreatedData: {
+            /** @description The review's id (rev_…): GET /reviews/<id>. */
             readonly review_id: string;
-            /** @description The product's id. */
+            /** @description The reviewed product's id. */
             readonly product_id: string;
             readonly product_title: string;
+            /** @description The reviewer's email when they are a customer of the store; empty when they are not (any more). */
             readonly reviewer_email: string;
+            /** @description The name they gave with the review; null: none. */
+            readonly reviewer_name: string | null;
             /**
              * int
-             * @description 1 to 5.
+             * @description Stars, 1 to 5.
              */
             readonly rating: number;
             readonly text: string;
-            /** @description When it happened (ISO 8601, UTC). */
+            /** @description They let the seller quote their words: the review shows on the product's page (a testimonial too). */
+            readonly quotable: boolean;
+            /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
-        /** @description A testimonial given. */
+        /** @description A buyer's review they let the seller quote. */
         readonly TestimonialCreatedData: {
+            /** @description The review it is (rev_…): GET /reviews/<id>. */
             readonly testimonial_id: string;
-            /** @description The product's id. */
+            /** @description The reviewed product's id. */
             readonly product_id: string;
             readonly product_title: string;
+            /** @description The buyer's email. */
             readonly email: string;
-            /** @description The person's name; null when they gave none. */
+            /** @description The name to quote them by; null when they gave none. */
             readonly name: string | null;
+            /**
+             * int
+             * @description Stars, 1 to 5.
+             */
+            readonly rating: number;
+            /** @description Their words, which may be quoted. */
             readonly text: string;
-            /** @description When it happened (ISO 8601, UTC). */
+            /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
         /** @description A buyer paid for a question and asked it. */
@@ -8062,6 +8232,610 @@ export interface operations {
                         /** @enum {boolean} */
                         readonly ok: true;
                         readonly question: components["schemas"]["PaidQuestionRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "reviews.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description Only this product's. */
+                readonly product?: string;
+                readonly origin?: "buyer" | "imported";
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["ReviewRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "reviews.recent": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly reviews: readonly components["schemas"]["ReviewFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "reviews.testimonials": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly testimonials: readonly components["schemas"]["TestimonialFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "reviews.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The review's id (rev_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly review: components["schemas"]["ReviewRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "reviews.update": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The review's id (rev_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description true shows it on the product's page; false hides it. */
+                    readonly shown: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly review: components["schemas"]["ReviewRow"];
                     };
                 };
             };

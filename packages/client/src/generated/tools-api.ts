@@ -1952,7 +1952,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Import product reviews
-         * @description Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
+         * @description Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating. svc_manage_sales list_reviews lists reviews; hide_review takes one off the page.
          */
         readonly post: operations["svc_import_product_reviews"];
         readonly delete?: never;
@@ -2132,7 +2132,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -17211,7 +17211,7 @@ export interface operations {
                         readonly alreadyThere: number;
                         /** @description The product's rating now. */
                         readonly rating: {
-                            /** @description Shown reviews that carry a rating. */
+                            /** @description Ratings counted: every buyer's, and shown imported ones'. */
                             readonly count: number;
                             /** @description Their average, one decimal; null: none. */
                             readonly average: number | null;
@@ -18834,10 +18834,10 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer.
+                     * @description record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer; hide_review, show_review reviewId.
                      * @enum {string}
                      */
-                    readonly action: "list" | "get" | "record" | "refund" | "create_code" | "list_codes" | "get_code" | "disable_code" | "list_questions" | "get_question" | "answer_question";
+                    readonly action: "list" | "get" | "record" | "refund" | "create_code" | "list_codes" | "get_code" | "disable_code" | "list_questions" | "get_question" | "answer_question" | "list_reviews" | "hide_review" | "show_review";
                     /** @description Sale id (purchase:…). */
                     readonly saleId?: string;
                     /**
@@ -18888,9 +18888,16 @@ export interface operations {
                      * @enum {string}
                      */
                     readonly questionStatus?: "open" | "answered";
-                    /** @description list, list_codes, list_questions: created after (ISO). */
+                    /** @description Review id (rev_…). */
+                    readonly reviewId?: string;
+                    /**
+                     * @description list_reviews: only buyers' reviews or imported testimonials.
+                     * @enum {string}
+                     */
+                    readonly reviewOrigin?: "buyer" | "imported";
+                    /** @description list, list_codes, list_questions, list_reviews: created after (ISO). */
                     readonly createdAfter?: string;
-                    /** @description list, list_codes, list_questions: created before (ISO). */
+                    /** @description list, list_codes, list_questions, list_reviews: created before (ISO). */
                     readonly createdBefore?: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -18948,7 +18955,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
-                        /** @description list, list_codes, list_questions: pass as cursor for the next page; absent on the last. */
+                        /** @description list, list_codes, list_questions, list_reviews: pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
                         /** @description get, refund: The sale as GET /sales/<id> answers it. */
                         readonly sale?: {
@@ -19129,6 +19136,56 @@ export interface operations {
                             /** @description When the answer was given (or last changed). */
                             readonly answered_at: string | null;
                             /** @description When it was asked (paid). */
+                            readonly created_at: string;
+                        };
+                        /** @description list_reviews: newest first; shown says whether its words are on the product's page. */
+                        readonly reviews?: readonly {
+                            /** @description rev_… */
+                            readonly id: string;
+                            readonly product_id: string;
+                            /**
+                             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+                             * @enum {string}
+                             */
+                            readonly origin: "buyer" | "imported";
+                            /** @description Stars, 1 to 5; null on an imported one without. */
+                            readonly rating: number | null;
+                            readonly text: string;
+                            readonly name: string | null;
+                            /** @description The buyer's email, or the one given with an import. */
+                            readonly email: string | null;
+                            /** @description Where an imported one was given; null for a buyer's. */
+                            readonly source: string | null;
+                            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+                            readonly shown: boolean;
+                            /** @description When it was given. */
+                            readonly given_at: string;
+                            /** @description When it was recorded here. */
+                            readonly created_at: string;
+                        }[];
+                        /** @description hide_review, show_review: the review now. A buyer's review shows only if they allowed quoting it. */
+                        readonly review?: {
+                            /** @description rev_… */
+                            readonly id: string;
+                            readonly product_id: string;
+                            /**
+                             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+                             * @enum {string}
+                             */
+                            readonly origin: "buyer" | "imported";
+                            /** @description Stars, 1 to 5; null on an imported one without. */
+                            readonly rating: number | null;
+                            readonly text: string;
+                            readonly name: string | null;
+                            /** @description The buyer's email, or the one given with an import. */
+                            readonly email: string | null;
+                            /** @description Where an imported one was given; null for a buyer's. */
+                            readonly source: string | null;
+                            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+                            readonly shown: boolean;
+                            /** @description When it was given. */
+                            readonly given_at: string;
+                            /** @description When it was recorded here. */
                             readonly created_at: string;
                         };
                     };

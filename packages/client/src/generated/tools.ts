@@ -710,7 +710,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Import product reviews (Store, write).
    *
-   * Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
+   * Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating. svc_manage_sales list_reviews lists reviews; hide_review takes one off the page.
    */
   svc_import_product_reviews(input: ToolInput<"svc_import_product_reviews">, options?: TOptions): Promise<ToolOutput<"svc_import_product_reviews">>
   /**
@@ -764,7 +764,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage sales (Store, write).
    *
-   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).
+   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**

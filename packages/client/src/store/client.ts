@@ -113,6 +113,18 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** Answers a question, or replaces its answer; the buyer is emailed it and reads it at `answer_url`. */
       answer: call("post", "/paid-questions/{id}/answer")
     },
+    reviews: {
+      /** The store's reviews, buyers' and imported (`product`, `origin`), newest first, page by page. */
+      list: list("/reviews"),
+      /** The New Review feed: buyers' reviews of the last 30 days, newest first (imported ones left out). */
+      recent: call("get", "/reviews/recent"),
+      /** The New Testimonial feed: buyers' reviews they let the seller quote, last 30 days, newest first. */
+      testimonials: call("get", "/testimonials/recent"),
+      /** One review. */
+      get: call("get", "/reviews/{id}"),
+      /** Shows a review's words on its product's page (`shown: true`) or hides them; 409 for a buyer's never allowed. */
+      update: call("post", "/reviews/{id}")
+    },
     feeds: {
       payments: call("get", "/memberships/payments"),
       changes: call("get", "/memberships/changes"),

@@ -15,6 +15,9 @@ import { StorePaidQuestions } from "../questions/paid-questions.js"
 import { ANSWER_MAX } from "../questions/paid-question.js"
 import { PaidQuestionRow } from "../questions/question-api.js"
 import { paidQuestionJson } from "../questions/question-json.js"
+import { ReviewRow } from "../reviews/review-api.js"
+import { reviewJson } from "../reviews/review-json.js"
+import { StoreReviews } from "../reviews/reviews.js"
 import { SaleEvent } from "./sale.js"
 import { saleJson } from "./sale-json.js"
 import { isTurnedAway } from "./sale-outcome.js"
@@ -75,6 +78,7 @@ export const salesTools = Effect.gen(function* () {
   const cohorts = yield* StoreCohorts
   const codes = yield* StoreDiscountCodes
   const questions = yield* StorePaidQuestions
+  const reviews = yield* StoreReviews
   const questionJson = (question: Parameters<typeof questions.answerUrl>[0]) =>
     paidQuestionJson(question, questions.answerUrl(question))
   const storeOf = yield* makeStoreOfCall
@@ -94,7 +98,7 @@ export const salesTools = Effect.gen(function* () {
       // Not idempotent: a repeated create_code without code makes a second code.
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer).",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal(
@@ -108,10 +112,13 @@ export const salesTools = Effect.gen(function* () {
           "disable_code",
           "list_questions",
           "get_question",
-          "answer_question"
+          "answer_question",
+          "list_reviews",
+          "hide_review",
+          "show_review"
         ).annotations({
           description:
-            "record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer."
+            "record needs event, productId, email; get, refund saleId; create_code productId, kind, value; get_code, disable_code codeId; get_question questionId; answer_question questionId, answer; hide_review, show_review reviewId."
         }),
         saleId: text(200, "Sale id (purchase:…)."),
         event: Schema.optional(SaleEvent.annotations({ description: "Sale event to record." })),
@@ -147,8 +154,14 @@ export const salesTools = Effect.gen(function* () {
         questionStatus: Schema.optional(
           Schema.Literal("open", "answered").annotations({ description: "list_questions: only open or answered." })
         ),
-        createdAfter: text(40, "list, list_codes, list_questions: created after (ISO)."),
-        createdBefore: text(40, "list, list_codes, list_questions: created before (ISO)."),
+        reviewId: text(100, "Review id (rev_…)."),
+        reviewOrigin: Schema.optional(
+          Schema.Literal("buyer", "imported").annotations({
+            description: "list_reviews: only buyers' reviews or imported testimonials."
+          })
+        ),
+        createdAfter: text(40, "list, list_codes, list_questions, list_reviews: created after (ISO)."),
+        createdBefore: text(40, "list, list_codes, list_questions, list_reviews: created before (ISO)."),
         limit: Schema.optional(Limit),
         cursor: Schema.optional(Cursor)
       },
@@ -156,7 +169,8 @@ export const salesTools = Effect.gen(function* () {
         sales: Schema.optional(Schema.Array(SaleRow).annotations({ description: "list: the sales, newest first." })),
         nextCursor: Schema.optional(
           Schema.String.annotations({
-            description: "list, list_codes, list_questions: pass as cursor for the next page; absent on the last."
+            description:
+              "list, list_codes, list_questions, list_reviews: pass as cursor for the next page; absent on the last."
           })
         ),
         sale: Schema.optional(SaleRow.annotations({ description: `get, refund: ${SALE_ROW}` })),
@@ -178,6 +192,17 @@ export const salesTools = Effect.gen(function* () {
         ),
         question: Schema.optional(
           PaidQuestionRow.annotations({ description: "get_question, answer_question: as GET /paid-questions/<id>." })
+        ),
+        reviews: Schema.optional(
+          Schema.Array(ReviewRow).annotations({
+            description: "list_reviews: newest first; shown says whether its words are on the product's page."
+          })
+        ),
+        review: Schema.optional(
+          ReviewRow.annotations({
+            description:
+              "hide_review, show_review: the review now. A buyer's review shows only if they allowed quoting it."
+          })
         )
       },
       handler: (input, context) =>
@@ -260,6 +285,21 @@ export const salesTools = Effect.gen(function* () {
               const questionId = yield* need(input.questionId, "questionId", "answer_question")
               const answer = yield* need(input.answer, "answer", "answer_question")
               return { question: questionJson(yield* questions.answer(caller, questionId, answer)) }
+            }
+            case "list_reviews": {
+              const { page, created } = yield* readToolPaging(input)
+              const found = yield* reviews.listPage(caller, {
+                productId: input.productId,
+                origin: input.reviewOrigin,
+                page,
+                created
+              })
+              return { reviews: found.rows.map(reviewJson), ...nextCursorOf(found) }
+            }
+            case "hide_review":
+            case "show_review": {
+              const reviewId = yield* need(input.reviewId, "reviewId", input.action)
+              return { review: reviewJson(yield* reviews.setShown(caller, reviewId, input.action === "show_review")) }
             }
           }
         }).pipe(saleFieldNames)
