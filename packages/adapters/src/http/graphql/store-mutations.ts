@@ -9,12 +9,14 @@ import {
   paidQuestionJson,
   productApiAnswer,
   removeAccessJson,
+  reviewJson,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
   StoreCustomers,
   StoreDiscountCodes,
   StorePaidQuestions,
+  StoreReviews,
   StoreSales,
   type StoreSettingsPatch,
   StoreSetup,
@@ -75,8 +77,8 @@ interface StoreChange<I> {
 }
 
 /**
- * The store's changes as mutations: products, sales, customers, discount codes, paid questions and webhooks, each
- * calling the service the store API's handler calls, its input the endpoint's body schema and its answer the
+ * The store's changes as mutations: products, sales, customers, discount codes, paid questions, reviews and webhooks,
+ * each calling the service the store API's handler calls, its input the endpoint's body schema and its answer the
  * endpoint's success or a ToolFailure.
  */
 export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLObjectType) =>
@@ -89,6 +91,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const codes = yield* StoreDiscountCodes
     const codeContext = yield* makeDiscountCodeContext
     const questions = yield* StorePaidQuestions
+    const reviews = yield* StoreReviews
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
     // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
@@ -148,6 +151,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       cohort: payloadOf("customers", "cohort"),
       createDiscountCode: payloadOf("discountCodes", "create"),
       answerPaidQuestion: payloadOf("paidQuestions", "answer"),
+      setReviewShown: payloadOf("reviews", "update"),
       createWebhook: payloadOf("webhooks", "create"),
       updateWebhook: payloadOf("webhooks", "update"),
       rollSecret: payloadOf("webhooks", "rollSecret"),
@@ -281,6 +285,20 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
         Effect.map(questions.answer(caller, id, input.answer), (question) => ({
           ok: true as const,
           question: paidQuestionJson(question, questions.answerUrl(question))
+        }))
+    })
+    offer<{ readonly shown: boolean }>("setReviewShown", {
+      description:
+        "Hides a review's words from its product's page (shown false) or shows them again, by its id (rev_…); a " +
+        "buyer's review shows only if they let the seller quote it, else conflict. A hidden buyer's rating still " +
+        "counts (POST /reviews/<id>).",
+      payload: derived("reviews", "update", "SetReviewShownPayload"),
+      body: bodies.setReviewShown,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.map(reviews.setShown(caller, id, input.shown), (review) => ({
+          ok: true as const,
+          review: reviewJson(review)
         }))
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {

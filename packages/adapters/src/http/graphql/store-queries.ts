@@ -61,6 +61,7 @@ import { failureError } from "./errors.js"
 import type { GraphqlKit } from "./parts.js"
 import { makeDiscountCodeContext, readCaller, type StoreFailure } from "./store-contract.js"
 import { paidQuestionQueries } from "./store-paid-questions.js"
+import { reviewQueries } from "./store-reviews.js"
 
 /** What the store API's paged lists answer (`PageOf`). */
 interface StorePage {
@@ -112,6 +113,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
     const codeContext = yield* makeDiscountCodeContext
     const webhooks = yield* Webhooks
     const questions = yield* paidQuestionQueries(kit)
+    const reviews = yield* reviewQueries(kit)
 
     /** A connection over one of the store API's paged lists. */
     const pagedField = <S>(
@@ -215,15 +217,24 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
       )
     }
 
+    const reviewsField = (ofProduct: boolean): Field<{ readonly id: string }> => {
+      const list = reviews.list(ofProduct)
+      return pagedField(list.node, list.description, list.filters, (caller, query, args, source) =>
+        list.page(caller, query, args, ofProduct ? source.id : text(args.product))
+      )
+    }
+
     const product: GraphQLObjectType = new GraphQLObjectType({
       name: types.reserve("Product"),
-      description: "A product of the store with every field, its sales, customers and cohorts.",
+      description: "A product of the store with every field, its sales, customers, cohorts, reviews and rating.",
       fields: () => ({
         ...(types.outputFields(ProductRow, "Product") as GraphQLFieldConfigMap<unknown, GraphqlContext>),
         sales: salesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         customers: customersField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         discountCodes: discountCodesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         paidQuestions: paidQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        reviews: reviewsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        rating: reviews.rating as GraphQLFieldConfig<unknown, GraphqlContext>,
         cohorts: {
           type: new GraphQLNonNull(new GraphQLList(cohortNode)),
           description: "The product's cohorts (GET /products/<id>/cohorts).",
@@ -313,6 +324,8 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
         },
         paidQuestions: paidQuestionsField(false),
         paidQuestion: questions.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
+        reviews: reviewsField(false),
+        review: reviews.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         events: pagedField(
           eventNode,
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",

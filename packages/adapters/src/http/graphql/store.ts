@@ -6,8 +6,8 @@ import { storeQueries } from "./store-queries.js"
 
 /**
  * The store on the graph: `store(handle)` with its products, sales, customers, discount codes, paid questions,
- * events and webhooks, and the store's changes as mutations. The same services, rules and schemas as the store API
- * (`/store-app/v1`).
+ * reviews, events and webhooks, and the store's changes as mutations. The same services, rules and schemas as the
+ * store API (`/store-app/v1`).
  */
 export const storePart = (kit: GraphqlKit, connections: Connections) =>
   Effect.gen(function* () {
