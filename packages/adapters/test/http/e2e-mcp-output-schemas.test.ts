@@ -267,6 +267,11 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           })
           yield* ok("svc_manage_sales", { action: "hide_review", reviewId: reviews[0]?.id })
           yield* ok("svc_manage_sales", { action: "show_review", reviewId: reviews[0]?.id })
+          yield* ok("svc_update_creator_page", {
+            headline: "I teach writing",
+            links: [{ label: "Blog", url: "https://example.com" }],
+            featuredProductIds: [product.id]
+          })
           yield* ok("svc_manage_customer_access", { action: "grant", productId: product.id, email: "bo@example.com" })
           yield* ok("svc_import_customers", {
             rows: [{ email: "cy@example.com", productId: product.id, tags: ["vip"] }]

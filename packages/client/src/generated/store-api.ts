@@ -597,6 +597,30 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/creator-page": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Get the creator page
+         * @description The store's public page settings, with its url.
+         */
+        readonly get: operations["creatorPage.get"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        /**
+         * Change the creator page
+         * @description Changes the store's public page /s/<handle>: headline, bio, avatar, links, featured products and the sign-up block. All or none: 422 names each broken rule (links.2.url, featured_product_ids.0). Needs an API key with Store on Edit (not an automation connection).
+         */
+        readonly patch: operations["creatorPage.update"];
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/email-contacts": {
         readonly parameters: {
             readonly query?: never;
@@ -1961,6 +1985,37 @@ export interface components {
             readonly text: string;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
+        };
+        /** @description The store's public page as its creator shapes it. */
+        readonly CreatorPageRow: {
+            /** @description The public page, /s/<handle> on the server's address. */
+            readonly url: string;
+            /** @description One line under the store's name. */
+            readonly headline: string | null;
+            /** @description Plain text; blank lines part paragraphs. */
+            readonly bio: string | null;
+            /** @description The avatar: an image of the media library (med_…). */
+            readonly avatar_media_id: string | null;
+            /** @description Where the page serves the avatar; null without one. */
+            readonly avatar_url: string | null;
+            readonly links: readonly components["schemas"]["CreatorLink"][];
+            /** @description Products shown first as cards with price and rating, in this order; only live ones are shown. */
+            readonly featured_product_ids: readonly string[];
+            readonly signup: {
+                /** @description Whether the page shows the email sign-up form. */
+                readonly shown: boolean;
+                readonly heading: string;
+                /** @description A line above the form; null: none. */
+                readonly text: string | null;
+            };
+            /** @description Last change (ISO 8601); null: never set. */
+            readonly updated_at: string | null;
+        };
+        readonly CreatorLink: {
+            /** @description 1 to 60 characters, e.g. YouTube. */
+            readonly label: string;
+            /** @description An http or https address, up to 500. */
+            readonly url: string;
         };
         /** @description One person on the store's email list. */
         readonly EmailContactRow: {
@@ -8836,6 +8891,256 @@ export interface operations {
                         /** @enum {boolean} */
                         readonly ok: true;
                         readonly review: components["schemas"]["ReviewRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "creatorPage.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly creator_page: components["schemas"]["CreatorPageRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "creatorPage.update": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Up to 120 characters. */
+                    readonly headline?: string | null;
+                    /** @description Up to 2000 characters. */
+                    readonly bio?: string | null;
+                    /** @description An image or GIF of the workspace's media library (upload it first: POST /v1/media). */
+                    readonly avatar_media_id?: string | null;
+                    /** @description The whole list, up to 10, in order; null or [] removes them. */
+                    readonly links?: readonly components["schemas"]["CreatorLink"][] | null;
+                    /** @description The whole list, up to 6 product ids of this store, in order. */
+                    readonly featured_product_ids?: readonly string[] | null;
+                    readonly signup?: {
+                        readonly shown?: boolean;
+                        /** @description Up to 80 characters; null: "Join the email list". */
+                        readonly heading?: string | null;
+                        /** @description Up to 300 characters. */
+                        readonly text?: string | null;
+                    };
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly creator_page: components["schemas"]["CreatorPageRow"];
                     };
                 };
             };

@@ -2181,6 +2181,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_update_creator_page": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Update the creator page
+         * @description Shape the store's public page /s/<handle>: headline, bio, avatar (an image uploaded to the media library), up to 10 links, up to 6 featured products (cards with price and rating) and the email sign-up block. Fields left out stay; null or "" clears one; links and featuredProductIds replace the whole list. All or none. With no field it answers the page as it is.
+         */
+        readonly post: operations["svc_update_creator_page"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/media": {
         readonly parameters: {
             readonly query?: never;
@@ -19825,6 +19845,160 @@ export interface operations {
                         };
                         /** @description Pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_update_creator_page: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /** @description One line under the store's name. */
+                    readonly headline?: string | null;
+                    /** @description Plain text; blank lines part paragraphs. */
+                    readonly bio?: string | null;
+                    /** @description An image's media id (med_…), from svc_upload_scheduling_media. */
+                    readonly avatarMediaId?: string | null;
+                    /** @description The whole list of links, in order. */
+                    readonly links?: readonly {
+                        /** @description e.g. YouTube. */
+                        readonly label: string;
+                        /** @description http(s) address. */
+                        readonly url: string;
+                    }[] | null;
+                    /** @description Product ids (prod_…) shown first, in order; only live ones show. */
+                    readonly featuredProductIds?: readonly string[] | null;
+                    /** @description false hides the sign-up form. */
+                    readonly signupShown?: boolean;
+                    /** @description Its heading; null: "Join the email list". */
+                    readonly signupHeading?: string | null;
+                    /** @description A line above the sign-up form. */
+                    readonly signupText?: string | null;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description The page now, with its url. */
+                        readonly creatorPage: {
+                            /** @description The public page, /s/<handle> on the server's address. */
+                            readonly url: string;
+                            /** @description One line under the store's name. */
+                            readonly headline: string | null;
+                            /** @description Plain text; blank lines part paragraphs. */
+                            readonly bio: string | null;
+                            /** @description The avatar: an image of the media library (med_…). */
+                            readonly avatar_media_id: string | null;
+                            /** @description Where the page serves the avatar; null without one. */
+                            readonly avatar_url: string | null;
+                            readonly links: readonly {
+                                /** @description 1 to 60 characters, e.g. YouTube. */
+                                readonly label: string;
+                                /** @description An http or https address, up to 500. */
+                                readonly url: string;
+                            }[];
+                            /** @description Products shown first as cards with price and rating, in this order; only live ones are shown. */
+                            readonly featured_product_ids: readonly string[];
+                            readonly signup: {
+                                /** @description Whether the page shows the email sign-up form. */
+                                readonly shown: boolean;
+                                readonly heading: string;
+                                /** @description A line above the form; null: none. */
+                                readonly text: string | null;
+                            };
+                            /** @description Last change (ISO 8601); null: never set. */
+                            readonly updated_at: string | null;
+                        };
                     };
                 };
             };

@@ -112,7 +112,8 @@ export const TOOL_NAMES = [
   "svc_manage_content_links",
   "svc_manage_sales",
   "svc_manage_store_emails",
-  "svc_manage_forms"
+  "svc_manage_forms",
+  "svc_update_creator_page"
 ] as const
 
 /** A tool name. */
@@ -779,4 +780,10 @@ export interface ToolMethods<TOptions> {
    * Forms (quizzes); with review on, responses are applications: accept or decline adds the form's tags, a product, an email.
    */
   svc_manage_forms(input: ToolInput<"svc_manage_forms">, options?: TOptions): Promise<ToolOutput<"svc_manage_forms">>
+  /**
+   * Update the creator page (Store, write).
+   *
+   * Shape the store's public page /s/<handle>: headline, bio, avatar (an image uploaded to the media library), up to 10 links, up to 6 featured products (cards with price and rating) and the email sign-up block. Fields left out stay; null or "" clears one; links and featuredProductIds replace the whole list. All or none. With no field it answers the page as it is.
+   */
+  svc_update_creator_page(input?: ToolInput<"svc_update_creator_page">, options?: TOptions): Promise<ToolOutput<"svc_update_creator_page">>
 }

@@ -125,6 +125,12 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** Shows a review's words on its product's page (`shown: true`) or hides them; 409 for a buyer's never allowed. */
       update: call("post", "/reviews/{id}")
     },
+    creatorPage: {
+      /** The store's public page settings, with its url. */
+      get: call("get", "/creator-page"),
+      /** Changes the public page: fields given replace the kept ones (null clears), all or none. */
+      update: call("patch", "/creator-page")
+    },
     feeds: {
       payments: call("get", "/memberships/payments"),
       changes: call("get", "/memberships/changes"),

@@ -339,6 +339,31 @@ export {
 } from "./reviews/review-api.js"
 export { reviewJson, reviewPageJson } from "./reviews/review-json.js"
 export { readReviewListQuery, type ReviewListQuery } from "./reviews/review-query.js"
+export {
+  CREATOR_BIO_MAX,
+  CREATOR_FEATURED_MAX,
+  CREATOR_HEADLINE_MAX,
+  CREATOR_LINKS_MAX,
+  type CreatorLink,
+  type CreatorPage,
+  type CreatorPageChanges,
+  DEFAULT_SIGNUP_HEADING,
+  emptyCreatorPage,
+  type SignupBlock
+} from "./creator-page/creator-page.js"
+export { CreatorPagesRepo } from "./creator-page/ports.js"
+export {
+  type CreatorPageView,
+  type FeaturedProduct,
+  StoreCreatorPage
+} from "./creator-page/creator-pages.js"
+export {
+  CreatorPageAnswer,
+  CreatorPageApiGroup,
+  CreatorPageBody,
+  CreatorPageRow
+} from "./creator-page/creator-page-api.js"
+export { creatorAvatarUrl, creatorPageJson, creatorPageUrl } from "./creator-page/creator-page-json.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

@@ -10,6 +10,7 @@ import { StoreFeeds } from "./overview/feeds.js"
 import { StorePaidQuestions } from "./questions/paid-questions.js"
 import { StoreReviewRequests } from "./reviews/review-requests.js"
 import { StoreReviews } from "./reviews/reviews.js"
+import { StoreCreatorPage } from "./creator-page/creator-pages.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
@@ -41,6 +42,7 @@ export const StoreLive = Layer.mergeAll(
   StorePaidQuestions.Default,
   StoreReviews.Default,
   StoreReviewRequests.Default,
+  StoreCreatorPage.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

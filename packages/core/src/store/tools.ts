@@ -7,6 +7,7 @@ import { formTools } from "./forms/tools.js"
 import { overviewTools } from "./overview/overview-tools.js"
 import { customAiProductTools } from "./catalog/product-tools.js"
 import { reviewTools } from "./reviews/review-tools.js"
+import { creatorPageTools } from "./creator-page/creator-page-tools.js"
 import { salesTools } from "./sales/sales-tools.js"
 
 /** The Store group's tools: one toolset over the store's own services, the same ones `/store-app/v1` calls. */
@@ -20,7 +21,8 @@ export const storeTools = Effect.map(
     salesTools,
     reviewTools,
     emailTools,
-    formTools
+    formTools,
+    creatorPageTools
   ]),
   (sets) => sets.flat()
 )

@@ -10,6 +10,10 @@ export const page = (options: {
   readonly base: string
   readonly status?: number
   readonly wide?: boolean
+  /** More of the head: a description, Open Graph tags. */
+  readonly head?: Html
+  /** A public page meant to be found (a creator page); every other page asks search engines to leave it out. */
+  readonly indexable?: boolean
 }): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(
     html`<!doctype html>
@@ -17,8 +21,13 @@ export const page = (options: {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${options.title} · svc</title>
+${options.indexable === true ? html`` : html`<meta name="robots" content="noindex">`}
+<title>${options.title} · svc</title>${
+      options.head === undefined
+        ? html``
+        : html`
+${options.head}`
+    }
 <link rel="stylesheet" href="${options.base}${STYLESHEET_PATH}">
 </head>
 <body>

@@ -61,6 +61,15 @@ legend { font-weight: 600; padding: 0 .3rem; }
 .price { font-size: 1.25rem; font-weight: 700; }
 .row { display: flex; gap: .75rem; }
 .row > div { flex: 1; }
+.creator { display: flex; gap: 1rem; align-items: center; }
+.creator h1 { margin: 0; }
+.avatar { border-radius: 50%; object-fit: cover; flex: none; }
+.headline { margin: .25rem 0 0; color: var(--muted); }
+ul.links { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; }
+ul.cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 1rem; }
+.product-card { border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; }
+.product-card h3 { margin: 0 0 .25rem; }
+.product-card p { margin: .25rem 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `
 

@@ -1,4 +1,4 @@
-import type { CheckoutErrors, CheckoutOffer, PriceOption, ProductReview, RatingSummary } from "@svc/core/store"
+import type { CheckoutErrors, CheckoutOffer, PriceOption, ProductReview } from "@svc/core/store"
 import {
   discountRefusalMessage,
   priceAfterDiscount,
@@ -8,6 +8,7 @@ import {
 } from "@svc/core/store"
 import { hidden, html, page } from "../browser/index.js"
 import { fieldError, honeypot, invalidAttrs, personFields, type Typed } from "../public-pages/pages.js"
+import { ratingLine, stars } from "../public-pages/rating.js"
 
 /** The landing link's attribution, carried through the form as hidden fields. */
 export const ATTRIBUTION_FIELDS = [
@@ -52,16 +53,6 @@ const cardField = (
   html`<label for="${name}">${label}</label>
 <input id="${name}" name="${name}" type="text" inputmode="${input.inputmode}" autocomplete="${input.autocomplete}" placeholder="${input.placeholder}" value="${value}"${invalidAttrs(errors, name)}>
 ${fieldError(errors, name)}`
-
-/** Stars as text for the eye (`★★★★☆`), with the number for a screen reader. */
-const stars = (rating: number) =>
-  html`<span aria-label="${String(rating)} out of 5">${"★".repeat(rating)}${"☆".repeat(5 - rating)}</span>`
-
-/** The product's average rating, when any review carries one. */
-const ratingLine = (rating: RatingSummary) =>
-  rating.average === null
-    ? html``
-    : html`<p class="muted">${stars(Math.round(rating.average))} ${rating.average.toFixed(1)} out of 5 · ${String(rating.count)} rating${rating.count === 1 ? "" : "s"}</p>`
 
 /** The newest approved reviews, with who gave them. */
 const reviewList = (reviews: ReadonlyArray<ProductReview>) =>

@@ -1,6 +1,7 @@
 import type { Store } from "@svc/core/accounts"
-import { type Form, type Product, STORE_CURRENCY } from "@svc/core/store"
+import { type CreatorPageView, type Form, type Product, STORE_CURRENCY } from "@svc/core/store"
 import { hidden, type Html, html, page } from "../browser/index.js"
+import { ratingLine } from "./rating.js"
 
 /** Field errors by field name (`email`, `consent`, `answers.q1`), as the page marks them. */
 export type FieldErrors = Readonly<Record<string, string>>
@@ -45,36 +46,104 @@ interface PublicForm extends Shown {
   readonly csrf: string
 }
 
-/** The store's public page: its name, its live products, the email sign-up form, and its forms. */
+/** The paragraphs of a bio: blank lines part them; single line breaks stay inside one. */
+const paragraphs = (text: string) =>
+  text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+
+/** What a page's description says: the headline, else the bio's start, else whose store it is. */
+const describe = (store: Store, view: CreatorPageView) => {
+  const text = view.page.headline ?? view.page.bio ?? `${store.name}: products and email list.`
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat
+}
+
+const buyLink = (base: string, p: Product) =>
+  p.fields.checkout_mode === "external"
+    ? p.fields.checkout_url === null
+      ? html``
+      : html`<a href="${p.fields.checkout_url}" rel="noopener">Buy<span class="visually-hidden"> ${p.fields.title}</span></a>`
+    : html`<a href="${base}/c/${p.id}">${p.fields.price_cents === 0 ? "Get it" : "Buy"}<span class="visually-hidden"> ${p.fields.title}</span></a>`
+
+/**
+ * The store's public page `/s/<handle>`, as its creator shapes it: the avatar, name, headline and bio, their links,
+ * the featured products as cards with price and rating, the other live products, the email sign-up block and the
+ * forms. Search engines may list it, and it carries Open Graph tags for link previews.
+ */
 export const storePage = (
-  options: PublicForm & { readonly products: ReadonlyArray<Product>; readonly forms: ReadonlyArray<Form> }
+  options: PublicForm & { readonly view: CreatorPageView; readonly forms: ReadonlyArray<Form> }
 ) => {
-  const { store, errors = {}, typed = {} } = options
+  const { store, view, errors = {}, typed = {} } = options
+  const { page: creator } = view
   const at = `${options.base}/s/${store.handle}`
+  const description = describe(store, view)
+  const avatarUrl = view.avatar === null ? null : `${at}/avatar`
+  const head = html`<meta name="description" content="${description}">
+<link rel="canonical" href="${at}">
+<meta property="og:type" content="profile">
+<meta property="og:title" content="${store.name}">
+<meta property="og:description" content="${description}">
+<meta property="og:url" content="${at}">
+${
+  avatarUrl === null
+    ? html``
+    : html`<meta property="og:image" content="${avatarUrl}">
+<meta property="og:image:alt" content="${store.name}">`
+}
+<meta name="twitter:card" content="summary">`
   return page({
     base: options.base,
     title: store.name,
+    head,
+    indexable: true,
     ...(options.status === undefined ? {} : { status: options.status }),
     body: html`<section class="card" aria-labelledby="title">
+<header class="creator">
+${avatarUrl === null ? html`` : html`<img class="avatar" src="${avatarUrl}" alt="" width="96" height="96">`}
+<div>
 <h1 id="title">${store.name}</h1>
+${creator.headline === null ? html`` : html`<p class="headline">${creator.headline}</p>`}
+</div>
+</header>
+${creator.bio === null ? html`` : paragraphs(creator.bio).map((part) => html`<p class="asked">${part}</p>`)}
 ${
-  options.products.length === 0
+  creator.links.length === 0
     ? html``
-    : html`<h2>Products</h2>
-<ul>${options.products.map(
+    : html`<nav aria-label="Links"><ul class="links">${creator.links.map(
+        (link) => html`<li><a href="${link.url}" rel="me noopener">${link.label}</a></li>`
+      )}</ul></nav>`
+}
+${
+  view.featured.length === 0
+    ? html``
+    : html`<h2>Featured</h2>
+<ul class="cards">${view.featured.map(
+        ({ product: p, rating }) => html`<li class="product-card">
+<h3>${p.fields.title}</h3>
+${p.fields.tagline === null ? html`` : html`<p class="muted">${p.fields.tagline}</p>`}
+<p class="price">${price(p)}</p>
+${ratingLine(rating)}
+<p>${buyLink(options.base, p)}</p>
+</li>`
+      )}</ul>`
+}
+${
+  view.others.length === 0
+    ? html``
+    : html`<h2>${view.featured.length === 0 ? "Products" : "More products"}</h2>
+<ul>${view.others.map(
         (p) =>
           html`<li><strong>${p.fields.title}</strong> — ${price(p)}${
             p.fields.tagline === null ? html`` : html`<br><span class="muted">${p.fields.tagline}</span>`
-          }${
-            p.fields.checkout_mode === "external"
-              ? p.fields.checkout_url === null
-                ? html``
-                : html` <a href="${p.fields.checkout_url}" rel="noopener">Buy</a>`
-              : html` <a href="${options.base}/c/${p.id}">${p.fields.price_cents === 0 ? "Get it" : "Buy"}</a>`
-          }</li>`
+          } ${buyLink(options.base, p)}</li>`
       )}</ul>`
 }
-<h2 id="signup">Join the email list</h2>
+${
+  creator.signup.shown
+    ? html`<h2 id="signup">${creator.signup.heading}</h2>
+${creator.signup.text === null ? html`` : html`<p>${creator.signup.text}</p>`}
 <form method="post" action="${at}/signup">
 ${hidden("csrf", options.csrf)}
 ${personFields(errors, typed)}
@@ -83,7 +152,9 @@ I agree to receive emails from ${store.name}. I can unsubscribe at any time with
 ${fieldError(errors, "consent")}
 ${honeypot}
 <div class="actions"><button class="primary" type="submit">Sign up</button></div>
-</form>
+</form>`
+    : html``
+}
 ${
   options.forms.length === 0
     ? html``

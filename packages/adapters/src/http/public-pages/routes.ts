@@ -4,7 +4,8 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Store, WorkspacesRepo } from "@svc/core/accounts"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
-import { type Form, FormsRepo, ProductsRepo, StoreForms, StoreSignups } from "@svc/core/store"
+import { MediaBlobs, MediaLibrary, thumbnailKey } from "@svc/core/media"
+import { type Form, FormsRepo, StoreCreatorPage, StoreForms, StoreSignups } from "@svc/core/store"
 import { Effect, type Layer, Option } from "effect"
 import { ensureSession, errorPages } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
@@ -31,7 +32,9 @@ export const StorePagesRoutes: Layer.Layer<
   | PublicUrl
   | BrowserSessions
   | WorkspacesRepo
-  | ProductsRepo
+  | StoreCreatorPage
+  | MediaLibrary
+  | MediaBlobs
   | FormsRepo
   | StoreForms
   | StoreSignups
@@ -41,7 +44,9 @@ export const StorePagesRoutes: Layer.Layer<
     const url = yield* PublicUrl
     const sessions = yield* BrowserSessions
     const workspaces = yield* WorkspacesRepo
-    const products = yield* ProductsRepo
+    const creatorPages = yield* StoreCreatorPage
+    const media = yield* MediaLibrary
+    const blobs = yield* MediaBlobs
     const formsRepo = yield* FormsRepo
     const forms = yield* StoreForms
     const signups = yield* StoreSignups
@@ -60,12 +65,12 @@ export const StorePagesRoutes: Layer.Layer<
     const showStore = (request: HttpServerRequest, store: Store, shown: Shown = {}) =>
       Effect.gen(function* () {
         const { session, cookies } = yield* ensureSession(sessions, request, url)
-        const live = (yield* products.listAll(store.workspaceId)).filter((p) => p.status === "live")
+        const view = yield* creatorPages.publicView(store.workspaceId)
         const listed = yield* formsRepo.listPage(store.workspaceId, {}, { limit: 100, after: undefined })
         const page = storePage({
           base: url.base,
           store,
-          products: live,
+          view,
           forms: listed.rows,
           csrf: yield* sessions.formToken(session, SIGNUP_FORM),
           ...shown
@@ -185,7 +190,37 @@ export const StorePagesRoutes: Layer.Layer<
         return notePage({ base: url.base, title: "Thank you", message: "Your answers were sent.", back })
       })
 
+    /**
+     * The creator page's avatar, served from our own origin (the pages' policy loads images from nowhere else): its
+     * preview (at most 320 px, WebP) when it has one, else the image itself.
+     */
+    const avatar = Effect.gen(function* () {
+      const found = yield* storeOf
+      if (Option.isNone(found)) return notFound
+      const asset = yield* creatorPages.avatarFor(found.value.workspaceId)
+      if (asset === null) return notFound
+      const headers = {
+        // The address stays when the seller picks another image: a short cache lets the change show soon.
+        "cache-control": "public, max-age=300",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cross-origin-resource-policy": "same-site"
+      }
+      return asset.thumbnail === null
+        ? HttpServerResponse.stream(media.open(asset), {
+            contentType: asset.mimeType,
+            contentLength: asset.bytes,
+            headers
+          })
+        : HttpServerResponse.stream(blobs.open(thumbnailKey(asset)), {
+            contentType: asset.thumbnail.mimeType,
+            contentLength: asset.thumbnail.bytes,
+            headers
+          })
+    })
+
     yield* router.addAll([
+      HttpLayerRouter.route("GET", "/s/:handle/avatar", () => withDefectsAnswered(avatar)),
       HttpLayerRouter.route("GET", "/s/:handle", (request) =>
         withDefectsAnswered(
           Effect.flatMap(storeOf, (store) =>

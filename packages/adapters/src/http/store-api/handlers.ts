@@ -10,6 +10,7 @@ import { IdentityHandlersLive } from "./identity.js"
 import { PaidQuestionsHandlersLive } from "./paid-questions.js"
 import { ProductsHandlersLive } from "./products.js"
 import { ReviewsHandlersLive } from "./reviews.js"
+import { CreatorPageHandlersLive } from "./creator-page.js"
 import { SalesHandlersLive } from "./sales.js"
 import { SettingsHandlersLive } from "./settings.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
@@ -25,6 +26,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   FeedsHandlersLive,
   PaidQuestionsHandlersLive,
   ReviewsHandlersLive,
+  CreatorPageHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,
   FormsHandlersLive,

@@ -35,6 +35,7 @@ import paidQuestions from "./0037_paid_questions.js"
 import stripeConnect from "./0038_stripe_connect.js"
 import productReviews from "./0039_product_reviews.js"
 import reviewRequests from "./0040_review_requests.js"
+import creatorPages from "./0041_creator_pages.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -74,5 +75,6 @@ export const migrations = {
   "0037_paid_questions": paidQuestions,
   "0038_stripe_connect": stripeConnect,
   "0039_product_reviews": productReviews,
-  "0040_review_requests": reviewRequests
+  "0040_review_requests": reviewRequests,
+  "0041_creator_pages": creatorPages
 }

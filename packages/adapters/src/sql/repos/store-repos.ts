@@ -8,6 +8,7 @@ import { DiscountCodesRepoSql } from "./store-discount-codes.js"
 import { PaidQuestionsRepoSql } from "./store-paid-questions.js"
 import { ReviewRequestsRepoSql } from "./store-review-requests.js"
 import { ReviewsRepoSql } from "./store-reviews.js"
+import { CreatorPagesRepoSql } from "./store-creator-pages.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
@@ -31,6 +32,7 @@ export const StoreReposSql = Layer.mergeAll(
   PaidQuestionsRepoSql,
   ReviewsRepoSql,
   ReviewRequestsRepoSql,
+  CreatorPagesRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,
