@@ -141,7 +141,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "120 seconds" })(
         expect(unpublished).not.toContain("Writing course")
         expect(unpublished).not.toContain("<h2>Featured</h2>")
         expect(unpublished).toContain("<h2>Products</h2>")
-        })
+      })
     )
 
     it.effect("bad input is refused whole, each rule at its field, in each face's names", () =>

@@ -1920,23 +1920,21 @@ export interface components {
             readonly id: string;
             readonly product_id: string;
             /**
-             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+             * @description buyer: through the emailed review link; imported: by the seller.
              * @enum {string}
              */
             readonly origin: "buyer" | "imported";
-            /** @description Stars, 1 to 5; null on an imported one without. */
             readonly rating: number | null;
             readonly text: string;
             readonly name: string | null;
-            /** @description The buyer's email, or the one given with an import. */
             readonly email: string | null;
-            /** @description Where an imported one was given; null for a buyer's. */
+            /** @description Where an imported one was given. */
             readonly source: string | null;
-            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+            /** @description Its words are on the product's page (a buyer's only if they allowed quoting). */
             readonly shown: boolean;
-            /** @description When it was given. */
+            /** @description ISO 8601 timestamp, UTC. */
             readonly given_at: string;
-            /** @description When it was recorded here. */
+            /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
         /** @description A buyer's review (imported testimonials left out). */
@@ -1988,33 +1986,26 @@ export interface components {
         };
         /** @description The store's public page as its creator shapes it. */
         readonly CreatorPageRow: {
-            /** @description The public page, /s/<handle> on the server's address. */
+            /** @description The public page. */
             readonly url: string;
-            /** @description One line under the store's name. */
             readonly headline: string | null;
-            /** @description Plain text; blank lines part paragraphs. */
             readonly bio: string | null;
-            /** @description The avatar: an image of the media library (med_…). */
             readonly avatar_media_id: string | null;
-            /** @description Where the page serves the avatar; null without one. */
             readonly avatar_url: string | null;
             readonly links: readonly components["schemas"]["CreatorLink"][];
-            /** @description Products shown first as cards with price and rating, in this order; only live ones are shown. */
             readonly featured_product_ids: readonly string[];
             readonly signup: {
-                /** @description Whether the page shows the email sign-up form. */
                 readonly shown: boolean;
                 readonly heading: string;
-                /** @description A line above the form; null: none. */
                 readonly text: string | null;
             };
-            /** @description Last change (ISO 8601); null: never set. */
+            /** @description null: never set. */
             readonly updated_at: string | null;
         };
         readonly CreatorLink: {
-            /** @description 1 to 60 characters, e.g. YouTube. */
+            /** @description 1 to 60 characters. */
             readonly label: string;
-            /** @description An http or https address, up to 500. */
+            /** @description http(s), up to 500 characters. */
             readonly url: string;
         };
         /** @description One person on the store's email list. */

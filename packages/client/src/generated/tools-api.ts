@@ -1952,7 +1952,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Import product reviews
-         * @description Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating. svc_manage_sales list_reviews lists reviews; hide_review takes one off the page.
+         * @description Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
          */
         readonly post: operations["svc_import_product_reviews"];
         readonly delete?: never;
@@ -2132,7 +2132,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.
+         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -2191,8 +2191,8 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         /**
-         * Update the creator page
-         * @description Shape the store's public page /s/<handle>: headline, bio, avatar (an image uploaded to the media library), up to 10 links, up to 6 featured products (cards with price and rating) and the email sign-up block. Fields left out stay; null or "" clears one; links and featuredProductIds replace the whole list. All or none. With no field it answers the page as it is.
+         * Update creator page
+         * @description Set the public page /s/<handle>: headline, bio, avatar, links, featured products, sign-up block. Omitted fields stay; "" clears a text; a list replaces the old one. All or none; no field: reads it.
          */
         readonly post: operations["svc_update_creator_page"];
         readonly delete?: never;
@@ -18911,13 +18911,13 @@ export interface operations {
                     /** @description Review id (rev_…). */
                     readonly reviewId?: string;
                     /**
-                     * @description list_reviews: only buyers' reviews or imported testimonials.
+                     * @description list_reviews: only this origin.
                      * @enum {string}
                      */
                     readonly reviewOrigin?: "buyer" | "imported";
-                    /** @description list, list_codes, list_questions, list_reviews: created after (ISO). */
+                    /** @description Any list action: created after (ISO). */
                     readonly createdAfter?: string;
-                    /** @description list, list_codes, list_questions, list_reviews: created before (ISO). */
+                    /** @description Any list action: created before (ISO). */
                     readonly createdBefore?: string;
                     /** @description Page size, 1 to 100; default 25. */
                     readonly limit?: number;
@@ -18975,7 +18975,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
-                        /** @description list, list_codes, list_questions, list_reviews: pass as cursor for the next page; absent on the last. */
+                        /** @description Any list action: pass as cursor for the next page; absent on the last. */
                         readonly nextCursor?: string;
                         /** @description get, refund: The sale as GET /sales/<id> answers it. */
                         readonly sale?: {
@@ -19158,54 +19158,50 @@ export interface operations {
                             /** @description When it was asked (paid). */
                             readonly created_at: string;
                         };
-                        /** @description list_reviews: newest first; shown says whether its words are on the product's page. */
+                        /** @description list_reviews: newest first. */
                         readonly reviews?: readonly {
                             /** @description rev_… */
                             readonly id: string;
                             readonly product_id: string;
                             /**
-                             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+                             * @description buyer: through the emailed review link; imported: by the seller.
                              * @enum {string}
                              */
                             readonly origin: "buyer" | "imported";
-                            /** @description Stars, 1 to 5; null on an imported one without. */
                             readonly rating: number | null;
                             readonly text: string;
                             readonly name: string | null;
-                            /** @description The buyer's email, or the one given with an import. */
                             readonly email: string | null;
-                            /** @description Where an imported one was given; null for a buyer's. */
+                            /** @description Where an imported one was given. */
                             readonly source: string | null;
-                            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+                            /** @description Its words are on the product's page (a buyer's only if they allowed quoting). */
                             readonly shown: boolean;
-                            /** @description When it was given. */
+                            /** @description ISO 8601 timestamp, UTC. */
                             readonly given_at: string;
-                            /** @description When it was recorded here. */
+                            /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         }[];
-                        /** @description hide_review, show_review: the review now. A buyer's review shows only if they allowed quoting it. */
+                        /** @description hide_review, show_review: the review now. */
                         readonly review?: {
                             /** @description rev_… */
                             readonly id: string;
                             readonly product_id: string;
                             /**
-                             * @description buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported.
+                             * @description buyer: through the emailed review link; imported: by the seller.
                              * @enum {string}
                              */
                             readonly origin: "buyer" | "imported";
-                            /** @description Stars, 1 to 5; null on an imported one without. */
                             readonly rating: number | null;
                             readonly text: string;
                             readonly name: string | null;
-                            /** @description The buyer's email, or the one given with an import. */
                             readonly email: string | null;
-                            /** @description Where an imported one was given; null for a buyer's. */
+                            /** @description Where an imported one was given. */
                             readonly source: string | null;
-                            /** @description Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid. */
+                            /** @description Its words are on the product's page (a buyer's only if they allowed quoting). */
                             readonly shown: boolean;
-                            /** @description When it was given. */
+                            /** @description ISO 8601 timestamp, UTC. */
                             readonly given_at: string;
-                            /** @description When it was recorded here. */
+                            /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
                         };
                     };
@@ -19932,27 +19928,27 @@ export interface operations {
                     readonly workspaceId?: string;
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
-                    /** @description One line under the store's name. */
-                    readonly headline?: string | null;
-                    /** @description Plain text; blank lines part paragraphs. */
-                    readonly bio?: string | null;
-                    /** @description An image's media id (med_…), from svc_upload_scheduling_media. */
-                    readonly avatarMediaId?: string | null;
-                    /** @description The whole list of links, in order. */
+                    /** @description Line under the name. */
+                    readonly headline?: string;
+                    /** @description Plain text paragraphs. */
+                    readonly bio?: string;
+                    /** @description Image media id (med_…). */
+                    readonly avatarMediaId?: string;
+                    /** @description Links, in order. */
                     readonly links?: readonly {
-                        /** @description e.g. YouTube. */
+                        /** @description e.g. Blog. */
                         readonly label: string;
-                        /** @description http(s) address. */
+                        /** @description An http(s) URL. */
                         readonly url: string;
-                    }[] | null;
-                    /** @description Product ids (prod_…) shown first, in order; only live ones show. */
-                    readonly featuredProductIds?: readonly string[] | null;
-                    /** @description false hides the sign-up form. */
+                    }[];
+                    /** @description Product ids shown first (live ones). */
+                    readonly featuredProductIds?: readonly string[];
+                    /** @description false hides sign-up. */
                     readonly signupShown?: boolean;
-                    /** @description Its heading; null: "Join the email list". */
-                    readonly signupHeading?: string | null;
-                    /** @description A line above the sign-up form. */
-                    readonly signupText?: string | null;
+                    /** @description Sign-up heading. */
+                    readonly signupHeading?: string;
+                    /** @description Line above sign-up. */
+                    readonly signupText?: string;
                 };
             };
         };
@@ -19971,32 +19967,25 @@ export interface operations {
                         readonly ok: true;
                         /** @description The page now, with its url. */
                         readonly creatorPage: {
-                            /** @description The public page, /s/<handle> on the server's address. */
+                            /** @description The public page. */
                             readonly url: string;
-                            /** @description One line under the store's name. */
                             readonly headline: string | null;
-                            /** @description Plain text; blank lines part paragraphs. */
                             readonly bio: string | null;
-                            /** @description The avatar: an image of the media library (med_…). */
                             readonly avatar_media_id: string | null;
-                            /** @description Where the page serves the avatar; null without one. */
                             readonly avatar_url: string | null;
                             readonly links: readonly {
-                                /** @description 1 to 60 characters, e.g. YouTube. */
+                                /** @description 1 to 60 characters. */
                                 readonly label: string;
-                                /** @description An http or https address, up to 500. */
+                                /** @description http(s), up to 500 characters. */
                                 readonly url: string;
                             }[];
-                            /** @description Products shown first as cards with price and rating, in this order; only live ones are shown. */
                             readonly featured_product_ids: readonly string[];
                             readonly signup: {
-                                /** @description Whether the page shows the email sign-up form. */
                                 readonly shown: boolean;
                                 readonly heading: string;
-                                /** @description A line above the form; null: none. */
                                 readonly text: string | null;
                             };
-                            /** @description Last change (ISO 8601); null: never set. */
+                            /** @description null: never set. */
                             readonly updated_at: string | null;
                         };
                     };

@@ -711,7 +711,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Import product reviews (Store, write).
    *
-   * Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating. svc_manage_sales list_reviews lists reviews; hide_review takes one off the page.
+   * Import up to 200 testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.
    */
   svc_import_product_reviews(input: ToolInput<"svc_import_product_reviews">, options?: TOptions): Promise<ToolOutput<"svc_import_product_reviews">>
   /**
@@ -765,7 +765,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage sales (Store, write).
    *
-   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.
+   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**
@@ -781,9 +781,9 @@ export interface ToolMethods<TOptions> {
    */
   svc_manage_forms(input: ToolInput<"svc_manage_forms">, options?: TOptions): Promise<ToolOutput<"svc_manage_forms">>
   /**
-   * Update the creator page (Store, write).
+   * Update creator page (Store, write).
    *
-   * Shape the store's public page /s/<handle>: headline, bio, avatar (an image uploaded to the media library), up to 10 links, up to 6 featured products (cards with price and rating) and the email sign-up block. Fields left out stay; null or "" clears one; links and featuredProductIds replace the whole list. All or none. With no field it answers the page as it is.
+   * Set the public page /s/<handle>: headline, bio, avatar, links, featured products, sign-up block. Omitted fields stay; "" clears a text; a list replaces the old one. All or none; no field: reads it.
    */
   svc_update_creator_page(input?: ToolInput<"svc_update_creator_page">, options?: TOptions): Promise<ToolOutput<"svc_update_creator_page">>
 }

@@ -363,7 +363,12 @@ export {
   CreatorPageBody,
   CreatorPageRow
 } from "./creator-page/creator-page-api.js"
-export { creatorAvatarUrl, creatorPageJson, creatorPageUrl } from "./creator-page/creator-page-json.js"
+export {
+  creatorAvatarUrl,
+  creatorPageChangesOf,
+  creatorPageJson,
+  creatorPageUrl
+} from "./creator-page/creator-page-json.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

@@ -2,6 +2,9 @@ import {
   addCustomerJson,
   accessEmailSentJson,
   cohortMoveJson,
+  type CreatorPageBody,
+  creatorPageChangesOf,
+  creatorPageJson,
   discountCodeApiAnswer,
   discountCodeCreatedJson,
   type NewDiscountCodeBody,
@@ -13,8 +16,10 @@ import {
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
+  StoreCreatorPage,
   StoreCustomers,
   StoreDiscountCodes,
+  StorePages,
   StorePaidQuestions,
   StoreReviews,
   StoreSales,
@@ -77,14 +82,16 @@ interface StoreChange<I> {
 }
 
 /**
- * The store's changes as mutations: products, sales, customers, discount codes, paid questions, reviews and webhooks,
- * each calling the service the store API's handler calls, its input the endpoint's body schema and its answer the
- * endpoint's success or a ToolFailure.
+ * The store's changes as mutations: settings, creator page, products, sales, customers, discount codes, paid
+ * questions, reviews and webhooks, each calling the service the store API's handler calls, its input the endpoint's
+ * body schema and its answer the endpoint's success or a ToolFailure.
  */
 export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLObjectType) =>
   Effect.gen(function* () {
     const catalog = yield* StoreCatalog
     const setup = yield* StoreSetup
+    const creatorPage = yield* StoreCreatorPage
+    const { publicBase } = yield* StorePages
     const sales = yield* StoreSales
     const customers = yield* StoreCustomers
     const cohorts = yield* StoreCohorts
@@ -142,6 +149,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
 
     const bodies = {
       updateSettings: payloadOf("settings", "update"),
+      updateCreatorPage: payloadOf("creatorPage", "update"),
       createProduct: payloadOf("products", "create"),
       updateProduct: payloadOf("products", "update"),
       recordSale: payloadOf("sales", "record"),
@@ -169,6 +177,22 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
           Effect.mapError(settingsProblemOnWire),
           Effect.map((view) => ({ ok: true as const, settings: storeSettingsJson(view) }))
         )
+    })
+    // updateCreatorPage is the tool svc_update_creator_page's mutation (its own camelCase input): this is the store
+    // API's, named as updateStoreSettings is.
+    offer<typeof CreatorPageBody.Type>("updateStoreCreatorPage", {
+      description:
+        "Changes the store's public page /s/<handle>: headline, bio, avatar (an image of the media library), links, " +
+        'featured products and the sign-up block. A field left out stays; null or "" clears one; links and ' +
+        "featured_product_ids replace the whole list. All or none: each broken rule is one errors entry at its field " +
+        "(links.1.url, featured_product_ids.0) (PATCH /creator-page; an API key with Store set to Edit).",
+      payload: derived("creatorPage", "update", "UpdateStoreCreatorPagePayload"),
+      body: bodies.updateCreatorPage,
+      change: (caller, input) =>
+        Effect.map(creatorPage.update(caller, creatorPageChangesOf(input)), (page) => ({
+          ok: true as const,
+          creator_page: creatorPageJson(page, { publicBase, handle: caller.store.handle })
+        }))
     })
     offer<{ readonly custom_ai_id: string } & Parameters<typeof catalog.patch>[2]>("createProduct", {
       description: "Creates a product selling a Custom AI, as a draft (POST /products).",

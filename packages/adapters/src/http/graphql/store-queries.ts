@@ -60,6 +60,7 @@ import type { GraphqlContext } from "./context.js"
 import { failureError } from "./errors.js"
 import type { GraphqlKit } from "./parts.js"
 import { makeDiscountCodeContext, readCaller, type StoreFailure } from "./store-contract.js"
+import { creatorPageQuery } from "./store-creator-page.js"
 import { paidQuestionQueries } from "./store-paid-questions.js"
 import { reviewQueries } from "./store-reviews.js"
 
@@ -99,7 +100,8 @@ type Field<S> = GraphQLFieldConfig<S, GraphqlContext, ListArgs>
 
 /**
  * `store(handle)`: the credential's store as the store API reads it (same tokens, store access part, plan gate),
- * with its products, sales, customers, event log and webhooks. Lists are connections over the API's keyset pages.
+ * with its settings, creator page, products, sales, customers, event log and webhooks. Lists are connections over the
+ * API's keyset pages.
  */
 export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
   Effect.gen(function* () {
@@ -114,6 +116,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
     const webhooks = yield* Webhooks
     const questions = yield* paidQuestionQueries(kit)
     const reviews = yield* reviewQueries(kit)
+    const creatorPage = yield* creatorPageQuery(kit)
 
     /** A connection over one of the store API's paged lists. */
     const pagedField = <S>(
@@ -289,6 +292,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
             return storeSettingsJson(await context.run(setup.readFor(caller)))
           }
         },
+        creatorPage: creatorPage as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         product: {
           type: product,
           description: "One product by id (GET /products/<id>); another store's id is not found.",

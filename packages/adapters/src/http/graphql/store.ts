@@ -5,9 +5,9 @@ import { storeMutations } from "./store-mutations.js"
 import { storeQueries } from "./store-queries.js"
 
 /**
- * The store on the graph: `store(handle)` with its products, sales, customers, discount codes, paid questions,
- * reviews, events and webhooks, and the store's changes as mutations. The same services, rules and schemas as the
- * store API (`/store-app/v1`).
+ * The store on the graph: `store(handle)` with its settings, creator page, products, sales, customers, discount codes,
+ * paid questions, reviews, events and webhooks, and the store's changes as mutations. The same services, rules and
+ * schemas as the store API (`/store-app/v1`).
  */
 export const storePart = (kit: GraphqlKit, connections: Connections) =>
   Effect.gen(function* () {

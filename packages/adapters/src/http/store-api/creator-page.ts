@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { type CreatorPage, creatorPageJson, StoreCreatorPage, StorePages } from "@svc/core/store"
+import { type CreatorPage, creatorPageChangesOf, creatorPageJson, StoreCreatorPage, StorePages } from "@svc/core/store"
 import type { StoreCaller } from "@svc/core/store"
 import { StoreApi } from "@svc/core/store-api"
 import { Effect } from "effect"
@@ -21,19 +21,7 @@ export const CreatorPageHandlersLive = HttpApiBuilder.group(StoreApi, "creatorPa
       )
       .handle("update", ({ payload }) =>
         withCaller("creatorPage.update", (caller) =>
-          answer(
-            Effect.map(
-              pages.update(caller, {
-                headline: payload.headline,
-                bio: payload.bio,
-                avatarMediaId: payload.avatar_media_id,
-                links: payload.links,
-                featuredProductIds: payload.featured_product_ids,
-                signup: payload.signup
-              }),
-              one(caller)
-            )
-          )
+          answer(Effect.map(pages.update(caller, creatorPageChangesOf(payload)), one(caller)))
         )
       )
   })

@@ -18,27 +18,21 @@ const nullableString = Schema.NullOr(Schema.String)
 
 /** One link of a creator page, on the wire. */
 export const CreatorLinkRow = Schema.Struct({
-  label: Schema.String.annotations({ description: `1 to ${CREATOR_LINK_LABEL_MAX} characters, e.g. YouTube.` }),
-  url: Schema.String.annotations({ description: `An http or https address, up to ${CREATOR_LINK_URL_MAX}.` })
+  label: Schema.String.annotations({ description: `1 to ${CREATOR_LINK_LABEL_MAX} characters.` }),
+  url: Schema.String.annotations({ description: `http(s), up to ${CREATOR_LINK_URL_MAX} characters.` })
 }).annotations({ identifier: "CreatorLink", parseOptions: { onExcessProperty: "error" } })
 
 /** The store's creator page as the store API answers it. */
 export const CreatorPageRow = Schema.Struct({
-  url: Schema.String.annotations({ description: "The public page, /s/<handle> on the server's address." }),
-  headline: nullableString.annotations({ description: "One line under the store's name." }),
-  bio: nullableString.annotations({ description: "Plain text; blank lines part paragraphs." }),
-  avatar_media_id: nullableString.annotations({ description: "The avatar: an image of the media library (med_…)." }),
-  avatar_url: nullableString.annotations({ description: "Where the page serves the avatar; null without one." }),
+  url: Schema.String.annotations({ description: "The public page." }),
+  headline: nullableString,
+  bio: nullableString,
+  avatar_media_id: nullableString,
+  avatar_url: nullableString,
   links: Schema.Array(CreatorLinkRow),
-  featured_product_ids: Schema.Array(Schema.String).annotations({
-    description: "Products shown first as cards with price and rating, in this order; only live ones are shown."
-  }),
-  signup: Schema.Struct({
-    shown: Schema.Boolean.annotations({ description: "Whether the page shows the email sign-up form." }),
-    heading: Schema.String,
-    text: nullableString.annotations({ description: "A line above the form; null: none." })
-  }),
-  updated_at: Schema.NullOr(Schema.String).annotations({ description: "Last change (ISO 8601); null: never set." })
+  featured_product_ids: Schema.Array(Schema.String),
+  signup: Schema.Struct({ shown: Schema.Boolean, heading: Schema.String, text: nullableString }),
+  updated_at: Schema.NullOr(Schema.String).annotations({ description: "null: never set." })
 }).annotations({ identifier: "CreatorPageRow", description: "The store's public page as its creator shapes it." })
 
 /** What `PATCH /creator-page` takes: each field given replaces the kept one; null or "" clears it. */

@@ -1,5 +1,5 @@
-import type { CreatorPage } from "./creator-page.js"
-import type { CreatorPageRow } from "./creator-page-api.js"
+import type { CreatorPage, CreatorPageChanges } from "./creator-page.js"
+import type { CreatorPageBody, CreatorPageRow } from "./creator-page-api.js"
 
 /** The public page's address and its avatar's. */
 export const creatorPageUrl = (publicBase: string, handle: string) => `${publicBase}/s/${encodeURIComponent(handle)}`
@@ -19,4 +19,14 @@ export const creatorPageJson = (
   featured_product_ids: [...page.featuredProductIds],
   signup: { shown: page.signup.shown, heading: page.signup.heading, text: page.signup.text },
   updated_at: page.updatedAt === null ? null : page.updatedAt.toISOString()
+})
+
+/** The body of `PATCH /creator-page` (and the graph's mutation) as the page's changes. */
+export const creatorPageChangesOf = (body: typeof CreatorPageBody.Type): CreatorPageChanges => ({
+  headline: body.headline,
+  bio: body.bio,
+  avatarMediaId: body.avatar_media_id,
+  links: body.links,
+  featuredProductIds: body.featured_product_ids,
+  signup: body.signup
 })

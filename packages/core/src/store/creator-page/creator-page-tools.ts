@@ -17,12 +17,13 @@ import { CreatorPageRow } from "./creator-page-api.js"
 import { creatorPageJson } from "./creator-page-json.js"
 import { saidWithPaths, StoreCreatorPage } from "./creator-pages.js"
 
+// "" clears a text and [] empties a list: no null, so each field is one plain type (and the input decodes fast).
 const clearable = (max: number, description: string) =>
-  Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(max)))).annotations({ description })
+  Schema.optional(Schema.String.pipe(Schema.maxLength(max)).annotations({ description }))
 
 const Link = Schema.Struct({
-  label: Schema.String.pipe(Schema.maxLength(CREATOR_LINK_LABEL_MAX)).annotations({ description: "e.g. YouTube." }),
-  url: Schema.String.pipe(Schema.maxLength(CREATOR_LINK_URL_MAX)).annotations({ description: "http(s) address." })
+  label: Schema.String.pipe(Schema.maxLength(CREATOR_LINK_LABEL_MAX)).annotations({ description: "e.g. Blog." }),
+  url: Schema.String.pipe(Schema.maxLength(CREATOR_LINK_URL_MAX)).annotations({ description: "An http(s) URL." })
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 const TOOL_FIELDS: Readonly<Record<string, string>> = {
@@ -51,27 +52,27 @@ export const creatorPageTools = Effect.gen(function* () {
   return [
     defineTool({
       name: "svc_update_creator_page",
-      title: "Update the creator page",
+      title: "Update creator page",
       group: "Store",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Shape the store's public page /s/<handle>: headline, bio, avatar (an image uploaded to the media library), up to ${CREATOR_LINKS_MAX} links, up to ${CREATOR_FEATURED_MAX} featured products (cards with price and rating) and the email sign-up block. Fields left out stay; null or "" clears one; links and featuredProductIds replace the whole list. All or none. With no field it answers the page as it is.`,
+      description: `Set the public page /s/<handle>: headline, bio, avatar, links, featured products, sign-up block. Omitted fields stay; "" clears a text; a list replaces the old one. All or none; no field: reads it.`,
       input: {
         storeHandle: StoreHandleField,
-        headline: clearable(CREATOR_HEADLINE_MAX, "One line under the store's name."),
-        bio: clearable(CREATOR_BIO_MAX, "Plain text; blank lines part paragraphs."),
-        avatarMediaId: clearable(100, "An image's media id (med_…), from svc_upload_scheduling_media."),
-        links: Schema.optional(Schema.NullOr(Schema.Array(Link).pipe(Schema.maxItems(CREATOR_LINKS_MAX)))).annotations({
-          description: "The whole list of links, in order."
-        }),
+        headline: clearable(CREATOR_HEADLINE_MAX, "Line under the name."),
+        bio: clearable(CREATOR_BIO_MAX, "Plain text paragraphs."),
+        avatarMediaId: clearable(100, "Image media id (med_…)."),
+        links: Schema.optional(
+          Schema.Array(Link).pipe(Schema.maxItems(CREATOR_LINKS_MAX)).annotations({ description: "Links, in order." })
+        ),
         featuredProductIds: Schema.optional(
-          Schema.NullOr(
-            Schema.Array(Schema.String.pipe(Schema.maxLength(100))).pipe(Schema.maxItems(CREATOR_FEATURED_MAX))
-          )
-        ).annotations({ description: "Product ids (prod_…) shown first, in order; only live ones show." }),
-        signupShown: Schema.optional(Schema.Boolean).annotations({ description: "false hides the sign-up form." }),
-        signupHeading: clearable(SIGNUP_HEADING_MAX, 'Its heading; null: "Join the email list".'),
-        signupText: clearable(SIGNUP_TEXT_MAX, "A line above the sign-up form.")
+          Schema.Array(Schema.String.pipe(Schema.maxLength(100)).annotations({ description: "prod_…" }))
+            .pipe(Schema.maxItems(CREATOR_FEATURED_MAX))
+            .annotations({ description: "Product ids shown first (live ones)." })
+        ),
+        signupShown: Schema.optional(Schema.Boolean.annotations({ description: "false hides sign-up." })),
+        signupHeading: clearable(SIGNUP_HEADING_MAX, "Sign-up heading."),
+        signupText: clearable(SIGNUP_TEXT_MAX, "Line above sign-up.")
       },
       output: {
         creatorPage: CreatorPageRow.annotations({ description: "The page now, with its url." })

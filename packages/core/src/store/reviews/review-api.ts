@@ -59,19 +59,18 @@ export const ReviewRow = Schema.Struct({
   id: Schema.String.annotations({ description: "rev_…" }),
   product_id: Schema.String,
   origin: Schema.Literal("buyer", "imported").annotations({
-    description: "buyer: left through the review link a buyer is emailed; imported: a testimonial the seller imported."
+    description: "buyer: through the emailed review link; imported: by the seller."
   }),
-  rating: Schema.NullOr(rating).annotations({ description: "Stars, 1 to 5; null on an imported one without." }),
+  rating: Schema.NullOr(rating),
   text: Schema.String,
   name: nullableString,
-  email: nullableString.annotations({ description: "The buyer's email, or the one given with an import." }),
-  source: nullableString.annotations({ description: "Where an imported one was given; null for a buyer's." }),
+  email: nullableString,
+  source: nullableString.annotations({ description: "Where an imported one was given." }),
   shown: Schema.Boolean.annotations({
-    description:
-      "Whether its words show on the product's page. A buyer's shows when they let the seller quote it; the seller may hide any and show again one it hid."
+    description: "Its words are on the product's page (a buyer's only if they allowed quoting)."
   }),
-  given_at: iso.annotations({ description: "When it was given." }),
-  created_at: iso.annotations({ description: "When it was recorded here." })
+  given_at: iso,
+  created_at: iso
 }).annotations({ identifier: "ReviewRow", description: "A product review." })
 
 const reviewPath = Schema.Struct({ id: Schema.String.annotations({ description: "The review's id (rev_…)." }) })

@@ -33,7 +33,7 @@ export const reviewTools = Effect.gen(function* () {
       group: "Store",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      description: `Import up to ${REVIEW_IMPORT_MAX} testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating. svc_manage_sales list_reviews lists reviews; hide_review takes one off the page.`,
+      description: `Import up to ${REVIEW_IMPORT_MAX} testimonials given elsewhere onto a product's page (all or none; each marked imported, never a New Review or New Testimonial event). Repeats are left out. Answers the product's rating.`,
       input: {
         storeHandle: StoreHandleField,
         productId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({

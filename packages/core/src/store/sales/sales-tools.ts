@@ -98,7 +98,7 @@ export const salesTools = Effect.gen(function* () {
       // Not idempotent: a repeated create_code without code makes a second code.
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List product reviews (buyers' and imported), and hide or show one on its product's page.",
+        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal(
@@ -157,11 +157,11 @@ export const salesTools = Effect.gen(function* () {
         reviewId: text(100, "Review id (rev_…)."),
         reviewOrigin: Schema.optional(
           Schema.Literal("buyer", "imported").annotations({
-            description: "list_reviews: only buyers' reviews or imported testimonials."
+            description: "list_reviews: only this origin."
           })
         ),
-        createdAfter: text(40, "list, list_codes, list_questions, list_reviews: created after (ISO)."),
-        createdBefore: text(40, "list, list_codes, list_questions, list_reviews: created before (ISO)."),
+        createdAfter: text(40, "Any list action: created after (ISO)."),
+        createdBefore: text(40, "Any list action: created before (ISO)."),
         limit: Schema.optional(Limit),
         cursor: Schema.optional(Cursor)
       },
@@ -169,8 +169,7 @@ export const salesTools = Effect.gen(function* () {
         sales: Schema.optional(Schema.Array(SaleRow).annotations({ description: "list: the sales, newest first." })),
         nextCursor: Schema.optional(
           Schema.String.annotations({
-            description:
-              "list, list_codes, list_questions, list_reviews: pass as cursor for the next page; absent on the last."
+            description: "Any list action: pass as cursor for the next page; absent on the last."
           })
         ),
         sale: Schema.optional(SaleRow.annotations({ description: `get, refund: ${SALE_ROW}` })),
@@ -195,13 +194,12 @@ export const salesTools = Effect.gen(function* () {
         ),
         reviews: Schema.optional(
           Schema.Array(ReviewRow).annotations({
-            description: "list_reviews: newest first; shown says whether its words are on the product's page."
+            description: "list_reviews: newest first."
           })
         ),
         review: Schema.optional(
           ReviewRow.annotations({
-            description:
-              "hide_review, show_review: the review now. A buyer's review shows only if they allowed quoting it."
+            description: "hide_review, show_review: the review now."
           })
         )
       },
