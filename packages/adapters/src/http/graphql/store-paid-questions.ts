@@ -4,42 +4,14 @@ import {
   paidQuestionPageJson,
   PaidQuestionRow,
   readPaidQuestionListQuery,
-  type StoreCaller,
-  type StoreListQuery,
   StorePaidQuestions
 } from "@svc/core/store"
 import { Effect } from "effect"
-import {
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLInputType,
-  GraphQLNonNull,
-  type GraphQLOutputType,
-  GraphQLString,
-  getNullableType
-} from "graphql"
+import { type GraphQLFieldConfig, type GraphQLInputType, GraphQLNonNull, GraphQLString, getNullableType } from "graphql"
 import type { GraphqlContext } from "./context.js"
 import type { GraphqlKit } from "./parts.js"
-import { readCaller, type StoreFailure } from "./store-contract.js"
-
-/** A paid-question list as `storeQueries` turns it into a connection over the store API's keyset pages. */
-export interface PaidQuestionList {
-  readonly node: GraphQLOutputType
-  readonly description: string
-  readonly filters: GraphQLFieldConfigArgumentMap
-  /** One page of `GET /paid-questions`, for `query` (the page and range) and the field's filter arguments. */
-  readonly page: (
-    caller: StoreCaller,
-    query: StoreListQuery,
-    args: Readonly<Record<string, unknown>>,
-    productId: string | undefined
-  ) => Effect.Effect<
-    { readonly data: ReadonlyArray<unknown>; readonly has_more: boolean; readonly next_cursor: string },
-    StoreFailure
-  >
-}
-
-const text = (value: unknown): string | undefined => (value == null ? undefined : String(value))
+import { readCaller } from "./store-contract.js"
+import { argText, type StoreRowList } from "./store-row-list.js"
 
 /**
  * Paid questions on the graph, as the store API has them (`GET /paid-questions`, `GET /paid-questions/<id>`): the
@@ -53,7 +25,7 @@ export const paidQuestionQueries = ({ types }: GraphqlKit) =>
     const node = types.output(PaidQuestionRow, "PaidQuestion")
     const status = getNullableType(types.input(PaidQuestionRow.fields.status, "PaidQuestionStatus")) as GraphQLInputType
 
-    const list = (ofProduct: boolean): PaidQuestionList => ({
+    const list = (ofProduct: boolean): StoreRowList => ({
       node,
       description:
         "Questions buyers paid to ask, newest first, test purchases too (test says which); status open lists those " +
@@ -64,7 +36,7 @@ export const paidQuestionQueries = ({ types }: GraphqlKit) =>
       },
       page: (caller, query, args, productId) =>
         pagedAnswer(
-          readPaidQuestionListQuery({ ...query, product: productId, status: text(args.status) }),
+          readPaidQuestionListQuery({ ...query, product: productId, status: argText(args.status) }),
           (typed) => questions.listPage(caller, typed),
           paidQuestionPageJson(questions.answerUrl)
         )

@@ -4,46 +4,24 @@ import {
   ReviewRow,
   reviewJson,
   reviewPageJson,
-  type StoreCaller,
   StoreCatalog,
-  type StoreListQuery,
   StoreReviews
 } from "@svc/core/store"
 import { Effect } from "effect"
 import {
   type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
   GraphQLFloat,
   type GraphQLInputType,
   GraphQLInt,
   GraphQLNonNull,
   GraphQLObjectType,
-  type GraphQLOutputType,
   GraphQLString,
   getNullableType
 } from "graphql"
 import type { GraphqlContext } from "./context.js"
 import type { GraphqlKit } from "./parts.js"
-import { readCaller, type StoreFailure } from "./store-contract.js"
-
-/** A review list as `storeQueries` turns it into a connection over the store API's keyset pages. */
-export interface ReviewList {
-  readonly node: GraphQLOutputType
-  readonly description: string
-  readonly filters: GraphQLFieldConfigArgumentMap
-  /** One page of `GET /reviews`, for `query` (the page and range) and the field's filter arguments. */
-  readonly page: (
-    caller: StoreCaller,
-    query: StoreListQuery,
-    args: Readonly<Record<string, unknown>>,
-    productId: string | undefined
-  ) => Effect.Effect<
-    { readonly data: ReadonlyArray<unknown>; readonly has_more: boolean; readonly next_cursor: string },
-    StoreFailure
-  >
-}
-
-const text = (value: unknown): string | undefined => (value == null ? undefined : String(value))
+import { readCaller } from "./store-contract.js"
+import { argText, type StoreRowList } from "./store-row-list.js"
 
 /**
  * Product reviews on the graph, as the store API has them (`GET /reviews`, `GET /reviews/<id>`): the list of the
@@ -58,7 +36,7 @@ export const reviewQueries = ({ types }: GraphqlKit) =>
     const node = types.output(ReviewRow, "Review")
     const origin = getNullableType(types.input(ReviewRow.fields.origin, "ReviewOrigin")) as GraphQLInputType
 
-    const list = (ofProduct: boolean): ReviewList => ({
+    const list = (ofProduct: boolean): StoreRowList => ({
       node,
       description:
         "Reviews, newest recorded first: buyers' and imported testimonials (origin says which); shown says whether " +
@@ -69,7 +47,7 @@ export const reviewQueries = ({ types }: GraphqlKit) =>
       },
       page: (caller, query, args, productId) =>
         pagedAnswer(
-          readReviewListQuery({ ...query, product: productId, origin: text(args.origin) }),
+          readReviewListQuery({ ...query, product: productId, origin: argText(args.origin) }),
           (typed) => reviews.listPage(caller, typed),
           reviewPageJson
         )
