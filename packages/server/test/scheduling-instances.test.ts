@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { makeBlueskyPublisher } from "@svc/adapters/publisher"
 import { Scheduling } from "@svc/core/scheduling"
-import { Effect, Exit, Scope } from "effect"
+import { Clock, Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { type AtprotoNetworkShape, startAtprotoNetwork } from "../../adapters/test/support/atproto-network.js"
 import { atprotoTool, postgresTool, skipWithout, testPostgresUrl } from "../../adapters/test/support/external-tool.js"
@@ -81,8 +81,8 @@ describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 48
       "post.published",
       "post.failed"
     ])
-    // The account connected and the posts scheduled beside the running server (one PostgreSQL), due a few seconds on.
-    const dueAt = new Date(Date.now() + 5_000)
+    // The account connected and the posts scheduled beside the running server (one PostgreSQL), due a few seconds on:
+    // counted from when the account is connected, so a loaded machine's slow start cannot leave the first ones past.
     const postIds = await runOnCore(
       env,
       Effect.gen(function* () {
@@ -91,6 +91,7 @@ describe.skipIf(skip)("publishing across processes on PostgreSQL", { timeout: 48
           identifier: account.handle,
           appPassword: account.appPassword
         })
+        const dueAt = new Date((yield* Clock.currentTimeMillis) + 8_000)
         return yield* Effect.forEach(
           Array.from({ length: POSTS }, (_, i) => i),
           (i) =>

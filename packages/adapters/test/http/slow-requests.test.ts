@@ -9,7 +9,9 @@ import { Effect, Layer } from "effect"
 import { type HttpTimeouts, lanedServerLayer, ToolLanes } from "../../src/http/index.js"
 import { readBodyText } from "../../src/http/body.js"
 
-const timeouts: HttpTimeouts = { headersMs: 400, requestMs: 1_500, bodyIdleMs: 250, uploadMs: 4_000 }
+// The trickles pause 150 ms between writes; the idle deadline leaves them 450 ms of room, so a client timer that
+// fires late on a loaded machine (a CI run on 2 cores) is not taken for a stalled body.
+const timeouts: HttpTimeouts = { headersMs: 400, requestMs: 1_500, bodyIdleMs: 600, uploadMs: 4_000 }
 
 // Routes behind the laned server, as every face sits behind it: one echoes the body's length, one reads the body
 // and then takes longer than the body-idle deadline to answer (a slow tool call, not a slow client), and the media
