@@ -26,7 +26,7 @@ import {
 
 type Answer = Record<string, unknown>
 
-const skip = skipWithout("the Bluesky journey", atprotoTool())
+const skip = skipWithout("the Bluesky journey", await atprotoTool())
 
 let env: Record<string, string> = {}
 let dispose = async () => {}

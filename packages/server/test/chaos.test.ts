@@ -31,8 +31,8 @@ import {
   waitFor
 } from "./support/webhooks.js"
 
-const haproxy = haproxyTool()
-const postgres = postgresTool()
+const haproxy = await haproxyTool()
+const postgres = await postgresTool()
 const skip = skipWithout("the chaos test", haproxy) || skipWithout("the chaos test", postgres)
 
 const servers: Array<RunningServer> = []

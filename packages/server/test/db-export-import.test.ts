@@ -27,7 +27,7 @@ import {
   waitFor
 } from "./support/webhooks.js"
 
-const postgres = postgresTool()
+const postgres = await postgresTool()
 const skip = skipWithout("the svc db export and import journey", postgres)
 
 const work = mkdtempSync(join(tmpdir(), "svc-db-move-"))

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { dockerTool, skipWithout } from "../../adapters/test/support/external-tool.js"
 
 const root = resolve(import.meta.dirname, "../../..")
-const docker = dockerTool()
+const docker = await dockerTool()
 const skip = skipWithout("the Docker image test", docker)
 const tag = `svc-test-${randomBytes(4).toString("hex")}`
 

@@ -21,7 +21,7 @@ import { setUpSeller } from "./support/webhooks.js"
 
 type Answer = Record<string, unknown>
 
-const skip = skipWithout("the engagement journey", atprotoAppViewTool())
+const skip = skipWithout("the engagement journey", await atprotoAppViewTool())
 
 let env: Record<string, string> = {}
 let dispose = async () => {}

@@ -15,8 +15,8 @@ import { createTestSchema, type TestSchema } from "./support/postgres-schema.js"
 import { type RunningServer, startServer } from "./support/server-process.js"
 import { setUpSeller, waitFor } from "./support/webhooks.js"
 
-const haproxy = haproxyTool()
-const postgres = postgresTool()
+const haproxy = await haproxyTool()
+const postgres = await postgresTool()
 const skip = skipWithout("the HAProxy deployment test", haproxy) || skipWithout("the HAProxy deployment test", postgres)
 
 const servers: Array<RunningServer> = []

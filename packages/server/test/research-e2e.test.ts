@@ -21,7 +21,7 @@ import { setUpSeller } from "./support/webhooks.js"
 
 type Answer = Record<string, unknown>
 
-const skip = skipWithout("the research journey", atprotoAppViewTool())
+const skip = skipWithout("the research journey", await atprotoAppViewTool())
 
 let env: Record<string, string> = {}
 let dispose = async () => {}

@@ -16,8 +16,8 @@ import { createWebhook, runOnCore, setUpSeller, startReceiver, storeApi, waitFor
 
 const POSTS = 200
 const skip =
-  skipWithout("publishing across instances", atprotoTool()) ||
-  skipWithout("publishing across instances", postgresTool())
+  skipWithout("publishing across instances", await atprotoTool()) ||
+  skipWithout("publishing across instances", await postgresTool())
 const schema = `test_publish_${Math.random().toString(36).slice(2, 10)}`
 
 const admin = async (statement: string) => {

@@ -17,7 +17,7 @@ import { engineName } from "../support/database.js"
 import { skipWithout } from "../support/external-tool.js"
 import { analyticsTestLayer } from "./support.js"
 
-const skip = skipWithout("the Bluesky analytics tests on a local AppView", atprotoAppViewTool())
+const skip = skipWithout("the Bluesky analytics tests on a local AppView", await atprotoAppViewTool())
 
 const reader = makeBlueskyMetricsReader({ requestTimeout: "20 seconds" })
 const testLayer = Layer.merge(

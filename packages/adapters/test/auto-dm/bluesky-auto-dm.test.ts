@@ -22,7 +22,7 @@ import { signUp, TEST_PUBLIC_BASE, testCoreLayer } from "../support/core.js"
 import { engineName } from "../support/database.js"
 import { skipWithout } from "../support/external-tool.js"
 
-const skip = skipWithout("the auto-DM tests on a local AT Protocol network with an AppView", atprotoAppViewTool())
+const skip = skipWithout("the auto-DM tests on a local AT Protocol network with an AppView", await atprotoAppViewTool())
 
 const core = testCoreLayer(
   Layer.mergeAll(

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { TestApp } from "../support/app.js"
 import { pythonMcpTool, skipWithout } from "../support/external-tool.js"
 
-const python = pythonMcpTool()
+const python = await pythonMcpTool()
 const script = resolve(import.meta.dirname, "python_sdk_client.py")
 
 interface Seen {

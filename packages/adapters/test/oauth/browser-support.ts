@@ -9,7 +9,7 @@ import { type Browser, chromium, type Page } from "playwright-core"
 import { chromiumTool, type ExternalTool } from "../support/external-tool.js"
 
 /** Debian's Chromium on this machine, or what to install to get it. */
-export const chromiumOnMachine: ExternalTool = chromiumTool()
+export const chromiumOnMachine: ExternalTool = await chromiumTool()
 
 const chromiumPath = (): string => {
   if (chromiumOnMachine.available) return chromiumOnMachine.path

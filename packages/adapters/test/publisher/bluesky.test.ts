@@ -27,7 +27,7 @@ import {
 } from "../support/atproto-network.js"
 import { atprotoTool, skipWithout } from "../support/external-tool.js"
 
-const skip = skipWithout("the Bluesky publisher's tests", atprotoTool())
+const skip = skipWithout("the Bluesky publisher's tests", await atprotoTool())
 
 const POST = "app.bsky.feed.post"
 

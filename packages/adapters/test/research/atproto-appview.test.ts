@@ -10,7 +10,7 @@ import sharp from "sharp"
 import { AtprotoAppView, AtprotoAppViewLive, atprotoAppViewTool } from "../support/atproto-appview.js"
 import { skipWithout } from "../support/external-tool.js"
 
-const skip = skipWithout("the tests on a local AT Protocol network with an AppView", atprotoAppViewTool())
+const skip = skipWithout("the tests on a local AT Protocol network with an AppView", await atprotoAppViewTool())
 
 /** A small PNG of one colour, uploaded as a blob of the agent's account. */
 const uploadImage = (agent: AtpAgent, background: string) =>

@@ -26,7 +26,7 @@ import {
 } from "../support/atproto-appview.js"
 import { skipWithout } from "../support/external-tool.js"
 
-const skip = skipWithout("the Bluesky research source's tests", atprotoAppViewTool())
+const skip = skipWithout("the Bluesky research source's tests", await atprotoAppViewTool())
 
 const uploadImage = (agent: AtpAgent, background: string) =>
   Effect.promise(async (): Promise<BlobRef> => {

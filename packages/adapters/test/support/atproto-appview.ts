@@ -10,7 +10,8 @@
  * test skips with one line saying what to install ({@link atprotoAppViewTool}), unless `SVC_TEST_REQUIRE_EXTERNAL`
  * names `atproto-appview`, as .ci/run does.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { promisify } from "node:util"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -41,6 +42,8 @@ export interface AtprotoAppViewShape {
 
 export class AtprotoAppView extends Context.Tag("test/AtprotoAppView")<AtprotoAppView, AtprotoAppViewShape>() {}
 
+const run = promisify(execFile)
+
 const CHILD = path.join(import.meta.dirname, "atproto-appview.mjs")
 /** About 3.5 s here (loading the modules, then the AppView's 228 migrations); a cold CI disk may take several times that. */
 const START_TIMEOUT_MS = 90_000
@@ -64,7 +67,7 @@ const MISSING: Readonly<Record<number, string>> = {
  * the native better-sqlite3 of @atproto/pds). Probed in a child process, as the network will run; when one is missing,
  * `install` names that one.
  */
-export const atprotoAppViewTool = (): ExternalTool => {
+export const atprotoAppViewTool = async (): Promise<ExternalTool> => {
   const probe = [
     "const { default: pg } = await import('pg')",
     "const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 })",
@@ -72,14 +75,14 @@ export const atprotoAppViewTool = (): ExternalTool => {
     "try { const { default: Database } = await import('better-sqlite3'); new Database(':memory:').close(); await import('@atproto/dev-env') } catch { process.exit(3) }"
   ].join("; ")
   try {
-    execFileSync(process.execPath, ["--input-type=module", "-e", probe, appViewPostgresUrl()], {
-      stdio: "ignore",
+    await run(process.execPath, ["--input-type=module", "-e", probe, appViewPostgresUrl()], {
       timeout: 60_000,
       cwd: import.meta.dirname
     })
     return { id: APPVIEW_TOOL_ID, available: true, path: process.execPath }
   } catch (error) {
-    const status = (error as { status?: unknown }).status
+    // execFile's error carries the child's exit status as `code`.
+    const status = (error as { code?: unknown }).code
     const install = (typeof status === "number" ? MISSING[status] : undefined) ?? `${MISSING[2]}; and ${MISSING[3]}`
     return { id: APPVIEW_TOOL_ID, available: false, install }
   }

@@ -4,7 +4,13 @@
  * install. `.ci/run` installs them and names them in `SVC_TEST_REQUIRE_EXTERNAL` (a comma list of the ids below,
  * or `1` for all), under which a missing program fails the test instead, so CI cannot pass by skipping.
  */
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
+
+// Probes run as child processes without blocking: a test worker that waits synchronously on one (loading the AT
+// Protocol packages takes seconds, more on a loaded 2-core machine) cannot answer vitest's own calls meanwhile, which
+// then time out ("[vitest-worker]: Timeout calling onTaskUpdate").
+const run = promisify(execFile)
 
 /** Set by `.ci/run`: the external programs whose absence fails their tests instead of skipping them. */
 export const REQUIRE_EXTERNAL = "SVC_TEST_REQUIRE_EXTERNAL"
@@ -19,26 +25,37 @@ const required = (id: string): boolean => {
   return names.includes("1") || names.includes("all") || names.includes(id)
 }
 
-const onPath = (command: string): string | undefined => {
+const onPath = async (command: string): Promise<string | undefined> => {
   try {
-    const found = execFileSync("sh", ["-c", 'command -v "$1"', "sh", command], { encoding: "utf8" }).trim()
+    const found = (await run("sh", ["-c", 'command -v "$1"', "sh", command], { encoding: "utf8" })).stdout.trim()
     return found.length > 0 ? found : undefined
   } catch {
     return undefined
   }
 }
 
+/** Whether `file` with `args` runs and exits 0 within `timeout` ms. */
+const succeeds = (
+  file: string,
+  args: ReadonlyArray<string>,
+  options: { readonly timeout: number; readonly cwd?: string }
+) =>
+  run(file, [...args], { timeout: options.timeout, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }).then(
+    () => true,
+    () => false
+  )
+
 /**
  * Looks `command` up on the `PATH` (or runs `probe`, which answers the program's path when it is usable).
  * `install` is the instruction shown when it is missing.
  */
-export const findExternalTool = (options: {
+export const findExternalTool = async (options: {
   readonly id: string
   readonly command: string
   readonly install: string
-  readonly probe?: () => string | undefined
-}): ExternalTool => {
-  const path = options.probe === undefined ? onPath(options.command) : options.probe()
+  readonly probe?: () => Promise<string | undefined>
+}): Promise<ExternalTool> => {
+  const path = await (options.probe === undefined ? onPath(options.command) : options.probe())
   return path === undefined
     ? { id: options.id, available: false, install: options.install }
     : { id: options.id, available: true, path }
@@ -58,7 +75,7 @@ export const skipWithout = (what: string, tool: ExternalTool): boolean => {
 }
 
 /** Debian's Chromium, which the browser tests drive through playwright-core (never a downloaded browser). */
-export const chromiumTool = (): ExternalTool =>
+export const chromiumTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "chromium",
     command: "chromium",
@@ -72,25 +89,22 @@ export const PYTHON_MCP_PIN = "mcp~=2.3.0"
  * A Python that can import the official MCP SDK: `SVC_TEST_PYTHON` (the virtual environment `.ci/run` makes) or
  * `python3` on the PATH.
  */
-export const pythonMcpTool = (): ExternalTool =>
+export const pythonMcpTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "python-mcp",
     command: "python3",
     install: `python3 -m venv .venv-interop && .venv-interop/bin/pip install '${PYTHON_MCP_PIN}', then SVC_TEST_PYTHON=.venv-interop/bin/python`,
-    probe: () => {
-      const python = process.env.SVC_TEST_PYTHON ?? onPath("python3")
+    probe: async () => {
+      const python = process.env.SVC_TEST_PYTHON ?? (await onPath("python3"))
       if (python === undefined) return undefined
-      try {
-        execFileSync(python, ["-c", "import mcp.client.streamable_http"], { stdio: "ignore", timeout: 30_000 })
-        return python
-      } catch {
-        return undefined
-      }
+      return (await succeeds(python, ["-c", "import mcp.client.streamable_http"], { timeout: 30_000 }))
+        ? python
+        : undefined
     }
   })
 
 /** Debian's HAProxy, in front of several `svc serve` in the deployment test (deploy/haproxy.cfg). */
-export const haproxyTool = (): ExternalTool =>
+export const haproxyTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "haproxy",
     command: "haproxy",
@@ -98,19 +112,13 @@ export const haproxyTool = (): ExternalTool =>
   })
 
 /** A Docker daemon that answers (`docker info`), for building and running the image (the repository's Dockerfile). */
-export const dockerTool = (): ExternalTool =>
+export const dockerTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "docker",
     command: "docker",
     install: "a running Docker daemon that `docker info` reaches, able to pull node:20-bookworm-slim",
-    probe: () => {
-      try {
-        execFileSync("docker", ["info", "--format", "{{.ServerVersion}}"], { stdio: "ignore", timeout: 15_000 })
-        return "docker"
-      } catch {
-        return undefined
-      }
-    }
+    probe: async () =>
+      (await succeeds("docker", ["info", "--format", "{{.ServerVersion}}"], { timeout: 15_000 })) ? "docker" : undefined
   })
 
 /** Where the multi-instance tests that run outside the storage passes find PostgreSQL. */
@@ -123,28 +131,24 @@ export const testPostgresUrl = (): string =>
  * A PostgreSQL that answers at {@link testPostgresUrl}, for the tests that need several instances on one database
  * whatever the pass's engine. Probed by connecting (from a child process: the probe is synchronous).
  */
-export const postgresTool = (): ExternalTool =>
+export const postgresTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "postgresql",
     command: "postgres",
     install: "a PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth, database test), or SVC_TEST_POSTGRES_URL",
-    probe: () => {
+    probe: async () => {
       const url = testPostgresUrl()
-      try {
-        execFileSync(
-          process.execPath,
-          [
-            "--input-type=module",
-            "-e",
-            "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 }); await c.connect(); await c.end()",
-            url
-          ],
-          { stdio: "ignore", timeout: 15_000, cwd: import.meta.dirname }
-        )
-        return url
-      } catch {
-        return undefined
-      }
+      const connects = await succeeds(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 }); await c.connect(); await c.end()",
+          url
+        ],
+        { timeout: 15_000, cwd: import.meta.dirname }
+      )
+      return connects ? url : undefined
     }
   })
 
@@ -153,26 +157,22 @@ export const postgresTool = (): ExternalTool =>
  * `better-sqlite3` that `npm ci` installs for this Node (built from source with python3, make and g++ where its prebuilt
  * download is out of reach, as on our machines). Probed by loading them in a child process, as atproto-pds.mjs will.
  */
-export const atprotoTool = (): ExternalTool =>
+export const atprotoTool = (): Promise<ExternalTool> =>
   findExternalTool({
     id: "atproto",
     command: "node",
     install:
       "a better-sqlite3 built for this Node under @atproto/pds (npm ci builds it where python3, make and g++ are on the PATH; then npm rebuild better-sqlite3)",
-    probe: () => {
-      try {
-        execFileSync(
-          process.execPath,
-          [
-            "--input-type=module",
-            "-e",
-            "import Database from 'better-sqlite3'; new Database(':memory:').close(); await import('@atproto/pds'); await import('@did-plc/server')"
-          ],
-          { stdio: "ignore", timeout: 60_000, cwd: import.meta.dirname }
-        )
-        return process.execPath
-      } catch {
-        return undefined
-      }
+    probe: async () => {
+      const loads = await succeeds(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          "import Database from 'better-sqlite3'; new Database(':memory:').close(); await import('@atproto/pds'); await import('@did-plc/server')"
+        ],
+        { timeout: 60_000, cwd: import.meta.dirname }
+      )
+      return loads ? process.execPath : undefined
     }
   })
