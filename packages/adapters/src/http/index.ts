@@ -13,6 +13,7 @@ import { StorePagesRoutes } from "./public-pages/routes.js"
 import { CheckoutRoutes } from "./checkout/routes.js"
 import { PaidQuestionRoutes } from "./checkout/answer-page.js"
 import { ReviewRequestRoutes } from "./checkout/review-page.js"
+import { CourseRoutes } from "./courses/routes.js"
 import { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
@@ -66,6 +67,7 @@ export { StorePagesRoutes } from "./public-pages/routes.js"
 export { CheckoutRoutes } from "./checkout/routes.js"
 export { PaidQuestionRoutes } from "./checkout/answer-page.js"
 export { ReviewRequestRoutes } from "./checkout/review-page.js"
+export { CourseRoutes } from "./courses/routes.js"
 export { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
@@ -89,6 +91,7 @@ export const ToolFacesLive = Layer.mergeAll(
   CheckoutRoutes,
   PaidQuestionRoutes,
   ReviewRequestRoutes,
+  CourseRoutes,
   StripeWebhookRoutes,
   PostFeedRoutes,
   FeedClickRoutes,

@@ -95,7 +95,7 @@ describe("the layout", () => {
     )
     expect(shown.headers.get("cache-control")).toBe("no-store")
     expect(shown.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; media-src 'self'; base-uri 'none'; frame-ancestors 'none'"
     )
     expect(shown.headers.get("x-frame-options")).toBe("DENY")
     const text = await shown.text()

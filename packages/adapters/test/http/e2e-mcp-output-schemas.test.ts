@@ -257,6 +257,7 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           yield* ok("svc_manage_sales", { action: "get_code", codeId: "launch-20" })
           yield* ok("svc_manage_sales", { action: "disable_code", codeId: discountCode.id })
           yield* ok("svc_manage_sales", { action: "list_questions" })
+          yield* ok("svc_manage_lesson_questions", { action: "list", status: "open" })
           yield* ok("svc_import_product_reviews", {
             productId: product.id,
             reviews: [{ text: "Clear and kind.", name: "Ada", rating: 5 }]

@@ -32,6 +32,8 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "lead.created",
           "contact.tagged",
           "form.completed",
+          "lesson.completed",
+          "lesson_question.created",
           "cohort_signup.created",
           "review.created",
           "testimonial.created",

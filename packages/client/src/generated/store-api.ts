@@ -597,6 +597,110 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/lessons/completed": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Lesson Completed feed
+         * @description Lessons learners marked finished in the last 30 days, newest first, up to 50: one row per lesson and learner. finished_course is true on the row that finished the course's last open lesson.
+         */
+        readonly get: operations["lessons.completed"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/lesson-questions/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Lesson Question feed
+         * @description Questions learners asked on lessons in the last 30 days, newest first, up to 50. question_id reads the question.
+         */
+        readonly get: operations["lessons.questionsRecent"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/lesson-questions": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List lesson questions
+         * @description The questions learners asked on the store's lessons, newest first. status=open lists those still to answer. Pass next_cursor as starting_after while has_more is true.
+         */
+        readonly get: operations["lessons.questions"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/lesson-questions/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Get a lesson question
+         * @description One question with its answer, if any. 404 when the store has no such question.
+         */
+        readonly get: operations["lessons.question"];
+        readonly put?: never;
+        /**
+         * Hide or show a lesson question
+         * @description Hides a question from the lesson's page, where the course's other learners read them, or shows it again. The learner who asked still sees their own.
+         */
+        readonly post: operations["lessons.update"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/lesson-questions/{id}/answer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Answer a lesson question
+         * @description Answers the question, or replaces its answer: the learner is emailed it with their lesson's link, and it shows under the question on the lesson's page unless the question is hidden. 422: an empty or too long answer.
+         */
+        readonly post: operations["lessons.answer"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/creator-page": {
         readonly parameters: {
             readonly query?: never;
@@ -1984,6 +2088,76 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
         };
+        /** @description A lesson a learner finished. */
+        readonly LessonCompletedFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The course product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            /** @description The learner's email. */
+            readonly email: string;
+            /** @description The learner's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
+            readonly lesson_id: string;
+            readonly lesson_title: string;
+            /** @description It was the course's last open lesson: the learner has now finished every lesson. */
+            readonly finished_course: boolean;
+            /** @description When it was marked finished. */
+            readonly created_at: string;
+        };
+        /** @description A question asked on a lesson. */
+        readonly LessonQuestionFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The course product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            /** @description The learner's email. */
+            readonly email: string;
+            /** @description The learner's name; null when they gave none. */
+            readonly name: string | null;
+            /** @description The question's id (lq_…): GET /lesson-questions/<id>. */
+            readonly question_id: string;
+            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
+            readonly lesson_id: string;
+            readonly lesson_title: string;
+            /** @description The question as the learner wrote it. */
+            readonly text: string;
+            /** @description When it was asked. */
+            readonly created_at: string;
+        };
+        /** @description A question a learner asked on a lesson. */
+        readonly LessonQuestionRow: {
+            /** @description lq_… */
+            readonly id: string;
+            /** @description The course product's id. */
+            readonly product_id: string;
+            readonly product_title: string;
+            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
+            readonly lesson_id: string;
+            /** @description The lesson's title when the question was asked. */
+            readonly lesson_title: string;
+            /** @description The learner's email. */
+            readonly email: string;
+            /** @description The learner's name; null when they gave none. */
+            readonly name: string | null;
+            readonly text: string;
+            /**
+             * @description open until the seller answers.
+             * @enum {string}
+             */
+            readonly status: "open" | "answered";
+            /** @description The seller's answer; null while open. */
+            readonly answer: string | null;
+            /** @description When the answer was given (or last changed). */
+            readonly answered_at: string | null;
+            /** @description Kept off the lesson's page, where the course's other learners read questions and answers. */
+            readonly hidden: boolean;
+            /** @description When it was asked. */
+            readonly created_at: string;
+        };
         /** @description The store's public page as its creator shapes it. */
         readonly CreatorPageRow: {
             /** @description The public page. */
@@ -2507,31 +2681,38 @@ export interface components {
         };
         /** @description A lesson of a course finished. */
         readonly LessonCompletedData: {
-            /** @description The product's id. */
+            /** @description The course product's id. */
             readonly product_id: string;
             readonly product_title: string;
+            /** @description The learner's email. */
             readonly email: string;
-            /** @description The person's name; null when they gave none. */
+            /** @description The learner's name; null when they gave none. */
             readonly name: string | null;
+            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
             readonly lesson_id: string;
             readonly lesson_title: string;
-            /** @description Whether it was the course's last open lesson. */
+            /** @description It was the course's last open lesson: the learner has now finished every lesson. */
             readonly finished_course: boolean;
-            /** @description When it happened (ISO 8601, UTC). */
+            /** @description When it was marked finished. */
             readonly created_at: string;
         };
         /** @description A question asked on a lesson. */
         readonly LessonQuestionCreatedData: {
-            /** @description The product's id. */
+            /** @description The course product's id. */
             readonly product_id: string;
             readonly product_title: string;
+            /** @description The learner's email. */
             readonly email: string;
-            /** @description The person's name; null when they gave none. */
+            /** @description The learner's name; null when they gave none. */
             readonly name: string | null;
+            /** @description The question's id (lq_…): GET /lesson-questions/<id>. */
             readonly question_id: string;
+            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
             readonly lesson_id: string;
+            readonly lesson_title: string;
+            /** @description The question as the learner wrote it. */
             readonly text: string;
-            /** @description When it happened (ISO 8601, UTC). */
+            /** @description When it was asked. */
             readonly created_at: string;
         };
         /** @description A buyer moved into a cohort. */
@@ -8882,6 +9063,737 @@ export interface operations {
                         /** @enum {boolean} */
                         readonly ok: true;
                         readonly review: components["schemas"]["ReviewRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.completed": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this course product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly completions: readonly components["schemas"]["LessonCompletedFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.questionsRecent": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this course product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly questions: readonly components["schemas"]["LessonQuestionFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.questions": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description Only this course product's. */
+                readonly product?: string;
+                /** @description Only this lesson's (ks_…). */
+                readonly lesson?: string;
+                /** @description open or answered. */
+                readonly status?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["LessonQuestionRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.question": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The question's id (lq_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly question: components["schemas"]["LessonQuestionRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.update": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The question's id (lq_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description true keeps it (and its answer) off the lesson's page; false shows it again. */
+                    readonly hidden: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly question: components["schemas"]["LessonQuestionRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "lessons.answer": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The question's id (lq_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The answer, 1 to 20000 characters, plain text. */
+                    readonly answer: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly question: components["schemas"]["LessonQuestionRow"];
                     };
                 };
             };

@@ -1972,7 +1972,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save Custom AI product
-         * @description Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
+         * @description Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout; answer with svc_manage_sales), changed by productId. Answers publish_checklist. Next: svc_publish_custom_ai_product.
          */
         readonly post: operations["svc_save_custom_ai_product"];
         readonly delete?: never;
@@ -2032,7 +2032,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Organize Custom AI knowledge
-         * @description File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.
+         * @description File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. For a course: its lessons, a folder a module, mediaId a lesson's video or image. Answers every source in order.
          */
         readonly post: operations["svc_organize_custom_ai_knowledge"];
         readonly delete?: never;
@@ -2132,7 +2132,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.
+         * @description Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; a Stripe sale is refunded at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -2155,6 +2155,26 @@ export interface paths {
          * @description Manage the store's email list: contacts, tags, sequences (emails sent after a start tag or product), settings.
          */
         readonly post: operations["svc_manage_store_emails"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/v1/tools/svc_manage_lesson_questions": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage lesson questions
+         * @description Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier answer), hide from the lesson's page or show again.
+         */
+        readonly post: operations["svc_manage_lesson_questions"];
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -14559,6 +14579,8 @@ export interface operations {
                             readonly folder?: string;
                             /** @description Sort order. */
                             readonly position: number;
+                            /** @description Media shown with it as a lesson. */
+                            readonly mediaId?: string;
                         }[];
                         /** @description Cursor of the next page. */
                         readonly nextCursor?: string;
@@ -15265,6 +15287,8 @@ export interface operations {
                             readonly folder?: string;
                             /** @description Sort order. */
                             readonly position: number;
+                            /** @description Media shown with it as a lesson. */
+                            readonly mediaId?: string;
                         }[];
                         /** @description Cursor of the next page. */
                         readonly nextCursor?: string;
@@ -17901,8 +17925,6 @@ export interface operations {
                             readonly faq?: boolean;
                             readonly refund_policy?: boolean;
                         } | null;
-                        /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
-                        readonly answer_within_days?: number | null;
                     };
                     /**
                      * @description live publishes, off unpublishes.
@@ -18149,6 +18171,8 @@ export interface operations {
                         readonly position?: number;
                         /** @description New title. */
                         readonly title?: string;
+                        /** @description Lesson media (med_…); "" none. */
+                        readonly mediaId?: string;
                     }[];
                 };
             };
@@ -18192,6 +18216,8 @@ export interface operations {
                             readonly folder?: string;
                             /** @description Sort order. */
                             readonly position: number;
+                            /** @description Media shown with it as a lesson. */
+                            readonly mediaId?: string;
                         }[];
                     };
                 };
@@ -19522,6 +19548,193 @@ export interface operations {
                             readonly doubleOptIn: boolean;
                         };
                         /** @description Pass as cursor for the next page; absent on the last. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
+    readonly svc_manage_lesson_questions: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description What to do. Each action reads only: list: productId, lessonId, status, limit, cursor; get: questionId; answer: questionId, answer; hide: questionId; show: questionId.
+                     * @enum {string}
+                     */
+                    readonly action: "list" | "get" | "answer" | "hide" | "show";
+                    /** @description Course (prod_…). */
+                    readonly productId?: string;
+                    /** @description Lesson id (ks_…). */
+                    readonly lessonId?: string;
+                    /**
+                     * @description Only these.
+                     * @enum {string}
+                     */
+                    readonly status?: "open" | "answered";
+                    /** @description Question id (lq_…). */
+                    readonly questionId?: string;
+                    /** @description Plain text answer. */
+                    readonly answer?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Newest first. */
+                        readonly questions?: readonly {
+                            /** @description lq_… */
+                            readonly id: string;
+                            /** @description The course product's id. */
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
+                            readonly lesson_id: string;
+                            /** @description The lesson's title when the question was asked. */
+                            readonly lesson_title: string;
+                            /** @description The learner's email. */
+                            readonly email: string;
+                            /** @description The learner's name; null when they gave none. */
+                            readonly name: string | null;
+                            readonly text: string;
+                            /**
+                             * @description open until the seller answers.
+                             * @enum {string}
+                             */
+                            readonly status: "open" | "answered";
+                            /** @description The seller's answer; null while open. */
+                            readonly answer: string | null;
+                            /** @description When the answer was given (or last changed). */
+                            readonly answered_at: string | null;
+                            /** @description Kept off the lesson's page, where the course's other learners read questions and answers. */
+                            readonly hidden: boolean;
+                            /** @description When it was asked. */
+                            readonly created_at: string;
+                        }[];
+                        /** @description The question now. */
+                        readonly question?: {
+                            /** @description lq_… */
+                            readonly id: string;
+                            /** @description The course product's id. */
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            /** @description The lesson's id (ks_…): a knowledge source of the course's Custom AI. */
+                            readonly lesson_id: string;
+                            /** @description The lesson's title when the question was asked. */
+                            readonly lesson_title: string;
+                            /** @description The learner's email. */
+                            readonly email: string;
+                            /** @description The learner's name; null when they gave none. */
+                            readonly name: string | null;
+                            readonly text: string;
+                            /**
+                             * @description open until the seller answers.
+                             * @enum {string}
+                             */
+                            readonly status: "open" | "answered";
+                            /** @description The seller's answer; null while open. */
+                            readonly answer: string | null;
+                            /** @description When the answer was given (or last changed). */
+                            readonly answered_at: string | null;
+                            /** @description Kept off the lesson's page, where the course's other learners read questions and answers. */
+                            readonly hidden: boolean;
+                            /** @description When it was asked. */
+                            readonly created_at: string;
+                        };
+                        /** @description Next page's cursor; absent on the last. */
                         readonly nextCursor?: string;
                     };
                 };

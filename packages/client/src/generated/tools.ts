@@ -112,6 +112,7 @@ export const TOOL_NAMES = [
   "svc_manage_content_links",
   "svc_manage_sales",
   "svc_manage_store_emails",
+  "svc_manage_lesson_questions",
   "svc_manage_forms",
   "svc_update_creator_page"
 ] as const
@@ -717,7 +718,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Save Custom AI product (Store, write).
    *
-   * Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.
+   * Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout; answer with svc_manage_sales), changed by productId. Answers publish_checklist. Next: svc_publish_custom_ai_product.
    */
   svc_save_custom_ai_product(input?: ToolInput<"svc_save_custom_ai_product">, options?: TOptions): Promise<ToolOutput<"svc_save_custom_ai_product">>
   /**
@@ -735,7 +736,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Organize Custom AI knowledge (Store, write).
    *
-   * File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.
+   * File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. For a course: its lessons, a folder a module, mediaId a lesson's video or image. Answers every source in order.
    */
   svc_organize_custom_ai_knowledge(input: ToolInput<"svc_organize_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_organize_custom_ai_knowledge">>
   /**
@@ -765,7 +766,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage sales (Store, write).
    *
-   * List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.
+   * Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; a Stripe sale is refunded at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**
@@ -774,6 +775,12 @@ export interface ToolMethods<TOptions> {
    * Manage the store's email list: contacts, tags, sequences (emails sent after a start tag or product), settings.
    */
   svc_manage_store_emails(input: ToolInput<"svc_manage_store_emails">, options?: TOptions): Promise<ToolOutput<"svc_manage_store_emails">>
+  /**
+   * Manage lesson questions (Store, write).
+   *
+   * Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier answer), hide from the lesson's page or show again.
+   */
+  svc_manage_lesson_questions(input: ToolInput<"svc_manage_lesson_questions">, options?: TOptions): Promise<ToolOutput<"svc_manage_lesson_questions">>
   /**
    * Manage forms (Store, write).
    *

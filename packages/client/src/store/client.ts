@@ -125,6 +125,20 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** Shows a review's words on its product's page (`shown: true`) or hides them; 409 for a buyer's never allowed. */
       update: call("post", "/reviews/{id}")
     },
+    lessons: {
+      /** The Lesson Completed feed: lessons learners finished in the last 30 days, newest first. */
+      completed: call("get", "/lessons/completed"),
+      /** The New Lesson Question feed: questions asked on lessons in the last 30 days, newest first. */
+      recentQuestions: call("get", "/lesson-questions/recent"),
+      /** Learners' questions on lessons (`product`, `lesson`, `status`: open or answered), newest first, page by page. */
+      questions: list("/lesson-questions"),
+      /** One lesson question with its answer, if any. */
+      question: call("get", "/lesson-questions/{id}"),
+      /** Answers a lesson question, or replaces its answer; the learner is emailed it. */
+      answer: call("post", "/lesson-questions/{id}/answer"),
+      /** Hides a question from the lesson's page (`hidden: true`) or shows it again. */
+      update: call("post", "/lesson-questions/{id}")
+    },
     creatorPage: {
       /** The store's public page settings, with its url. */
       get: call("get", "/creator-page"),

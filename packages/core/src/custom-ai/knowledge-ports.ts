@@ -6,6 +6,8 @@ export interface SourceLabels {
   readonly title?: string
   readonly folder?: string | null
   readonly position?: number
+  /** The media asset shown with the source when it is a course's lesson; null: none. */
+  readonly mediaId?: string | null
 }
 
 /** One source's new labels in an arrangement. */

@@ -43,6 +43,8 @@ export interface KnowledgeSource {
   readonly characters: number
   readonly folder: string | null
   readonly position: number
+  /** The media asset a course shows with this source, its lesson (a video, an image, a sound); null: none. */
+  readonly mediaId: string | null
   /** For a note source: the note's `updatedAt` when it was indexed, so a later edit is noticed. */
   readonly contentVersion: Date | null
   readonly indexedAt: Date | null

@@ -30,7 +30,8 @@ const SourceOutput = Schema.Struct({
   ref: Schema.optional(Schema.String.annotations({ description: "Note id/url/file." })),
   characters: Schema.Int.annotations({ description: "Characters." }),
   folder: Schema.optional(Schema.String.annotations({ description: "Its folder." })),
-  position: Schema.Int.annotations({ description: "Sort order." })
+  position: Schema.Int.annotations({ description: "Sort order." }),
+  mediaId: Schema.optional(Schema.String.annotations({ description: "Media shown with it as a lesson." }))
 })
 
 /** A source as the tools show it: flat, with only the fields that apply. */
@@ -43,7 +44,8 @@ const sourceJson = (s: KnowledgeSource): typeof SourceOutput.Type => ({
   ...(s.reference === null ? {} : { ref: s.reference }),
   characters: s.characters,
   ...(s.folder === null ? {} : { folder: s.folder }),
-  position: s.position
+  position: s.position,
+  ...(s.mediaId === null ? {} : { mediaId: s.mediaId })
 })
 
 const sourcesField = Schema.optional(Schema.Array(SourceOutput).annotations({ description: "Sources, in order." }))
@@ -269,7 +271,7 @@ export const knowledgeTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. Answers every source in order.",
+        "File a Custom AI's knowledge sources in folders, order (position) and rename them, several at once. For a course: its lessons, a folder a module, mediaId a lesson's video or image. Answers every source in order.",
       input: {
         customAIId: CustomAiIdField,
         changes: Schema.Array(
@@ -287,6 +289,9 @@ export const knowledgeTools = Effect.gen(function* () {
             ),
             title: Schema.optional(
               Schema.String.pipe(Schema.maxLength(SOURCE_TITLE_MAX)).annotations({ description: "New title." })
+            ),
+            mediaId: Schema.optional(
+              Schema.String.pipe(Schema.maxLength(100)).annotations({ description: `Lesson media (med_…); "" none.` })
             )
           })
         )

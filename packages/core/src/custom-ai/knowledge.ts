@@ -1,4 +1,5 @@
 import { Clock, Effect, Option } from "effect"
+import { MediaLibrary } from "../media/service.js"
 import { invalid, NotFound } from "../shared/errors.js"
 import { Ids, Transactor } from "../shared/ports.js"
 import { queryWords } from "./extractive.js"
@@ -44,6 +45,8 @@ export interface SourceArrangement {
   /** A folder name; "" takes the source out of its folder. */
   readonly folder?: string | undefined
   readonly position?: number | undefined
+  /** A media asset of the workspace shown with the source when it is a course's lesson; "" takes it off. */
+  readonly mediaId?: string | undefined
 }
 
 /** A slice of a source's text. */
@@ -62,10 +65,11 @@ export const PASSAGES_MAX = 20
 
 /** A Custom AI's knowledge: its sources (text, notes, web pages, files), kept indexed, searched and read. */
 export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/custom-ai/CustomAiKnowledge", {
-  dependencies: [CustomAis.Default],
+  dependencies: [CustomAis.Default, MediaLibrary.Default],
   effect: Effect.gen(function* () {
     const repo = yield* KnowledgeRepo
     const customAis = yield* CustomAis
+    const media = yield* MediaLibrary
     const ids = yield* Ids
     const tx = yield* Transactor
 
@@ -115,6 +119,7 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
               characters: content.text.length,
               folder: null,
               position: yield* repo.nextPosition(workspaceId, customAiId),
+              mediaId: null,
               contentVersion: content.contentVersion,
               indexedAt: at,
               createdAt: at,
@@ -297,12 +302,23 @@ export class CustomAiKnowledge extends Effect.Service<CustomAiKnowledge>()("svc/
                 `position must be a whole number from 0 to ${SOURCE_POSITION_MAX}`
               )
             }
+            const mediaId = change.mediaId?.trim()
+            if (mediaId !== undefined && mediaId.length > 0) {
+              yield* media
+                .findReady(workspaceId, [mediaId])
+                .pipe(
+                  Effect.mapError(() =>
+                    invalid(`${path}.mediaId`, `no media file ${mediaId} in this workspace; upload it first`)
+                  )
+                )
+            }
             changes.set(change.sourceId, {
               ...changes.get(change.sourceId),
               sourceId: change.sourceId,
               ...(title === undefined ? {} : { title }),
               ...(folder === undefined ? {} : { folder: folder.length === 0 ? null : folder }),
-              ...(position === undefined ? {} : { position })
+              ...(position === undefined ? {} : { position }),
+              ...(mediaId === undefined ? {} : { mediaId: mediaId.length === 0 ? null : mediaId })
             })
           }
           // One statement for the whole arrangement; a source not found undoes it (the transaction fails).

@@ -36,5 +36,9 @@ export const FEED_SELECTIONS = {
   /** `GET /reviews/recent` (New Review): each buyer's review (imported testimonials are never events). */
   reviews: { types: ["review.created"] },
   /** `GET /testimonials/recent` (New Testimonial): each buyer's review they let the seller quote. */
-  testimonials: { types: ["testimonial.created"] }
+  testimonials: { types: ["testimonial.created"] },
+  /** `GET /lessons/completed` (Lesson Completed): each lesson a learner finished. */
+  lessonsCompleted: { types: ["lesson.completed"] },
+  /** `GET /lesson-questions/recent` (New Lesson Question): each question asked on a lesson. */
+  lessonQuestions: { types: ["lesson_question.created"] }
 } as const satisfies Record<string, FeedSelection>

@@ -27,6 +27,8 @@ export const accessEmail = (access: {
   readonly included: ReadonlyArray<string>
   /** The product's content links, in the seller's order. */
   readonly links: ReadonlyArray<{ readonly title: string; readonly url: string }>
+  /** The person's course pages (the product's, or a bundle's courses), each link theirs alone. */
+  readonly courses?: ReadonlyArray<{ readonly title: string; readonly url: string }>
 }): MailContent => ({
   kind: "store.access",
   subject: `Your access to ${access.productTitle}`,
@@ -34,6 +36,7 @@ export const accessEmail = (access: {
   text: [
     accessOpening[access.occasion](access.productTitle),
     ...(access.included.length === 0 ? [] : [`It includes: ${access.included.join(", ")}.`]),
+    ...(access.courses ?? []).map((course) => `Start ${course.title} (this link is yours alone): ${course.url}`),
     ...access.links.map((link) => `${link.title}: ${link.url}`)
   ].join("\n")
 })
@@ -188,5 +191,43 @@ export const reviewRequestEmail = (request: {
     `You have had ${request.productTitle} from ${request.storeName} for a week now. Would you tell them what you think of it? A rating and a few words take a minute, and help others decide.`,
     `Leave your review here (the link is yours alone and works once): ${request.reviewUrl}`,
     "You choose on that page whether your words may be quoted on the product's page."
+  ].join("\n\n")
+})
+
+/** To the store's support email: a learner asked a question on a lesson of a course. */
+export const newLessonQuestionEmail = (question: {
+  readonly questionId: string
+  readonly productTitle: string
+  readonly lessonTitle: string
+  readonly asker: string
+  readonly text: string
+}): MailContent => ({
+  kind: "store.lesson_question_new",
+  subject: `New question on ${question.lessonTitle} (${question.productTitle})`,
+  text: [
+    `${question.asker} asked on the lesson ${question.lessonTitle} of ${question.productTitle}:`,
+    question.text,
+    `Answer it with svc_manage_lesson_questions (action answer, questionId ${question.questionId}) or POST /store-app/v1/lesson-questions/${question.questionId}/answer with {"answer": "…"}; hide it from the lesson's page with action hide.`
+  ].join("\n\n")
+})
+
+/** To a learner: the seller answered their question on a lesson (or changed the answer). */
+export const lessonAnsweredEmail = (question: {
+  readonly storeName: string
+  readonly lessonTitle: string
+  readonly question: string
+  readonly answer: string
+  /** The lesson's page for this learner; null when their course link is gone. */
+  readonly lessonUrl: string | null
+  readonly changed: boolean
+}): MailContent => ({
+  kind: "store.lesson_question_answered",
+  subject: question.changed
+    ? `${question.storeName} updated the answer to your question on ${question.lessonTitle}`
+    : `${question.storeName} answered your question on ${question.lessonTitle}`,
+  text: [
+    `Your question:\n${question.question}`,
+    `${question.changed ? "The updated answer" : "The answer"}:\n${question.answer}`,
+    ...(question.lessonUrl === null ? [] : [`The lesson, with both: ${question.lessonUrl}`])
   ].join("\n\n")
 })

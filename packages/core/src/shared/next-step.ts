@@ -14,6 +14,7 @@ export const NextStep = Schema.Union(
   Schema.TaggedStruct("ListEventTypes", {}),
   Schema.TaggedStruct("ListPaidQuestions", {}),
   Schema.TaggedStruct("ListReviews", {}),
+  Schema.TaggedStruct("ListLessonQuestions", {}),
   Schema.TaggedStruct("ChangeProduct", {})
 )
 export type NextStep = typeof NextStep.Type

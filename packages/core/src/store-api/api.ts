@@ -32,6 +32,7 @@ import { FormsApiGroup } from "../store/forms/api.js"
 import { DiscountCodesApiGroup } from "../store/checkout/discount-codes-api.js"
 import { PaidQuestionsApiGroup } from "../store/questions/question-api.js"
 import { ReviewsApiGroup } from "../store/reviews/review-api.js"
+import { LessonsApiGroup } from "../store/courses/lesson-api.js"
 import { CreatorPageApiGroup } from "../store/creator-page/creator-page-api.js"
 import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
@@ -340,6 +341,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(feeds)
   .add(PaidQuestionsApiGroup)
   .add(ReviewsApiGroup)
+  .add(LessonsApiGroup)
   .add(CreatorPageApiGroup)
   .add(EmailListApiGroup)
   .add(EmailSequencesApiGroup)

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { SaleRow } from "../store/api-rows.js"
 import { AccessHowLiteral } from "../store/overview/feed-rows.js"
 import { Billing } from "../store/catalog/product.js"
+import { lessonCompletedFields, lessonQuestionCreatedFields } from "../store/courses/lesson-api.js"
 import { paidQuestionFields } from "../store/questions/question-api.js"
 import { reviewFields, testimonialFields } from "../store/reviews/review-api.js"
 import type { WebhookEventType } from "../webhooks/event-types.js"
@@ -154,23 +155,13 @@ const CoachingApplicationCreatedData = data("CoachingApplicationCreatedData", "A
   ...createdAt
 })
 
-const LessonCompletedData = data("LessonCompletedData", "A lesson of a course finished.", {
-  ...product,
-  ...person,
-  lesson_id: Schema.String,
-  lesson_title: Schema.String,
-  finished_course: Schema.Boolean.annotations({ description: "Whether it was the course's last open lesson." }),
-  ...createdAt
-})
+const LessonCompletedData = data("LessonCompletedData", "A lesson of a course finished.", lessonCompletedFields)
 
-const LessonQuestionCreatedData = data("LessonQuestionCreatedData", "A question asked on a lesson.", {
-  ...product,
-  ...person,
-  question_id: Schema.String,
-  lesson_id: Schema.String,
-  text: Schema.String,
-  ...createdAt
-})
+const LessonQuestionCreatedData = data(
+  "LessonQuestionCreatedData",
+  "A question asked on a lesson.",
+  lessonQuestionCreatedFields
+)
 
 const CohortSignupCreatedData = data("CohortSignupCreatedData", "A buyer moved into a cohort.", {
   ...product,

@@ -12,5 +12,6 @@ export const storeApiNextSteps: NextStepWords = {
   ListEventTypes: () => "GET /webhook-events lists them",
   ListPaidQuestions: () => "GET /paid-questions lists them",
   ListReviews: () => "GET /reviews lists them",
+  ListLessonQuestions: () => "GET /lesson-questions lists them",
   ChangeProduct: () => "change it with PATCH /products/<id>"
 }

@@ -120,7 +120,7 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
       return {
         ...product,
         ...person,
-        lesson_id: "les_test_sample",
+        lesson_id: "ks_test_sample",
         lesson_title: "Lesson 1",
         finished_course: false,
         created_at: at
@@ -130,7 +130,8 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
         ...product,
         ...person,
         question_id: "lq_test_sample",
-        lesson_id: "les_test_sample",
+        lesson_id: "ks_test_sample",
+        lesson_title: "Lesson 1",
         text: "Can you explain step 2?",
         created_at: at
       }

@@ -269,6 +269,8 @@ export {
   customersFeedJson,
   emailSignupsFeedJson,
   formCompletedFeedJson,
+  lessonQuestionsFeedJson,
+  lessonsCompletedFeedJson,
   paidQuestionsFeedJson,
   reviewsFeedJson,
   testimonialsFeedJson,
@@ -369,6 +371,41 @@ export {
   creatorPageJson,
   creatorPageUrl
 } from "./creator-page/creator-page-json.js"
+export {
+  type CourseLearner,
+  type CourseModule,
+  courseOutline,
+  courseUrlOf,
+  LESSON_ANSWER_MAX,
+  LESSON_QUESTION_MAX,
+  LESSON_QUESTION_NAME_MAX,
+  type Lesson,
+  type LessonQuestion,
+  type LessonQuestionStatus,
+  lessonQuestionStatus,
+  lessonsOf,
+  lessonUrlOf
+} from "./courses/course.js"
+export { CoursesRepo } from "./courses/ports.js"
+export { isCourse } from "./courses/course-links.js"
+export {
+  type CourseView,
+  LESSON_QUESTIONS_PER_DAY,
+  NoSuchLesson,
+  type LessonQuestionInput,
+  type LessonView,
+  readLessonQuestion,
+  StoreCourses
+} from "./courses/courses.js"
+export {
+  LessonCompletedFeedRow,
+  LessonQuestionAnswer,
+  LessonQuestionFeedRow,
+  LessonQuestionRow,
+  LessonsApiGroup
+} from "./courses/lesson-api.js"
+export { lessonQuestionJson, lessonQuestionPageJson } from "./courses/lesson-question-json.js"
+export { type LessonQuestionListQuery, readLessonQuestionListQuery } from "./courses/lesson-question-query.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

@@ -11,6 +11,7 @@ import { StorePaidQuestions } from "./questions/paid-questions.js"
 import { StoreReviewRequests } from "./reviews/review-requests.js"
 import { StoreReviews } from "./reviews/reviews.js"
 import { StoreCreatorPage } from "./creator-page/creator-pages.js"
+import { StoreCourses } from "./courses/courses.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
@@ -43,6 +44,7 @@ export const StoreLive = Layer.mergeAll(
   StoreReviews.Default,
   StoreReviewRequests.Default,
   StoreCreatorPage.Default,
+  StoreCourses.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

@@ -8,6 +8,7 @@ import { overviewTools } from "./overview/overview-tools.js"
 import { customAiProductTools } from "./catalog/product-tools.js"
 import { reviewTools } from "./reviews/review-tools.js"
 import { creatorPageTools } from "./creator-page/creator-page-tools.js"
+import { lessonQuestionTools } from "./courses/lesson-question-tools.js"
 import { salesTools } from "./sales/sales-tools.js"
 
 /** The Store group's tools: one toolset over the store's own services, the same ones `/store-app/v1` calls. */
@@ -22,7 +23,8 @@ export const storeTools = Effect.map(
     reviewTools,
     emailTools,
     formTools,
-    creatorPageTools
+    creatorPageTools,
+    lessonQuestionTools
   ]),
   (sets) => sets.flat()
 )

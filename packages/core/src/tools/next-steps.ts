@@ -16,5 +16,6 @@ export const toolNextSteps: NextStepWords = {
   ListEventTypes: () => "GET /store-app/v1/webhook-events lists them",
   ListPaidQuestions: () => "svc_manage_sales with action list_questions lists them",
   ListReviews: () => "svc_manage_sales with action list_reviews lists them",
+  ListLessonQuestions: () => "svc_manage_lesson_questions with action list lists them",
   ChangeProduct: () => "change it with svc_save_custom_ai_product"
 }

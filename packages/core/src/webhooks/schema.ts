@@ -84,6 +84,8 @@ export const EMITTED_EVENT_TYPES: ReadonlySet<WebhookEventType> = new Set<Webhoo
   "contact.tagged",
   "form.completed",
   "cohort_signup.created",
+  "lesson.completed",
+  "lesson_question.created",
   "review.created",
   "testimonial.created",
   "paid_question.created",

@@ -8,7 +8,7 @@ export const noStore = { "cache-control": "no-store", pragma: "no-cache" } as co
 export const pageHeaders = {
   ...noStore,
   "content-security-policy":
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; media-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   // `same-origin` keeps `Origin` on our own form posts (no-referrer would turn it into "null").

@@ -28,6 +28,7 @@ input[type=email], input[type=password], input[type=text], input[type=number], s
 input:focus-visible, select:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 button { font: inherit; font-weight: 600; border-radius: 8px; padding: .6rem 1.1rem; border: 1px solid transparent; cursor: pointer; }
 button.primary { background: var(--accent); color: var(--accent-text); }
+a.button { display: inline-block; font-weight: 600; border-radius: 8px; padding: .6rem 1.1rem; text-decoration: none; background: var(--accent); color: var(--accent-text); }
 button.secondary { background: transparent; color: var(--text); border-color: var(--line); }
 button.danger { background: transparent; color: var(--danger); border-color: var(--danger); padding: .35rem .8rem; }
 .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
@@ -71,6 +72,13 @@ ul.cards { list-style: none; padding: 0; display: grid; grid-template-columns: r
 .product-card h3 { margin: 0 0 .25rem; }
 .product-card p { margin: .25rem 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+ol.lessons { padding-left: 1.4rem; }
+ol.lessons li { margin: .3rem 0; }
+.done { color: var(--muted); font-size: .9em; }
+progress { width: 100%; height: .6rem; }
+.lesson-body img, .lesson-media img, .lesson-media video { max-width: 100%; height: auto; }
+.lesson-body pre { overflow-x: auto; padding: .75rem; border: 1px solid var(--line); border-radius: 8px; }
+.lesson-nav { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; }
 `
 
 /** `GET /oauth/style.css`: the pages' stylesheet, cached for an hour. */

@@ -13,6 +13,8 @@ import {
   productApiAnswer,
   removeAccessJson,
   reviewJson,
+  lessonQuestionJson,
+  StoreCourses,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
@@ -99,6 +101,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const codeContext = yield* makeDiscountCodeContext
     const questions = yield* StorePaidQuestions
     const reviews = yield* StoreReviews
+    const courses = yield* StoreCourses
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
     // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
@@ -160,6 +163,8 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       createDiscountCode: payloadOf("discountCodes", "create"),
       answerPaidQuestion: payloadOf("paidQuestions", "answer"),
       setReviewShown: payloadOf("reviews", "update"),
+      answerLessonQuestion: payloadOf("lessons", "answer"),
+      setLessonQuestionHidden: payloadOf("lessons", "update"),
       createWebhook: payloadOf("webhooks", "create"),
       updateWebhook: payloadOf("webhooks", "update"),
       rollSecret: payloadOf("webhooks", "rollSecret"),
@@ -323,6 +328,32 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
         Effect.map(reviews.setShown(caller, id, input.shown), (review) => ({
           ok: true as const,
           review: reviewJson(review)
+        }))
+    })
+    offer<{ readonly answer: string }>("answerLessonQuestion", {
+      description:
+        "Answers a learner's question on a lesson, or replaces its answer, by its id (lq_…): the learner is emailed it " +
+        "with their lesson's link (POST /lesson-questions/<id>/answer).",
+      payload: derived("lessons", "answer", "AnswerLessonQuestionPayload"),
+      body: bodies.answerLessonQuestion,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.map(courses.answerQuestion(caller, id, input.answer), (question) => ({
+          ok: true as const,
+          question: lessonQuestionJson(question)
+        }))
+    })
+    offer<{ readonly hidden: boolean }>("setLessonQuestionHidden", {
+      description:
+        "Keeps a lesson question and its answer off the lesson's page (hidden true) or shows it again, by its id " +
+        "(lq_…); the learner who asked still sees their own (POST /lesson-questions/<id>).",
+      payload: derived("lessons", "update", "AnswerLessonQuestionPayload"),
+      body: bodies.setLessonQuestionHidden,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.map(courses.setHidden(caller, id, input.hidden), (question) => ({
+          ok: true as const,
+          question: lessonQuestionJson(question)
         }))
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {

@@ -63,6 +63,7 @@ import { makeDiscountCodeContext, readCaller, type StoreFailure } from "./store-
 import { creatorPageQuery } from "./store-creator-page.js"
 import { paidQuestionQueries } from "./store-paid-questions.js"
 import { reviewQueries } from "./store-reviews.js"
+import { lessonQuestionQueries } from "./store-lesson-questions.js"
 
 /** What the store API's paged lists answer (`PageOf`). */
 interface StorePage {
@@ -116,6 +117,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
     const webhooks = yield* Webhooks
     const questions = yield* paidQuestionQueries(kit)
     const reviews = yield* reviewQueries(kit)
+    const lessonQuestions = yield* lessonQuestionQueries(kit)
     const creatorPage = yield* creatorPageQuery(kit)
 
     /** A connection over one of the store API's paged lists. */
@@ -227,9 +229,17 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
       )
     }
 
+    const lessonQuestionsField = (ofProduct: boolean): Field<{ readonly id: string }> => {
+      const list = lessonQuestions.list(ofProduct)
+      return pagedField(list.node, list.description, list.filters, (caller, query, args, source) =>
+        list.page(caller, query, args, ofProduct ? source.id : text(args.product))
+      )
+    }
+
     const product: GraphQLObjectType = new GraphQLObjectType({
       name: types.reserve("Product"),
-      description: "A product of the store with every field, its sales, customers, cohorts, reviews and rating.",
+      description:
+        "A product of the store with every field, its sales, customers, cohorts, reviews, rating and lesson questions.",
       fields: () => ({
         ...(types.outputFields(ProductRow, "Product") as GraphQLFieldConfigMap<unknown, GraphqlContext>),
         sales: salesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
@@ -237,6 +247,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
         discountCodes: discountCodesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         paidQuestions: paidQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         reviews: reviewsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        lessonQuestions: lessonQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         rating: reviews.rating as GraphQLFieldConfig<unknown, GraphqlContext>,
         cohorts: {
           type: new GraphQLNonNull(new GraphQLList(cohortNode)),
@@ -330,6 +341,8 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
         paidQuestion: questions.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         reviews: reviewsField(false),
         review: reviews.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
+        lessonQuestions: lessonQuestionsField(false),
+        lessonQuestion: lessonQuestions.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         events: pagedField(
           eventNode,
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",

@@ -11,6 +11,7 @@ import { PaidQuestionsHandlersLive } from "./paid-questions.js"
 import { ProductsHandlersLive } from "./products.js"
 import { ReviewsHandlersLive } from "./reviews.js"
 import { CreatorPageHandlersLive } from "./creator-page.js"
+import { LessonsHandlersLive } from "./lessons.js"
 import { SalesHandlersLive } from "./sales.js"
 import { SettingsHandlersLive } from "./settings.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
@@ -27,6 +28,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   PaidQuestionsHandlersLive,
   ReviewsHandlersLive,
   CreatorPageHandlersLive,
+  LessonsHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,
   FormsHandlersLive,

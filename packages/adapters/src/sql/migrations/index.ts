@@ -36,6 +36,7 @@ import stripeConnect from "./0038_stripe_connect.js"
 import productReviews from "./0039_product_reviews.js"
 import reviewRequests from "./0040_review_requests.js"
 import creatorPages from "./0041_creator_pages.js"
+import courses from "./0042_courses.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -76,5 +77,6 @@ export const migrations = {
   "0038_stripe_connect": stripeConnect,
   "0039_product_reviews": productReviews,
   "0040_review_requests": reviewRequests,
-  "0041_creator_pages": creatorPages
+  "0041_creator_pages": creatorPages,
+  "0042_courses": courses
 }

@@ -24,6 +24,7 @@ interface SourceRow {
   readonly characters: number
   readonly folder: string | null
   readonly position: number
+  readonly media_id: string | null
   readonly content_version: Date | null
   readonly indexed_at: Date | null
   readonly created_at: Date
@@ -43,6 +44,7 @@ const toSource = (row: SourceRow): KnowledgeSource => ({
   characters: Number(row.characters),
   folder: row.folder,
   position: Number(row.position),
+  mediaId: row.media_id,
   contentVersion: row.content_version,
   indexedAt: row.indexed_at,
   createdAt: row.created_at,
@@ -123,11 +125,11 @@ export const KnowledgeRepoSql = Layer.effect(
           .withTransaction(
             Effect.zipRight(
               lean`INSERT INTO custom_ai_sources (id, workspace_id, custom_ai_id, kind, title, title_fixed, reference,
-                                                  status, failure, body, characters, folder, position, content_version,
+                                                  status, failure, body, characters, folder, position, media_id, content_version,
                                                   indexed_at, created_at, updated_at)
                    VALUES (${s.id}, ${s.workspaceId}, ${s.customAiId}, ${s.kind}, ${s.title}, ${s.titleFixed},
                            ${s.reference}, ${s.status}, ${s.failure}, ${content.text}, ${content.text.length},
-                           ${s.folder}, ${s.position}, ${s.contentVersion}, ${s.indexedAt}, ${s.createdAt},
+                           ${s.folder}, ${s.position}, ${s.mediaId}, ${s.contentVersion}, ${s.indexedAt}, ${s.createdAt},
                            ${s.updatedAt})`,
               insertChunks(s, content.chunks)
             )
@@ -153,7 +155,7 @@ export const KnowledgeRepoSql = Layer.effect(
                   indexed_at = ${change.at}, updated_at = ${change.at}
                 WHERE workspace_id = ${workspaceId} AND id = ${sourceId}
                 RETURNING id, workspace_id, custom_ai_id, kind, title, title_fixed, reference, status, failure,
-                          characters, folder, position, content_version, indexed_at, created_at, updated_at`
+                          characters, folder, position, media_id, content_version, indexed_at, created_at, updated_at`
               const updated = firstSource(rows)
               if (Option.isNone(updated)) return updated
               yield* lean`DELETE FROM custom_ai_chunks WHERE source_id = ${sourceId}`
@@ -169,17 +171,19 @@ export const KnowledgeRepoSql = Layer.effect(
             title_fixed = title_fixed OR ${labels.title ?? null}::text IS NOT NULL,
             folder = CASE WHEN ${labels.folder !== undefined}::boolean THEN ${labels.folder ?? null}::text ELSE folder END,
             position = coalesce(${labels.position ?? null}::int, position),
+            media_id = CASE WHEN ${labels.mediaId !== undefined}::boolean THEN ${labels.mediaId ?? null}::text
+                            ELSE media_id END,
             updated_at = ${at}
           WHERE workspace_id = ${workspaceId} AND id = ${sourceId}
           RETURNING id, workspace_id, custom_ai_id, kind, title, title_fixed, reference, status, failure,
-                    characters, folder, position, content_version, indexed_at, created_at, updated_at`.pipe(
+                    characters, folder, position, media_id, content_version, indexed_at, created_at, updated_at`.pipe(
           Effect.map(firstSource),
           Effect.orDie
         ),
       find: (workspaceId, customAiId, sourceId) =>
         lean<SourceRow>`
           SELECT id, workspace_id, custom_ai_id, kind, title, title_fixed, reference, status, failure, characters,
-                 folder, position, content_version, indexed_at, created_at, updated_at
+                 folder, position, media_id, content_version, indexed_at, created_at, updated_at
           FROM custom_ai_sources
           WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId} AND id = ${sourceId}`.pipe(
           Effect.map(firstSource),
@@ -188,7 +192,7 @@ export const KnowledgeRepoSql = Layer.effect(
       list: (workspaceId, customAiId) =>
         lean<SourceRow>`
           SELECT id, workspace_id, custom_ai_id, kind, title, title_fixed, reference, status, failure, characters,
-                 folder, position, content_version, indexed_at, created_at, updated_at
+                 folder, position, media_id, content_version, indexed_at, created_at, updated_at
           FROM custom_ai_sources
           WHERE workspace_id = ${workspaceId} AND custom_ai_id = ${customAiId}
           ORDER BY position, created_at, id`.pipe(
@@ -213,7 +217,7 @@ export const KnowledgeRepoSql = Layer.effect(
         // A gone (deleted or trashed) note is stale until its source says so; a present one when it changed since.
         lean<SourceRow>`
           SELECT s.id, s.workspace_id, s.custom_ai_id, s.kind, s.title, s.title_fixed, s.reference, s.status,
-                 s.failure, s.characters, s.folder, s.position, s.content_version, s.indexed_at, s.created_at,
+                 s.failure, s.characters, s.folder, s.position, s.media_id, s.content_version, s.indexed_at, s.created_at,
                  s.updated_at
           FROM custom_ai_sources s
           LEFT JOIN items i ON i.id = s.reference AND i.workspace_id = s.workspace_id
@@ -232,6 +236,7 @@ export const KnowledgeRepoSql = Layer.effect(
             title_fixed = s.title_fixed OR c.title IS NOT NULL,
             folder = CASE WHEN c.set_folder THEN c.folder ELSE s.folder END,
             position = coalesce(c.position, s.position),
+            media_id = CASE WHEN c.set_media THEN c.media_id ELSE s.media_id END,
             updated_at = ${at}
           FROM jsonb_to_recordset(${JSON.stringify(
             changes.map((change) => ({
@@ -239,9 +244,12 @@ export const KnowledgeRepoSql = Layer.effect(
               title: change.title ?? null,
               set_folder: change.folder !== undefined,
               folder: change.folder ?? null,
-              position: change.position ?? null
+              position: change.position ?? null,
+              set_media: change.mediaId !== undefined,
+              media_id: change.mediaId ?? null
             }))
-          )}::jsonb) AS c(source_id text, title text, set_folder boolean, folder text, position int)
+          )}::jsonb) AS c(source_id text, title text, set_folder boolean, folder text, position int,
+                          set_media boolean, media_id text)
           WHERE s.workspace_id = ${workspaceId} AND s.custom_ai_id = ${customAiId} AND s.id = c.source_id
           RETURNING s.id`.pipe(
           Effect.map((rows) => rows.map((r) => r.id)),

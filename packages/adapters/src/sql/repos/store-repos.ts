@@ -9,6 +9,7 @@ import { PaidQuestionsRepoSql } from "./store-paid-questions.js"
 import { ReviewRequestsRepoSql } from "./store-review-requests.js"
 import { ReviewsRepoSql } from "./store-reviews.js"
 import { CreatorPagesRepoSql } from "./store-creator-pages.js"
+import { CoursesRepoSql } from "./store-courses.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
@@ -33,6 +34,7 @@ export const StoreReposSql = Layer.mergeAll(
   ReviewsRepoSql,
   ReviewRequestsRepoSql,
   CreatorPagesRepoSql,
+  CoursesRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,

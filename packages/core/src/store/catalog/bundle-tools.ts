@@ -19,8 +19,10 @@ const ProductIdsField = Schema.Array(ProductIdText.annotations({ description: "P
   Schema.maxItems(BUNDLE_MAX_PRODUCTS)
 )
 
-const FieldsInput = ProductFieldsInput.annotations({
-  description: "Product fields. Left out: kept; null: the default."
+// A bundle answers no questions itself: answer_within_days (paid questions only) is refused by name, not listed.
+const FieldsInput = ProductFieldsInput.pipe(Schema.omit("answer_within_days")).annotations({
+  description: "Product fields. Left out: kept; null: the default.",
+  parseOptions: { onExcessProperty: "error" }
 })
 
 const bundleAnswer = {

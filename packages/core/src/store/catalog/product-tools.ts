@@ -96,7 +96,7 @@ export const customAiProductTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout, you answer with svc_manage_sales), changed later by productId. Returns it with publish_checklist. Next: svc_publish_custom_ai_product.",
+        "Create a Custom AI's product (a draft) or change its fields, as the products API does; or a paid-question product (kind question: buyers pay and ask at checkout; answer with svc_manage_sales), changed by productId. Answers publish_checklist. Next: svc_publish_custom_ai_product.",
       input: {
         storeHandle: StoreHandleField,
         customAIId: Schema.optional(CustomAiIdField),

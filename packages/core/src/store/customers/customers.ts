@@ -177,7 +177,7 @@ export class StoreCustomers extends Effect.Service<StoreCustomers>()("svc/store/
         }
         yield* joinList(product.workspaceId, { email: input.email, name }, now, [product.id])
         if (options.sendEmail) {
-          yield* accessEmail.send(product, input.email, "added")
+          yield* accessEmail.send(product, input.email, "added", name)
         }
         return granted("added")
       })

@@ -1,4 +1,5 @@
 import type { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
+import type { LessonCompletedFeedRow, LessonQuestionFeedRow } from "../courses/lesson-api.js"
 import type { FormCompletedRow } from "../forms/api.js"
 import type { PaidQuestionFeedRow } from "../questions/question-api.js"
 import type { ReviewFeedRow, TestimonialFeedRow } from "../reviews/review-api.js"
@@ -58,4 +59,16 @@ export const reviewsFeedJson = (reviews: Rows<typeof ReviewFeedRow>) => ({ ok: t
 export const testimonialsFeedJson = (testimonials: Rows<typeof TestimonialFeedRow>) => ({
   ok: true as const,
   testimonials
+})
+
+/** `GET /lessons/completed`. */
+export const lessonsCompletedFeedJson = (completions: Rows<typeof LessonCompletedFeedRow>) => ({
+  ok: true as const,
+  completions
+})
+
+/** `GET /lesson-questions/recent`. */
+export const lessonQuestionsFeedJson = (questions: Rows<typeof LessonQuestionFeedRow>) => ({
+  ok: true as const,
+  questions
 })

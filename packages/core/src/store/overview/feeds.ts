@@ -11,6 +11,7 @@ import {
 } from "./feed-rows.js"
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
+import { LessonCompletedFeedRow, LessonQuestionFeedRow } from "../courses/lesson-api.js"
 import { FormCompletedRow } from "../forms/api.js"
 import { PaidQuestionFeedRow } from "../questions/question-api.js"
 import { ReviewFeedRow, TestimonialFeedRow } from "../reviews/review-api.js"
@@ -148,8 +149,22 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
         rows(TestimonialFeedRow, events, (e) => row(e))
       )
 
+    /** Lessons learners finished, each its own event; `finished_course` marks the last open one. */
+    const lessonsCompleted = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.lessonsCompleted, productId), (events) =>
+        rows(LessonCompletedFeedRow, events, (e) => row(e))
+      )
+
+    /** Questions asked on lessons, each its own event; `question_id` names the question. */
+    const lessonQuestions = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.lessonQuestions, productId), (events) =>
+        rows(LessonQuestionFeedRow, events, (e) => row(e))
+      )
+
     return {
       sales,
+      lessonsCompleted,
+      lessonQuestions,
       paidQuestions,
       reviews,
       testimonials,

@@ -98,7 +98,7 @@ export const salesTools = Effect.gen(function* () {
       // Not idempotent: a repeated create_code without code makes a second code.
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "List or get sales, record a sale event from your own checkout (as POST /sales; pass orderId so a resend counts once), or refund a sale (access ends; a sale paid on Stripe is refunded at Stripe too). Make, list, get or turn off discount codes of the service's checkout. List, read and answer paid questions (the buyer is emailed the answer). List reviews; hide or show one on its product's page.",
+        "Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; a Stripe sale is refunded at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.",
       input: {
         storeHandle: StoreHandleField,
         action: Schema.Literal(

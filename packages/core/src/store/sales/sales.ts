@@ -189,7 +189,9 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             created_at: now.toISOString()
           })
           // A paid question's buyer is sent its own email instead, with the link to the answer (StorePaidQuestions).
-          if (product.kind !== "question") yield* accessEmail.send(product, person.email, "bought")
+          if (product.kind !== "question") {
+            yield* accessEmail.send(product, person.email, "bought", input.name ?? person.name)
+          }
         }
         // A bundle's sale starts the sequences of the bundle and of each product it gave.
         const bought = [product.id, ...included.filter((l) => l.access === "granted").map((l) => l.product_id)]
