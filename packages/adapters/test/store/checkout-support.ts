@@ -85,6 +85,31 @@ export const checkoutSeller = Effect.gen(function* () {
   return { app, user, workspaceId, storeApi, tool, product, questionProduct, sales, events, mail, access }
 })
 
+/** The test processor's card that pays. */
+export const CARD = { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }
+
+type Seller = Effect.Effect.Success<typeof checkoutSeller>
+
+/** The seller's outbox mails of one kind, oldest first. */
+export const mailOf = (s: Seller, kind: string) =>
+  s.app.setUp(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.orDie(sql<{ recipient: string; subject: string; body: string }>`SELECT recipient, subject, body
+        FROM mail_outbox WHERE workspace_id = ${s.workspaceId} AND kind = ${kind} ORDER BY created_at`)
+    )
+  )
+
+/** Buys `productId` at its checkout page with the test card, as `email` named `name`. */
+export const buyWithCard = (s: Seller, productId: string, email: string, name: string) =>
+  Effect.promise(async () => {
+    const buyer = new Buyer(s.app.url)
+    const page = `${s.app.url}/c/${productId}`
+    const opened = await buyer.open(page)
+    const sold = await buyer.post(opened.text, page, { ...CARD, email, name })
+    await buyer.close()
+    expect(sold.status, sold.text).toBe(200)
+  })
+
 let counter = 0
 /** A buyer email no other test of the file uses. */
 export const fresh = (name: string) => `${name}-${++counter}@example.org`

@@ -5,7 +5,6 @@
  * answers or hides through `svc_manage_lesson_questions` and the store API. Forged links, lessons of another course
  * and learners whose access ended are refused, nothing written.
  */
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { CustomAis } from "@svc/core/custom-ai"
 import { MediaLibrary } from "@svc/core/media"
@@ -14,19 +13,9 @@ import { Effect, Either, Schema, Stream } from "effect"
 import { png } from "../media/fixtures.js"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
-import { Buyer, checkoutSeller, fresh } from "./checkout-support.js"
-
-const CARD = { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }
+import { buyWithCard, checkoutSeller, fresh, mailOf } from "./checkout-support.js"
 
 type Seller = Effect.Effect.Success<typeof checkoutSeller>
-
-const mailOf = (s: Seller, kind: string) =>
-  s.app.setUp(
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.orDie(sql<{ recipient: string; subject: string; body: string }>`SELECT recipient, subject, body
-        FROM mail_outbox WHERE workspace_id = ${s.workspaceId} AND kind = ${kind} ORDER BY created_at`)
-    )
-  )
 
 /** A course Custom AI with `lessons` (title, module, Markdown), sold live as a course product; answers the ids. */
 const course = (
@@ -68,16 +57,7 @@ const course = (
     return { productId, customAiId: customAi.id, lessonIds }
   })
 
-/** Buys `productId` at its checkout page with the test card. */
-const buy = (s: Seller, productId: string, email: string, name: string) =>
-  Effect.promise(async () => {
-    const buyer = new Buyer(s.app.url)
-    const page = `${s.app.url}/c/${productId}`
-    const opened = await buyer.open(page)
-    const sold = await buyer.post(opened.text, page, { ...CARD, email, name })
-    await buyer.close()
-    expect(sold.status, sold.text).toBe(200)
-  })
+const buy = buyWithCard
 
 /** The course link of `email`'s access email for `title`. */
 const courseLinkOf = (s: Seller, email: string, title: string) =>

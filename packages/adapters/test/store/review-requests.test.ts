@@ -12,32 +12,14 @@ import { Effect, Either, Schema } from "effect"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { ManualClock } from "../support/predictable.js"
-import { Buyer, checkoutSeller, fresh } from "./checkout-support.js"
+import { Buyer, buyWithCard, CARD, checkoutSeller, fresh, mailOf } from "./checkout-support.js"
 
 const DAY = 86_400_000
-const CARD = { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }
 const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0))
 
 type Seller = Effect.Effect.Success<typeof checkoutSeller>
 
-const mailOf = (s: Seller, kind: string) =>
-  s.app.setUp(
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.orDie(sql<{ recipient: string; subject: string; body: string }>`SELECT recipient, subject, body
-        FROM mail_outbox WHERE workspace_id = ${s.workspaceId} AND kind = ${kind} ORDER BY created_at`)
-    )
-  )
-
-/** Buys `productId` at its checkout page with the test card. */
-const buy = (s: Seller, productId: string, email: string, name: string) =>
-  Effect.promise(async () => {
-    const buyer = new Buyer(s.app.url)
-    const page = `${s.app.url}/c/${productId}`
-    const opened = await buyer.open(page)
-    const sold = await buyer.post(opened.text, page, { ...CARD, email, name })
-    await buyer.close()
-    expect(sold.status, sold.text).toBe(200)
-  })
+const buy = buyWithCard
 
 /** The review link emailed to `email`: an absolute address on the test app. */
 const reviewLinkOf = (s: Seller, email: string) =>

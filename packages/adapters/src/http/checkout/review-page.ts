@@ -6,7 +6,15 @@ import { REVIEW_NAME_MAX, REVIEW_TEXT_MAX, type ReviewPageView, StoreReviewReque
 import { Effect, type Layer } from "effect"
 import { errorPages, html, page } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { type FieldErrors, fieldError, honeypot, invalidAttrs, notePage, type Typed } from "../public-pages/pages.js"
+import {
+  type FieldErrors,
+  fieldError,
+  honeypot,
+  invalidAttrs,
+  notePage,
+  plausibleLinkPart,
+  type Typed
+} from "../public-pages/pages.js"
 import { makePublicPost } from "../public-pages/public-post.js"
 
 const RATINGS = [5, 4, 3, 2, 1] as const
@@ -50,8 +58,7 @@ ${honeypot}
   })
 }
 
-// An id or key no request could have (too long, or holding a NUL the database would refuse) is not looked up.
-const plausible = (text: string) => text.length > 0 && text.length <= 200 && !text.includes("\u0000")
+const plausible = plausibleLinkPart
 
 /**
  * `GET /r/<request id>?k=<key>`: the review page of a buyer's review request, the link of the follow-up email; `POST`

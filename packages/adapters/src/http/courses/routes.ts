@@ -9,12 +9,11 @@ import { type LessonView, type NoSuchLesson, StoreCourses } from "@svc/core/stor
 import { Effect, type Layer, Option } from "effect"
 import { errorPages, redirectTo } from "../browser/index.js"
 import { PublicUrl } from "../config.js"
-import { notePage } from "../public-pages/pages.js"
+import { notePage, plausibleLinkPart } from "../public-pages/pages.js"
 import { makePublicPost } from "../public-pages/public-post.js"
 import { coursePage, type LessonNotice, learnerLinks, lessonPage } from "./course-pages.js"
 
-// An id or key no link could have (too long, or holding a NUL the database would refuse) is not looked up.
-const plausible = (text: string) => text.length > 0 && text.length <= 200 && !text.includes("\u0000")
+const plausible = plausibleLinkPart
 
 const NOTICES: ReadonlySet<string> = new Set(["finished", "finished-course", "asked"])
 

@@ -30,6 +30,12 @@ ${fieldError(errors, "name")}`
 
 // A field no person sees or fills (the `hidden` attribute needs no style, which the pages' policy would refuse):
 // bots that fill every field give themselves away.
+/**
+ * Whether an id or key of a link (a review link, a course link) could be one we made: one too long, or holding a NUL
+ * the database would refuse, is not looked up.
+ */
+export const plausibleLinkPart = (text: string) => text.length > 0 && text.length <= 200 && !text.includes("\u0000")
+
 export const honeypot = html`<div hidden><label>Leave this empty <input name="website" tabindex="-1" autocomplete="off"></label></div>`
 
 /** What a page with a form shows again after a refused post: the errors by field, the typing, the status. */
