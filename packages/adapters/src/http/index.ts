@@ -14,6 +14,7 @@ import { CheckoutRoutes } from "./checkout/routes.js"
 import { PaidQuestionRoutes } from "./checkout/answer-page.js"
 import { ReviewRequestRoutes } from "./checkout/review-page.js"
 import { CourseRoutes } from "./courses/routes.js"
+import { AffiliateApplyRoutes } from "./public-pages/affiliate-apply.js"
 import { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 import { RestToolRoutes } from "./rest/routes.js"
 import { StoreApiRoutes } from "./store-api/index.js"
@@ -68,6 +69,7 @@ export { CheckoutRoutes } from "./checkout/routes.js"
 export { PaidQuestionRoutes } from "./checkout/answer-page.js"
 export { ReviewRequestRoutes } from "./checkout/review-page.js"
 export { CourseRoutes } from "./courses/routes.js"
+export { AffiliateApplyRoutes } from "./public-pages/affiliate-apply.js"
 export { StripeWebhookRoutes } from "./checkout/stripe-webhook.js"
 export { RestToolRoutes } from "./rest/routes.js"
 export { STORE_OPENAPI_PATH, StoreApiRoutes } from "./store-api/index.js"
@@ -92,6 +94,7 @@ export const ToolFacesLive = Layer.mergeAll(
   PaidQuestionRoutes,
   ReviewRequestRoutes,
   CourseRoutes,
+  AffiliateApplyRoutes,
   StripeWebhookRoutes,
   PostFeedRoutes,
   FeedClickRoutes,

@@ -258,6 +258,24 @@ layer(TestApp.layerWith({}, { ports }), { timeout: "120 seconds", excludeTestSer
           yield* ok("svc_manage_sales", { action: "disable_code", codeId: discountCode.id })
           yield* ok("svc_manage_sales", { action: "list_questions" })
           yield* ok("svc_manage_lesson_questions", { action: "list", status: "open" })
+          yield* ok("svc_manage_affiliates", {
+            action: "program",
+            productId: product.id,
+            commissionKind: "percent",
+            commissionValue: 20
+          })
+          const { affiliate } = yield* ok<{ affiliate: { affiliate_id: string } }>("svc_manage_affiliates", {
+            action: "add",
+            productId: product.id,
+            email: "partner@example.com"
+          })
+          yield* ok("svc_manage_affiliates", { action: "list", productId: product.id })
+          yield* ok("svc_manage_affiliates", {
+            action: "payouts",
+            affiliateId: affiliate.affiliate_id,
+            month: "2026-11"
+          })
+          yield* ok("svc_manage_affiliates", { action: "remove", affiliateId: affiliate.affiliate_id })
           yield* ok("svc_import_product_reviews", {
             productId: product.id,
             reviews: [{ text: "Clear and kind.", name: "Ada", rating: 5 }]

@@ -463,6 +463,65 @@ layer(HooksTest.layer, { timeout: "120 seconds" })(`instant hooks (${engineName}
     })
   )
 
+  it.scoped("new_affiliate_sale pushes the ids GET /affiliates/sales lists", () =>
+    Effect.gen(function* () {
+      const { call, run, seller } = yield* HooksTest
+      const s = yield* seller()
+      const target = yield* receiver()
+      const id = yield* subscribe(call, s.token, "new_affiliate_sale", target.url)
+      const start = Date.now() + 1
+      const affiliateSale = (eventId: string, i: number) => ({
+        id: eventId,
+        workspaceId: s.workspaceId,
+        type: "affiliate_sale.created",
+        createdAt: new Date(start + i),
+        data: {
+          id: `purchase:${eventId}`,
+          product_id: "prod_course",
+          product_title: "Course",
+          buyer_email: `a${i}@example.com`,
+          buyer_name: null,
+          amount: 50,
+          amount_cents: 5000,
+          currency: "usd",
+          billing: "one-time",
+          source: "svc_checkout",
+          order_id: `order_${eventId}`,
+          discount_code: null,
+          utm_source: null,
+          utm_medium: null,
+          utm_campaign: null,
+          utm_content: null,
+          utm_term: null,
+          fbclid: null,
+          referrer: null,
+          status: "paid",
+          test: false,
+          created_at: new Date(start + i).toISOString(),
+          commission_id: `com_${eventId}`,
+          affiliate_id: "aff_ann",
+          affiliate_email: "ann@example.com",
+          payment: "first",
+          commission_cents: 1000,
+          commission: 10
+        }
+      })
+      yield* run(
+        Effect.gen(function* () {
+          const log = yield* EventLog
+          yield* (yield* Transactor).withTransaction(
+            Effect.all([log.append(affiliateSale("evt_as_1", 0)), log.append(affiliateSale("evt_as_2", 1))])
+          )
+        })
+      )
+      expect(yield* feedIds(call, s.token, "/affiliates/sales", "sales")).toEqual(["evt_as_2", "evt_as_1"])
+      yield* TestClock.setTime(start + 2 + SETTLE_MS + 1_000)
+      yield* round
+      expect(target.got.map(pushOf)).toEqual([{ event: "new_affiliate_sale", ids: ["evt_as_1", "evt_as_2"] }])
+      yield* request(call, s.token, "DELETE", `/hooks/${id}`)
+    })
+  )
+
   it.scoped(`a backlog goes out ${IDS_PER_PUSH} ids a push, oldest first, in one round`, () =>
     Effect.gen(function* () {
       const { call, run, seller } = yield* HooksTest

@@ -29,6 +29,7 @@ layer(WebhookTest.layer, { timeout: "120 seconds", excludeTestServices: true })(
           "membership.renewed",
           "membership.cancelled",
           "customer.created",
+          "affiliate_sale.created",
           "lead.created",
           "contact.tagged",
           "form.completed",

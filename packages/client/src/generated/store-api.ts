@@ -701,6 +701,148 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/store-app/v1/products/{id}/affiliate-program": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** Get a product's affiliate program */
+        readonly get: operations["affiliates.program"];
+        /**
+         * Set a product's affiliate program
+         * @description Creates or changes the program; a field left out keeps its value. A new program needs commission_kind and commission_value. 422 names each broken rule.
+         */
+        readonly put: operations["affiliates.setProgram"];
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates/recent": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Affiliate feed
+         * @description Affiliates who became active in the last 30 days, newest first, up to 50.
+         */
+        readonly get: operations["affiliates.recent"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates/applications": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Affiliate Application feed
+         * @description People who applied in the last 30 days, newest first, up to 50.
+         */
+        readonly get: operations["affiliates.applications"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates/sales": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * New Affiliate Sale feed
+         * @description One row per sale or renewal an affiliate brought in the last 30 days, with the commission, newest first, up to 50; refunded sales drop out. Sales at the test checkout are listed with test true.
+         */
+        readonly get: operations["affiliates.sales"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** List affiliates */
+        readonly get: operations["affiliates.list"];
+        readonly put?: never;
+        /**
+         * Add an affiliate
+         * @description Adds an active affiliate to a product with a program. 409 when the person is one already; 422 names a taken or malformed code.
+         */
+        readonly post: operations["affiliates.add"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates/{id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get: operations["affiliates.get"];
+        readonly put?: never;
+        /**
+         * Accept, decline or remove an affiliate
+         * @description 409 when the affiliate's status does not allow it.
+         */
+        readonly post: operations["affiliates.decide"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/store-app/v1/affiliates/{id}/payouts": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * An affiliate's payout report
+         * @description What the affiliate earned on payments made in [from, to): commissions of refunded sales are reversed_cents, not owed; test sales are only test_commission_cents.
+         */
+        readonly get: operations["affiliates.payouts"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/store-app/v1/creator-page": {
         readonly parameters: {
             readonly query?: never;
@@ -2158,6 +2300,142 @@ export interface components {
             /** @description When it was asked. */
             readonly created_at: string;
         };
+        /** @description A product's affiliate program. */
+        readonly AffiliateProgramRow: {
+            readonly product_id: string;
+            /**
+             * @description percent: a share of each payment; fixed: an amount in cents per payment (never above it).
+             * @enum {string}
+             */
+            readonly commission_kind: "percent" | "fixed";
+            /**
+             * int
+             * @description The percent (1 to 90), or cents with fixed.
+             */
+            readonly commission_value: number;
+            /**
+             * int
+             * @description How long a link's cookie counts a later purchase, in days.
+             */
+            readonly cookie_days: number;
+            /** @description Applicants wait for the seller's accept. */
+            readonly approval: boolean;
+            /** @description false: no new sale earns, nobody may apply. */
+            readonly active: boolean;
+            /** @description Where people apply; null while the store has no handle. */
+            readonly apply_url: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly updated_at: string;
+        };
+        /** @description A new affiliate, active. */
+        readonly AffiliateFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The affiliate's id (aff_…). */
+            readonly affiliate_id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            readonly name: string | null;
+            /** @description Their code: the link is /c/<product>?via=<code>. */
+            readonly code: string;
+            /** @enum {string} */
+            readonly status: "pending" | "active" | "declined" | "removed";
+            /** @description The link they share. */
+            readonly link: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+        };
+        /** @description An affiliate application. */
+        readonly AffiliateApplicationFeedRow: {
+            /** @description The event's id (evt_…). */
+            readonly id: string;
+            /** @description The affiliate's id (aff_…). */
+            readonly affiliate_id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            readonly name: string | null;
+            /** @description Their code: the link is /c/<product>?via=<code>. */
+            readonly code: string;
+            /** @enum {string} */
+            readonly status: "pending" | "active" | "declined" | "removed";
+            /** @description The link they share. */
+            readonly link: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            readonly note: string | null;
+        };
+        /** @description A sale or renewal an affiliate brought, with their commission; refunded ones left out. */
+        readonly AffiliateSaleFeedRow: {
+            /** @description The event's id (evt_…): one per sale and per renewal. */
+            readonly id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly buyer_email: string;
+            readonly buyer_name: string | null;
+            /** @description Major currency units. */
+            readonly amount: number;
+            readonly amount_cents: components["schemas"]["Int"];
+            readonly currency: string;
+            /**
+             * @description one-time, monthly or yearly (monthly and yearly are memberships).
+             * @enum {string}
+             */
+            readonly billing: "one-time" | "monthly" | "yearly";
+            /** @enum {string} */
+            readonly source: "svc_checkout" | "own_checkout";
+            readonly order_id: string | null;
+            readonly discount_code: string | null;
+            readonly utm_source: string | null;
+            readonly utm_medium: string | null;
+            readonly utm_campaign: string | null;
+            readonly utm_content: string | null;
+            readonly utm_term: string | null;
+            readonly fbclid: string | null;
+            readonly referrer: string | null;
+            /** @enum {string} */
+            readonly status: "paid" | "refunded" | "free";
+            /** @description True when the built-in test processor took it: no money moved, and the sales feeds leave it out. */
+            readonly test?: boolean;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description The commission's id (com_…). */
+            readonly commission_id: string;
+            readonly affiliate_id: string;
+            readonly affiliate_email: string;
+            /**
+             * @description The sale itself, or a renewal of it.
+             * @enum {string}
+             */
+            readonly payment: "first" | "renewal";
+            readonly commission_cents: components["schemas"]["Int"];
+            /** @description Major currency units. */
+            readonly commission: number;
+            /** @description The sale (purchase:…); a renewal's is its membership's sale. */
+            readonly sale_id: string;
+        };
+        /** @description A person promoting a product with their own link. */
+        readonly AffiliateRow: {
+            /** @description The affiliate's id (aff_…). */
+            readonly affiliate_id: string;
+            readonly product_id: string;
+            readonly product_title: string;
+            readonly email: string;
+            readonly name: string | null;
+            /** @description Their code: the link is /c/<product>?via=<code>. */
+            readonly code: string;
+            /** @enum {string} */
+            readonly status: "pending" | "active" | "declined" | "removed";
+            /** @description The link they share. */
+            readonly link: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            readonly created_at: string;
+            /** @description What they wrote when applying. */
+            readonly note: string | null;
+            /** @description When the seller accepted, declined or removed them. */
+            readonly decided_at: string | null;
+        };
         /** @description The store's public page as its creator shapes it. */
         readonly CreatorPageRow: {
             /** @description The public page. */
@@ -2541,7 +2819,7 @@ export interface components {
             /** @description When it happened (ISO 8601, UTC). */
             readonly created_at: string;
         };
-        /** @description A sale an affiliate referred, with their commission. */
+        /** @description A sale or renewal an affiliate referred, with their commission. */
         readonly AffiliateSaleCreatedData: {
             /** @description purchase:<id> */
             readonly id: string;
@@ -2575,7 +2853,15 @@ export interface components {
             readonly test?: boolean;
             /** @description ISO 8601 timestamp, UTC. */
             readonly created_at: string;
+            /** @description The commission's id (com_…). */
+            readonly commission_id: string;
+            readonly affiliate_id: string;
             readonly affiliate_email: string;
+            /**
+             * @description The sale itself, or a renewal of it.
+             * @enum {string}
+             */
+            readonly payment: "first" | "renewal";
             readonly commission_cents: components["schemas"]["Int"];
             /** @description Major currency units. */
             readonly commission: number;
@@ -3678,13 +3964,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -3708,14 +3994,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -3749,7 +4035,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -3981,13 +4267,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4011,14 +4297,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4052,7 +4338,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4223,13 +4509,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4253,14 +4539,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4294,7 +4580,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4528,13 +4814,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4558,14 +4844,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4599,7 +4885,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4770,13 +5056,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4800,14 +5086,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4841,7 +5127,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -5012,13 +5298,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -5042,14 +5328,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -5083,7 +5369,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -9889,6 +10175,1255 @@ export interface operations {
             };
         };
     };
+    readonly "affiliates.program": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The product's id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly program: components["schemas"]["AffiliateProgramRow"] | null;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.setProgram": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The product's id. */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * @description percent: a share of each payment; fixed: an amount in cents per payment (never above it).
+                     * @enum {string}
+                     */
+                    readonly commission_kind?: "percent" | "fixed";
+                    /** @description 1 to 90 (percent), or cents (fixed). */
+                    readonly commission_value?: components["schemas"]["Int"];
+                    /** @description 1 to 365; default 30. */
+                    readonly cookie_days?: components["schemas"]["Int"];
+                    /** @description Default true. */
+                    readonly approval?: boolean;
+                    /** @description Default true. */
+                    readonly active?: boolean;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly program: components["schemas"]["AffiliateProgramRow"] | null;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.recent": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly affiliates: readonly components["schemas"]["AffiliateFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.applications": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly applications: readonly components["schemas"]["AffiliateApplicationFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.sales": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Only this product's. */
+                readonly product?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly sales: readonly components["schemas"]["AffiliateSaleFeedRow"][];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100, default 25. */
+                readonly limit?: number;
+                /** @description next_cursor of the previous page. */
+                readonly starting_after?: string;
+                /** @description ISO date or milliseconds. */
+                readonly created_after?: string | number;
+                /** @description ISO date or milliseconds. */
+                readonly created_before?: string | number;
+                /** @description Only this product's. */
+                readonly product?: string;
+                /** @description pending, active, declined or removed. */
+                readonly status?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly data: readonly components["schemas"]["AffiliateRow"][];
+                        readonly has_more: boolean;
+                        /** @description Cursor after the last row, for starting_after. On the last page too (keep it to continue later); on an empty page, the starting_after asked with, or the start of the list. */
+                        readonly next_cursor: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.add": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly product: string;
+                    readonly email: string;
+                    readonly name?: string;
+                    /** @description 3 to 32 lower-case letters, digits or dashes; left out, one is made. */
+                    readonly code?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 201: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly affiliate: components["schemas"]["AffiliateRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.get": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The affiliate's id (aff_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly affiliate: components["schemas"]["AffiliateRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.decide": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                /** @description The affiliate's id (aff_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * @description accept a pending (or declined) applicant, decline a pending one, remove an affiliate.
+                     * @enum {string}
+                     */
+                    readonly decision: "accept" | "decline" | "remove";
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly affiliate: components["schemas"]["AffiliateRow"];
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
+    readonly "affiliates.payouts": {
+        readonly parameters: {
+            readonly query: {
+                /** @description Start of the period (ISO or ms), included. */
+                readonly from: string;
+                /** @description End of the period (ISO or ms), left out; at most 366 days on. */
+                readonly to: string;
+            };
+            readonly header?: never;
+            readonly path: {
+                /** @description The affiliate's id (aff_…). */
+                readonly id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Success */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @enum {boolean} */
+                        readonly ok: true;
+                        readonly affiliate: components["schemas"]["AffiliateRow"];
+                        /** @description ISO 8601 timestamp, UTC. */
+                        readonly from: string;
+                        /** @description ISO 8601 timestamp, UTC. */
+                        readonly to: string;
+                        /**
+                         * int
+                         * @description Payments they brought that were not refunded.
+                         */
+                        readonly sales: number;
+                        readonly amount_cents: components["schemas"]["Int"];
+                        /**
+                         * int
+                         * @description What is owed for the period.
+                         */
+                        readonly commission_cents: number;
+                        /**
+                         * int
+                         * @description Commissions of sales refunded since: not owed.
+                         */
+                        readonly reversed_cents: number;
+                        /**
+                         * int
+                         * @description Commissions of test sales (the test checkout), not counted above: nothing is owed for them.
+                         */
+                        readonly test_commission_cents: number;
+                        readonly currency: string;
+                    };
+                };
+            };
+            /** @description StoreBadRequest: a query or path parameter is wrong (e.g. limit outside 1 to 100), or the body is not a JSON object */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreBadRequest"];
+                };
+            };
+            /** @description StoreUnauthorized */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreUnauthorized"];
+                };
+            };
+            /** @description StorePlanRequired */
+            readonly 402: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePlanRequired"];
+                };
+            };
+            /** @description StoreForbidden */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreForbidden"];
+                };
+            };
+            /** @description StoreNotFound */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreNotFound"];
+                };
+            };
+            /** @description StoreConflict */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreConflict"];
+                };
+            };
+            /** @description StorePayloadTooLarge */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StorePayloadTooLarge"];
+                };
+            };
+            /** @description StoreInvalid */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInvalid"];
+                };
+            };
+            /** @description StoreRateLimited */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreRateLimited"];
+                };
+            };
+            /** @description StoreInternal */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["StoreInternal"];
+                };
+            };
+        };
+    };
     readonly "creatorPage.get": {
         readonly parameters: {
             readonly query?: never;
@@ -13690,7 +15225,7 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/json": {
-                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent), new_email_signup (GET /email-signups/recent), form_completed (GET /quiz-responses/recent), new_paid_question (GET /paid-questions/recent). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
+                    /** @description One of: new_sale (GET /sales/recent), new_customer (GET /customers/recent), new_membership_payment (GET /memberships/payments), membership_cancelled (GET /memberships/changes), new_refund (GET /refunds/recent), new_email_signup (GET /email-signups/recent), form_completed (GET /quiz-responses/recent), new_paid_question (GET /paid-questions/recent), new_affiliate_sale (GET /affiliates/sales). About every 15 seconds the target gets { event, ids } with the ids that feed lists for the new rows, oldest first; rows in the feed before subscribing never fire. */
                     readonly event: string;
                     /** @description https address on the automation tool's hook domain. */
                     readonly target_url: string;

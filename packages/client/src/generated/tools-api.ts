@@ -49,7 +49,7 @@ export interface paths {
         readonly put?: never;
         /**
          * List workspace items
-         * @description List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.
+         * @description List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, by type, tag, board or creation time: id, type, title, url, timestamps. inTrash lists the trash (restore with svc_trash_item). Free. A note's body: svc_get_note_markdown.
          */
         readonly post: operations["svc_list_workspace_items"];
         readonly delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Search workspace items
-         * @description Search the workspace's titles, notes, bodies and saved text (full-text, English stemming); returns matching items best first with a snippet and rank. Trash left out. Free. Paged (same query and type with cursor). Read a note with svc_get_note_markdown, media with svc_read_media_card.
+         * @description Full-text search (English stemming) of the workspace's titles, notes, bodies and saved text: items best first with a snippet and rank, trash left out. Free. Paged (same query and type, with cursor). Then svc_get_note_markdown or svc_read_media_card.
          */
         readonly post: operations["svc_search_workspace_items"];
         readonly delete?: never;
@@ -670,7 +670,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Trash item
-         * @description Move any item (note, link, table, board, post…) to the trash and return it with restorableUntil. Free. Hidden from lists, boards, connections and search; restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
+         * @description Move any item (note, link, table, board, post…) to the trash (hidden everywhere) and return it with restorableUntil. Free. restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
          */
         readonly post: operations["svc_trash_item"];
         readonly delete?: never;
@@ -811,7 +811,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Save links to board
-         * @description Save web links as link items, optionally on a board; returns each link (id, title, url, preview) and the placement. Free. Titles come from a page preview ("offline": made from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.
+         * @description Save web links as link items, optionally on a board: each link (id, title, url, preview) and its placement. Free. Titles come from a page preview ("offline": from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.
          */
         readonly post: operations["svc_save_links_to_board"];
         readonly delete?: never;
@@ -1692,7 +1692,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage Custom AI sources
-         * @description List, add, update, remove or refresh (refetch; all url and note sources without sourceId) a Custom AI's knowledge: text, a note (kept in sync), a url (a failed fetch is kept as failed with the reason) or a .md/.txt/.pdf file. At most 200. Answers the sources touched. Free. Then svc_search_custom_ai_knowledge.
+         * @description List, add, update, remove or refresh (refetch; without sourceId all url and note sources) a Custom AI's knowledge (a course's lessons): text, a note (kept in sync), a url (a failed fetch kept with its reason) or a .md/.txt/.pdf file. At most 200. Free.
          */
         readonly post: operations["svc_manage_custom_ai_sources"];
         readonly delete?: never;
@@ -2121,6 +2121,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/v1/tools/svc_manage_affiliates": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Manage affiliates
+         * @description A product's affiliate program (read; set by its fields), its affiliates, one's payouts for a month. Sales and renewals through their link earn; refunds take it back.
+         */
+        readonly post: operations["svc_manage_affiliates"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/v1/tools/svc_manage_sales": {
         readonly parameters: {
             readonly query?: never;
@@ -2132,7 +2152,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage sales
-         * @description Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; a Stripe sale is refunded at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
+         * @description Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
          */
         readonly post: operations["svc_manage_sales"];
         readonly delete?: never;
@@ -16531,13 +16551,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -16555,14 +16575,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -16593,7 +16613,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -16751,13 +16771,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -16775,14 +16795,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -16813,7 +16833,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17365,13 +17385,13 @@ export interface operations {
                         readonly subheadline?: string | null;
                         readonly price_cents?: number | null;
                         readonly billing?: ("one-time" | "monthly" | "yearly") | null;
-                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                        /** @description Monthly billing only: a yearly price buyers may pick instead. */
                         readonly yearly_price_cents?: number | null;
-                        /** @description Crossed-out was-price in cents, at most 99999999. */
+                        /** @description Crossed-out was-price in cents. */
                         readonly compare_at_cents?: number | null;
                         /** @description Memberships only: free days (1 to 365) before the first charge. */
                         readonly trial_days?: number | null;
-                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                        /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
@@ -17415,7 +17435,7 @@ export interface operations {
                             readonly faq?: boolean;
                             readonly refund_policy?: boolean;
                         } | null;
-                        /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                        /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                         readonly answer_within_days?: number | null;
                     };
                 };
@@ -17467,13 +17487,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -17491,14 +17511,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -17529,7 +17549,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17693,13 +17713,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -17717,14 +17737,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -17755,7 +17775,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17875,13 +17895,13 @@ export interface operations {
                         readonly subheadline?: string | null;
                         readonly price_cents?: number | null;
                         readonly billing?: ("one-time" | "monthly" | "yearly") | null;
-                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                        /** @description Monthly billing only: a yearly price buyers may pick instead. */
                         readonly yearly_price_cents?: number | null;
-                        /** @description Crossed-out was-price in cents, at most 99999999. */
+                        /** @description Crossed-out was-price in cents. */
                         readonly compare_at_cents?: number | null;
                         /** @description Memberships only: free days (1 to 365) before the first charge. */
                         readonly trial_days?: number | null;
-                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                        /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
@@ -17980,13 +18000,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
+                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents, at most 99999999. */
+                            /** @description Crossed-out was-price in cents. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -18004,14 +18024,14 @@ export interface operations {
                             /** @description Optional open day, YYYY-MM-DD. */
                             readonly waitlist_opens_at: string | null;
                             /**
-                             * @description AI credits included in the price: 0, 100, 250, 500 or 1000.
+                             * @description AI credits included in the price.
                              * @enum {number}
                              */
                             readonly included_credits: 0 | 100 | 250 | 500 | 1000;
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
+                             * @description svc (the service's checkout) or external (your own, at checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -18042,7 +18062,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. Null on other products. */
+                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -18864,6 +18884,226 @@ export interface operations {
             };
         };
     };
+    readonly svc_manage_affiliates: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The tool's arguments. An empty body is the same as {}; workspaceId may be left out. */
+        readonly requestBody?: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Workspace (ws_…); default: yours. */
+                    readonly workspaceId?: string;
+                    /** @description Store handle; default: yours. */
+                    readonly storeHandle?: string;
+                    /**
+                     * @description What to do. Each action reads only: program: productId, commissionKind, commissionValue, cookieDays, approval, active; list: productId, limit, cursor; add: productId, email, name, code; accept, decline, remove: affiliateId; payouts: affiliateId, month.
+                     * @enum {string}
+                     */
+                    readonly action: "program" | "list" | "add" | "accept" | "decline" | "remove" | "payouts";
+                    /** @description Product (prod_…). */
+                    readonly productId?: string;
+                    /**
+                     * @description Share or cents.
+                     * @enum {string}
+                     */
+                    readonly commissionKind?: "percent" | "fixed";
+                    /** @description Percent 1-90, or cents. */
+                    readonly commissionValue?: number;
+                    /** @description Cookie days. */
+                    readonly cookieDays?: number;
+                    /** @description Applicants wait. */
+                    readonly approval?: boolean;
+                    /** @description false: none earn. */
+                    readonly active?: boolean;
+                    /** @description Their email. */
+                    readonly email?: string;
+                    /** @description Their name. */
+                    readonly name?: string;
+                    /** @description ?via= code. */
+                    readonly code?: string;
+                    /** @description Affiliate id (aff_…). */
+                    readonly affiliateId?: string;
+                    /** @description YYYY-MM (UTC). */
+                    readonly month?: string;
+                    /** @description Page size, 1 to 100; default 25. */
+                    readonly limit?: number;
+                    /** @description nextCursor of the previous page. */
+                    readonly cursor?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description The tool's answer. */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /**
+                         * @description Always true on success.
+                         * @enum {boolean}
+                         */
+                        readonly ok: true;
+                        /** @description Absent: none set yet. */
+                        readonly program?: {
+                            readonly product_id: string;
+                            /**
+                             * @description percent: a share of each payment; fixed: an amount in cents per payment (never above it).
+                             * @enum {string}
+                             */
+                            readonly commission_kind: "percent" | "fixed";
+                            /** @description The percent (1 to 90), or cents with fixed. */
+                            readonly commission_value: number;
+                            /** @description How long a link's cookie counts a later purchase, in days. */
+                            readonly cookie_days: number;
+                            /** @description Applicants wait for the seller's accept. */
+                            readonly approval: boolean;
+                            /** @description false: no new sale earns, nobody may apply. */
+                            readonly active: boolean;
+                            /** @description Where people apply; null while the store has no handle. */
+                            readonly apply_url: string | null;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly updated_at: string;
+                        };
+                        /** @description Newest first. */
+                        readonly affiliates?: readonly {
+                            /** @description The affiliate's id (aff_…). */
+                            readonly affiliate_id: string;
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @description Their code: the link is /c/<product>?via=<code>. */
+                            readonly code: string;
+                            /** @enum {string} */
+                            readonly status: "pending" | "active" | "declined" | "removed";
+                            /** @description The link they share. */
+                            readonly link: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description What they wrote when applying. */
+                            readonly note: string | null;
+                            /** @description When the seller accepted, declined or removed them. */
+                            readonly decided_at: string | null;
+                        }[];
+                        /** @description As it is now. */
+                        readonly affiliate?: {
+                            /** @description The affiliate's id (aff_…). */
+                            readonly affiliate_id: string;
+                            readonly product_id: string;
+                            readonly product_title: string;
+                            readonly email: string;
+                            readonly name: string | null;
+                            /** @description Their code: the link is /c/<product>?via=<code>. */
+                            readonly code: string;
+                            /** @enum {string} */
+                            readonly status: "pending" | "active" | "declined" | "removed";
+                            /** @description The link they share. */
+                            readonly link: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly created_at: string;
+                            /** @description What they wrote when applying. */
+                            readonly note: string | null;
+                            /** @description When the seller accepted, declined or removed them. */
+                            readonly decided_at: string | null;
+                        };
+                        /** @description The month's. */
+                        readonly payouts?: {
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly from: string;
+                            /** @description ISO 8601 timestamp, UTC. */
+                            readonly to: string;
+                            /** @description Payments they brought that were not refunded. */
+                            readonly sales: number;
+                            /** @description an integer */
+                            readonly amount_cents: number;
+                            /** @description What is owed for the period. */
+                            readonly commission_cents: number;
+                            /** @description Commissions of sales refunded since: not owed. */
+                            readonly reversed_cents: number;
+                            /** @description Commissions of test sales (the test checkout), not counted above: nothing is owed for them. */
+                            readonly test_commission_cents: number;
+                            readonly currency: string;
+                        };
+                        /** @description Next page's cursor; absent on the last. */
+                        readonly nextCursor?: string;
+                    };
+                };
+            };
+            readonly 400: components["responses"]["MalformedBody"];
+            readonly 401: components["responses"]["Unauthorized"];
+            /** @description forbidden: the credential's access or the account's plan does not allow this tool. */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description not-found (no such tool or record) or missing-workspace (no default workspace). */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description conflict: the change clashes with the current state. */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the body is larger than the server accepts. */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: a body was sent without Content-Type: application/json. */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description invalid: the input breaks the tool's inputSchema; errors lists each bad field. */
+            readonly 422: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            readonly 429: components["responses"]["RateLimited"];
+            readonly 500: components["responses"]["InternalError"];
+            /** @description unreachable: an outside system the tool needs did not answer. */
+            readonly 502: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+        };
+    };
     readonly svc_manage_sales: {
         readonly parameters: {
             readonly query?: never;
@@ -19318,7 +19558,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list_contacts: status, limit, cursor; get_contact: email; add_contact: email, name, tags; update_contact: email, name, subscribed, tags, removeTags; remove_contact: email; list_tags: limit, cursor; list_sequences: limit, cursor; get_sequence: sequenceId; create_sequence: name, steps, tags, products; update_sequence: sequenceId, name, steps, tags, products; pause_sequence: sequenceId; resume_sequence: sequenceId; delete_sequence: sequenceId; settings: addBuyers, doubleOptIn.
+                     * @description What to do. Each action reads only: list_contacts: status, limit, cursor; get_contact, remove_contact: email; add_contact: email, name, tags; update_contact: email, name, subscribed, tags, removeTags; list_tags, list_sequences: limit, cursor; get_sequence, pause_sequence, resume_sequence, delete_sequence: sequenceId; create_sequence: name, steps, tags, products; update_sequence: sequenceId, name, steps, tags, products; settings: addBuyers, doubleOptIn.
                      * @enum {string}
                      */
                     readonly action: "list_contacts" | "get_contact" | "add_contact" | "update_contact" | "remove_contact" | "list_tags" | "list_sequences" | "get_sequence" | "create_sequence" | "update_sequence" | "pause_sequence" | "resume_sequence" | "delete_sequence" | "settings";
@@ -19637,7 +19877,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list: productId, lessonId, status, limit, cursor; get: questionId; answer: questionId, answer; hide: questionId; show: questionId.
+                     * @description What to do. Each action reads only: list: productId, lessonId, status, limit, cursor; get, hide, show: questionId; answer: questionId, answer.
                      * @enum {string}
                      */
                     readonly action: "list" | "get" | "answer" | "hide" | "show";
@@ -19824,7 +20064,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list: none; get: formId; create: title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; update: formId, title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; delete: formId; applications: formId, status, cursor; accept: formId, application, sendEmail; decline: formId, application, sendEmail.
+                     * @description What to do. Each action reads only: list: none; get, delete: formId; create: title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; update: formId, title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; applications: formId, status, cursor; accept, decline: formId, application, sendEmail.
                      * @enum {string}
                      */
                     readonly action: "list" | "get" | "create" | "update" | "delete" | "applications" | "accept" | "decline";

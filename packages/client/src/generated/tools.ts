@@ -110,6 +110,7 @@ export const TOOL_NAMES = [
   "svc_import_customers",
   "svc_manage_cohorts",
   "svc_manage_content_links",
+  "svc_manage_affiliates",
   "svc_manage_sales",
   "svc_manage_store_emails",
   "svc_manage_lesson_questions",
@@ -145,7 +146,7 @@ export interface ToolMethods<TOptions> {
   /**
    * List workspace items (Workspace, read).
    *
-   * List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.
+   * List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, by type, tag, board or creation time: id, type, title, url, timestamps. inTrash lists the trash (restore with svc_trash_item). Free. A note's body: svc_get_note_markdown.
    */
   svc_list_workspace_items(input?: ToolInput<"svc_list_workspace_items">, options?: TOptions): Promise<ToolOutput<"svc_list_workspace_items">>
   /**
@@ -157,7 +158,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Search workspace items (Workspace, read).
    *
-   * Search the workspace's titles, notes, bodies and saved text (full-text, English stemming); returns matching items best first with a snippet and rank. Trash left out. Free. Paged (same query and type with cursor). Read a note with svc_get_note_markdown, media with svc_read_media_card.
+   * Full-text search (English stemming) of the workspace's titles, notes, bodies and saved text: items best first with a snippet and rank, trash left out. Free. Paged (same query and type, with cursor). Then svc_get_note_markdown or svc_read_media_card.
    */
   svc_search_workspace_items(input: ToolInput<"svc_search_workspace_items">, options?: TOptions): Promise<ToolOutput<"svc_search_workspace_items">>
   /**
@@ -330,7 +331,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Trash item (Boards & documents, write).
    *
-   * Move any item (note, link, table, board, post…) to the trash and return it with restorableUntil. Free. Hidden from lists, boards, connections and search; restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
+   * Move any item (note, link, table, board, post…) to the trash (hidden everywhere) and return it with restorableUntil. Free. restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
    */
   svc_trash_item(input: ToolInput<"svc_trash_item">, options?: TOptions): Promise<ToolOutput<"svc_trash_item">>
   /**
@@ -371,7 +372,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Save links to board (Boards & documents, write).
    *
-   * Save web links as link items, optionally on a board; returns each link (id, title, url, preview) and the placement. Free. Titles come from a page preview ("offline": made from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.
+   * Save web links as link items, optionally on a board: each link (id, title, url, preview) and its placement. Free. Titles come from a page preview ("offline": from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.
    */
   svc_save_links_to_board(input?: ToolInput<"svc_save_links_to_board">, options?: TOptions): Promise<ToolOutput<"svc_save_links_to_board">>
   /**
@@ -634,7 +635,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage Custom AI sources (Custom AI, write).
    *
-   * List, add, update, remove or refresh (refetch; all url and note sources without sourceId) a Custom AI's knowledge: text, a note (kept in sync), a url (a failed fetch is kept as failed with the reason) or a .md/.txt/.pdf file. At most 200. Answers the sources touched. Free. Then svc_search_custom_ai_knowledge.
+   * List, add, update, remove or refresh (refetch; without sourceId all url and note sources) a Custom AI's knowledge (a course's lessons): text, a note (kept in sync), a url (a failed fetch kept with its reason) or a .md/.txt/.pdf file. At most 200. Free.
    */
   svc_manage_custom_ai_sources(input: ToolInput<"svc_manage_custom_ai_sources">, options?: TOptions): Promise<ToolOutput<"svc_manage_custom_ai_sources">>
   /**
@@ -764,9 +765,15 @@ export interface ToolMethods<TOptions> {
    */
   svc_manage_content_links(input: ToolInput<"svc_manage_content_links">, options?: TOptions): Promise<ToolOutput<"svc_manage_content_links">>
   /**
+   * Manage affiliates (Store, write).
+   *
+   * A product's affiliate program (read; set by its fields), its affiliates, one's payouts for a month. Sales and renewals through their link earn; refunds take it back.
+   */
+  svc_manage_affiliates(input: ToolInput<"svc_manage_affiliates">, options?: TOptions): Promise<ToolOutput<"svc_manage_affiliates">>
+  /**
    * Manage sales (Store, write).
    *
-   * Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; a Stripe sale is refunded at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
+   * Sales: list, get, record your own checkout's sale event (orderId counts a resend once), refund (access ends; at Stripe too). Discount codes: make, list, get, turn off. Paid questions: list, read, answer (emails the buyer). Reviews: list, hide, show.
    */
   svc_manage_sales(input: ToolInput<"svc_manage_sales">, options?: TOptions): Promise<ToolOutput<"svc_manage_sales">>
   /**

@@ -125,6 +125,28 @@ export const createStoreClient = (options: StoreClientOptions) => {
       /** Shows a review's words on its product's page (`shown: true`) or hides them; 409 for a buyer's never allowed. */
       update: call("post", "/reviews/{id}")
     },
+    affiliates: {
+      /** A product's affiliate program (`program: null` until one is set). */
+      program: call("get", "/products/{id}/affiliate-program"),
+      /** Sets a product's program; a field left out keeps its value. */
+      setProgram: call("put", "/products/{id}/affiliate-program"),
+      /** The store's affiliates (`product`, `status`), newest first, page by page. */
+      list: list("/affiliates"),
+      /** Adds an active affiliate to a product with a program. */
+      add: call("post", "/affiliates"),
+      /** One affiliate, with their link. */
+      get: call("get", "/affiliates/{id}"),
+      /** Accepts, declines or removes an affiliate (`decision`). */
+      decide: call("post", "/affiliates/{id}"),
+      /** What an affiliate earned in `[from, to)`. */
+      payouts: call("get", "/affiliates/{id}/payouts"),
+      /** The New Affiliate feed. */
+      recent: call("get", "/affiliates/recent"),
+      /** The New Affiliate Application feed. */
+      applications: call("get", "/affiliates/applications"),
+      /** The New Affiliate Sale feed: sales and renewals with the commission; refunded ones left out. */
+      sales: call("get", "/affiliates/sales")
+    },
     lessons: {
       /** The Lesson Completed feed: lessons learners finished in the last 30 days, newest first. */
       completed: call("get", "/lessons/completed"),

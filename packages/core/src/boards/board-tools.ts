@@ -191,7 +191,7 @@ export const boardTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Move any item (note, link, table, board, post…) to the trash and return it with restorableUntil. Free. Hidden from lists, boards, connections and search; restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
+      description: `Move any item (note, link, table, board, post…) to the trash (hidden everywhere) and return it with restorableUntil. Free. restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
       input: { itemId: ItemIdField, restore: RestoreField },
       output: trashOutput,
       handler: (input, { workspace }) =>

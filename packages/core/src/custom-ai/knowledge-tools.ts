@@ -88,7 +88,7 @@ export const knowledgeTools = Effect.gen(function* () {
       group: "Custom AI",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
-      description: `List, add, update, remove or refresh (refetch; all url and note sources without sourceId) a Custom AI's knowledge: text, a note (kept in sync), a url (a failed fetch is kept as failed with the reason) or a .md/.txt/.pdf file. At most ${SOURCES_PER_CUSTOM_AI_MAX}. Answers the sources touched. Free. Then svc_search_custom_ai_knowledge.`,
+      description: `List, add, update, remove or refresh (refetch; without sourceId all url and note sources) a Custom AI's knowledge (a course's lessons): text, a note (kept in sync), a url (a failed fetch kept with its reason) or a .md/.txt/.pdf file. At most ${SOURCES_PER_CUSTOM_AI_MAX}. Free.`,
       input: {
         customAIId: CustomAiIdField,
         action: Schema.Literal("list", "add", "update", "remove", "refresh").annotations({

@@ -9,6 +9,8 @@ export interface FeedSelection {
   readonly paidSales?: "all" | "memberships" | undefined
   /** Leave out events of the built-in test processor (`data.test` true), as the sales feeds do. */
   readonly leaveOutTest?: boolean | undefined
+  /** Leave out affiliate sales whose commission a refund took back, as New Affiliate Sale does. */
+  readonly leaveOutReversed?: boolean | undefined
 }
 
 /** The selection of every feed route of the store API. */
@@ -40,5 +42,14 @@ export const FEED_SELECTIONS = {
   /** `GET /lessons/completed` (Lesson Completed): each lesson a learner finished. */
   lessonsCompleted: { types: ["lesson.completed"] },
   /** `GET /lesson-questions/recent` (New Lesson Question): each question asked on a lesson. */
-  lessonQuestions: { types: ["lesson_question.created"] }
+  lessonQuestions: { types: ["lesson_question.created"] },
+  /** `GET /affiliates/recent` (New Affiliate): each affiliate who became active. */
+  affiliates: { types: ["affiliate.created"] },
+  /** `GET /affiliates/applications` (New Affiliate Application): each application. */
+  affiliateApplications: { types: ["affiliate_application.created"] },
+  /**
+   * `GET /affiliates/sales` (New Affiliate Sale): each sale or renewal an affiliate brought, refunded ones out. Test
+   * sales stay (marked `test`): a seller trying their program at the test checkout sees it work.
+   */
+  affiliateSales: { types: ["affiliate_sale.created"], leaveOutReversed: true }
 } as const satisfies Record<string, FeedSelection>

@@ -142,7 +142,7 @@ export const libraryTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
-      description: `Save web links as link items, optionally on a board; returns each link (id, title, url, preview) and the placement. Free. Titles come from a page preview ("offline": made from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.`,
+      description: `Save web links as link items, optionally on a board: each link (id, title, url, preview) and its placement. Free. Titles come from a page preview ("offline": from the address). A saved URL reuses its item (reused: true). Find them with svc_search_workspace_items.`,
       input: {
         urls: Schema.optional(
           Schema.Array(WebUrl.annotations({ description: "Absolute http(s) address of a page." }))

@@ -231,3 +231,20 @@ export const lessonAnsweredEmail = (question: {
     ...(question.lessonUrl === null ? [] : [`The lesson, with both: ${question.lessonUrl}`])
   ].join("\n\n")
 })
+
+/** To a new affiliate (added, accepted, or let in at once): the link they share and what it earns. */
+export const affiliateWelcomeEmail = (welcome: {
+  readonly storeName: string
+  readonly productTitle: string
+  readonly link: string
+  readonly earns: string
+  readonly cookieDays: number
+}): MailContent => ({
+  kind: "store.affiliate_welcome",
+  subject: `You are an affiliate of ${welcome.productTitle}`,
+  text: [
+    `${welcome.storeName} made you an affiliate of ${welcome.productTitle}.`,
+    `Your link: ${welcome.link}`,
+    `Each sale through it earns you ${welcome.earns}, and so does each renewal of a membership it brought. A buyer who comes back within ${welcome.cookieDays} days of opening your link counts as yours too. A refunded sale earns nothing.`
+  ].join("\n\n")
+})

@@ -33,6 +33,7 @@ import { DiscountCodesApiGroup } from "../store/checkout/discount-codes-api.js"
 import { PaidQuestionsApiGroup } from "../store/questions/question-api.js"
 import { ReviewsApiGroup } from "../store/reviews/review-api.js"
 import { LessonsApiGroup } from "../store/courses/lesson-api.js"
+import { AffiliatesApiGroup } from "../store/affiliates/affiliate-api.js"
 import { CreatorPageApiGroup } from "../store/creator-page/creator-page-api.js"
 import { StoreSettingsApiGroup } from "../store/catalog/settings-api.js"
 import { EmailSequencesApiGroup } from "../store/sequences/api.js"
@@ -342,6 +343,7 @@ export class StoreApi extends HttpApi.make("store")
   .add(PaidQuestionsApiGroup)
   .add(ReviewsApiGroup)
   .add(LessonsApiGroup)
+  .add(AffiliatesApiGroup)
   .add(CreatorPageApiGroup)
   .add(EmailListApiGroup)
   .add(EmailSequencesApiGroup)

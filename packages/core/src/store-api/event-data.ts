@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { SaleRow } from "../store/api-rows.js"
 import { AccessHowLiteral } from "../store/overview/feed-rows.js"
 import { Billing } from "../store/catalog/product.js"
+import { affiliateSaleFields } from "../store/affiliates/affiliate-api.js"
 import { lessonCompletedFields, lessonQuestionCreatedFields } from "../store/courses/lesson-api.js"
 import { paidQuestionFields } from "../store/questions/question-api.js"
 import { reviewFields, testimonialFields } from "../store/reviews/review-api.js"
@@ -93,13 +94,8 @@ const CustomerCreatedData = data("CustomerCreatedData", "A person's first access
 
 const AffiliateSaleCreatedData = data(
   "AffiliateSaleCreatedData",
-  "A sale an affiliate referred, with their commission.",
-  {
-    ...SaleRow.fields,
-    affiliate_email: Schema.String,
-    commission_cents: Schema.Int,
-    commission: Schema.Number.annotations({ description: "Major currency units." })
-  }
+  "A sale or renewal an affiliate referred, with their commission.",
+  affiliateSaleFields
 )
 
 const LeadCreatedData = data("LeadCreatedData", "A new email contact.", {

@@ -87,7 +87,15 @@ export const sampleEventData = (type: WebhookEventType, now: Date): Readonly<Rec
     case "customer.created":
       return { ...product, ...person, how: "own_checkout", created_at: at }
     case "affiliate_sale.created":
-      return { ...sale, affiliate_email: "partner@example.com", commission_cents: 870, commission: 8.7 }
+      return {
+        ...sale,
+        commission_id: "com_test_sample",
+        affiliate_id: "aff_test_sample",
+        affiliate_email: "partner@example.com",
+        payment: "first",
+        commission_cents: 870,
+        commission: 8.7
+      }
     case "lead.created":
       return { ...person, marketing_consent: true, source: "signup_form", created_at: at }
     case "contact.tagged":

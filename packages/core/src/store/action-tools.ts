@@ -20,10 +20,17 @@ export const onlyFieldsOf = <Action extends string>(
  * The `action` field's description: what it is, then for each action the fields it reads, from the same table the
  * handler refuses other fields by, so an agent reads in the schema which fields each action takes.
  */
-export const describeActions = <Action extends string>(fieldsOf: Readonly<Record<Action, ReadonlyArray<string>>>) =>
-  `What to do. Each action reads only: ${Object.entries<ReadonlyArray<string>>(fieldsOf)
-    .map(([action, fields]) => `${action}: ${fields.length === 0 ? "none" : fields.join(", ")}`)
+export const describeActions = <Action extends string>(fieldsOf: Readonly<Record<Action, ReadonlyArray<string>>>) => {
+  // Actions that read the same fields are named together ("accept, decline: formId"): every byte is in tools/list.
+  const byFields = new Map<string, Array<string>>()
+  for (const [action, fields] of Object.entries<ReadonlyArray<string>>(fieldsOf)) {
+    const said = fields.length === 0 ? "none" : fields.join(", ")
+    byFields.set(said, [...(byFields.get(said) ?? []), action])
+  }
+  return `What to do. Each action reads only: ${[...byFields]
+    .map(([fields, actions]) => `${actions.join(", ")}: ${fields}`)
     .join("; ")}.`
+}
 
 /** The field `action` needs, or a refusal naming it. */
 export const need = <A>(value: A | undefined, field: string, action: string) =>

@@ -269,6 +269,9 @@ export {
   customersFeedJson,
   emailSignupsFeedJson,
   formCompletedFeedJson,
+  affiliateApplicationsFeedJson,
+  affiliateSalesFeedJson,
+  affiliatesFeedJson,
   lessonQuestionsFeedJson,
   lessonsCompletedFeedJson,
   paidQuestionsFeedJson,
@@ -406,6 +409,43 @@ export {
 } from "./courses/lesson-api.js"
 export { lessonQuestionJson, lessonQuestionPageJson } from "./courses/lesson-question-json.js"
 export { type LessonQuestionListQuery, readLessonQuestionListQuery } from "./courses/lesson-question-query.js"
+export {
+  AFFILIATE_CODE,
+  type Affiliate,
+  type AffiliateProgram,
+  type AffiliateStatus,
+  type Commission,
+  type CommissionKind,
+  commissionOf
+} from "./affiliates/affiliate.js"
+export { AffiliatesRepo, type PayoutTotals } from "./affiliates/ports.js"
+export { makeAffiliateCommissions } from "./affiliates/commissions.js"
+export {
+  type AffiliateDecision,
+  type AffiliateInput,
+  type DescribedAffiliate,
+  type DescribedProgram,
+  type ProgramChanges,
+  StoreAffiliates
+} from "./affiliates/affiliates.js"
+export {
+  AffiliateAnswer,
+  AffiliateApplicationFeedRow,
+  AffiliateFeedRow,
+  AffiliatePayoutAnswer,
+  AffiliateProgramAnswer,
+  AffiliateProgramRow,
+  AffiliateRow,
+  AffiliateSaleFeedRow,
+  AffiliatesApiGroup
+} from "./affiliates/affiliate-api.js"
+export { type AffiliateListQuery, readAffiliateListQuery } from "./affiliates/affiliate-query.js"
+export {
+  affiliateJson,
+  affiliatePageJson,
+  affiliatePayoutJson,
+  affiliateProgramJson
+} from "./affiliates/affiliate-json.js"
 export { StoreLive } from "./layer.js"
 export {
   OVERVIEW_MAX_DAYS,

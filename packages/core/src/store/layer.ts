@@ -12,6 +12,7 @@ import { StoreReviewRequests } from "./reviews/review-requests.js"
 import { StoreReviews } from "./reviews/reviews.js"
 import { StoreCreatorPage } from "./creator-page/creator-pages.js"
 import { StoreCourses } from "./courses/courses.js"
+import { StoreAffiliates } from "./affiliates/affiliates.js"
 import { StoreForms } from "./forms/service.js"
 import { StoreOverview } from "./overview/overview.js"
 import { StoreEmailSequences } from "./sequences/service.js"
@@ -45,6 +46,7 @@ export const StoreLive = Layer.mergeAll(
   StoreReviewRequests.Default,
   StoreCreatorPage.Default,
   StoreCourses.Default,
+  StoreAffiliates.Default,
   StoreOverview.Default,
   StoreTagging.Default,
   StoreSignups.Default,

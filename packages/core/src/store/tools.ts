@@ -9,6 +9,7 @@ import { customAiProductTools } from "./catalog/product-tools.js"
 import { reviewTools } from "./reviews/review-tools.js"
 import { creatorPageTools } from "./creator-page/creator-page-tools.js"
 import { lessonQuestionTools } from "./courses/lesson-question-tools.js"
+import { affiliateTools } from "./affiliates/affiliate-tools.js"
 import { salesTools } from "./sales/sales-tools.js"
 
 /** The Store group's tools: one toolset over the store's own services, the same ones `/store-app/v1` calls. */
@@ -24,7 +25,8 @@ export const storeTools = Effect.map(
     emailTools,
     formTools,
     creatorPageTools,
-    lessonQuestionTools
+    lessonQuestionTools,
+    affiliateTools
   ]),
   (sets) => sets.flat()
 )

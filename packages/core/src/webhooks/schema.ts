@@ -80,6 +80,7 @@ export const EMITTED_EVENT_TYPES: ReadonlySet<WebhookEventType> = new Set<Webhoo
   "membership.renewed",
   "membership.cancelled",
   "customer.created",
+  "affiliate_sale.created",
   "lead.created",
   "contact.tagged",
   "form.completed",

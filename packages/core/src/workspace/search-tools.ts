@@ -51,7 +51,7 @@ export const searchTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search the workspace's titles, notes, bodies and saved text (full-text, English stemming); returns matching items best first with a snippet and rank. Trash left out. Free. Paged (same query and type with cursor). Read a note with svc_get_note_markdown, media with svc_read_media_card.",
+        "Full-text search (English stemming) of the workspace's titles, notes, bodies and saved text: items best first with a snippet and rank, trash left out. Free. Paged (same query and type, with cursor). Then svc_get_note_markdown or svc_read_media_card.",
       input: {
         query: searchQueryField(),
         type: Schema.optional(ItemType),

@@ -86,7 +86,7 @@ export const workspaceTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, narrowed by type, tag, board or creation time; returns id, type, title, url and timestamps. inTrash lists the trash instead. Free. Restore with svc_trash_item. Read a note's body with svc_get_note_markdown.",
+        "List the workspace's items (notes, links, boards, tables, media, posts, ads), newest first, by type, tag, board or creation time: id, type, title, url, timestamps. inTrash lists the trash (restore with svc_trash_item). Free. A note's body: svc_get_note_markdown.",
       input: {
         type: Schema.optional(ItemType),
         tag: Schema.optional(

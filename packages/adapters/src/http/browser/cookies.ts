@@ -28,5 +28,23 @@ export const sessionCookie = (value: string, url: PublicUrlShape, maxAge: Durati
     })
   ])
 
+/**
+ * The first-party cookie that remembers an affiliate's code for one product's checkout for `days`: a buyer who comes
+ * back later without the link still counts as theirs. HttpOnly, SameSite=Lax, Secure over https.
+ */
+export const affiliateCookie = (productId: string, code: string, url: PublicUrlShape, days: number): Cookies.Cookies =>
+  Cookies.fromIterable([
+    Cookies.unsafeMakeCookie(affiliateCookieName(productId), code, {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      maxAge: `${days} days`,
+      secure: servedOverHttps(url)
+    })
+  ])
+
+/** The name of a product's affiliate cookie (product ids are letters, digits and underscores). */
+export const affiliateCookieName = (productId: string) => `svc_via_${productId.replace(/[^A-Za-z0-9_]/g, "")}`
+
 /** The cookie that removes the session cookie from the browser. */
 export const clearedSessionCookie = (url: PublicUrlShape): Cookies.Cookies => sessionCookie("", url, 0)

@@ -3,7 +3,13 @@
  * escaping, the layout and its stylesheet, the pages' headers, the session cookie (through `@effect/platform`'s
  * `Cookies`), browser sessions, posted forms, and the CSRF defences (same origin, single-use form tokens).
  */
-export { clearedSessionCookie, sessionCookie, sessionCookieOf } from "./cookies.js"
+export {
+  affiliateCookie,
+  affiliateCookieName,
+  clearedSessionCookie,
+  sessionCookie,
+  sessionCookieOf
+} from "./cookies.js"
 export { utcMinute } from "./dates.js"
 export { FieldHoldsNul, readParameters, readPostedForm, refuseNul } from "./form.js"
 export { errorPages } from "./error-pages.js"

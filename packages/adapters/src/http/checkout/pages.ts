@@ -18,7 +18,9 @@ export const ATTRIBUTION_FIELDS = [
   "utm_content",
   "utm_term",
   "fbclid",
-  "referrer"
+  "referrer",
+  // The affiliate code of a `?via=` link (or its cookie), once the checkout found it good for the product.
+  "via"
 ] as const
 
 /** An amount in cents as the pages write it: `$12.50`-style with the store currency's code. */

@@ -3,10 +3,24 @@ import type { HttpServerRequest } from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { BrowserSessions } from "@svc/core/auth"
 import { RateLimiter } from "@svc/core/limits"
-import { type CheckoutRequest, type Product, type Sale, StoreCheckout, type Unavailable } from "@svc/core/store"
+import {
+  type CheckoutRequest,
+  type Product,
+  type Sale,
+  StoreAffiliates,
+  StoreCheckout,
+  type Unavailable
+} from "@svc/core/store"
 import { Transactor } from "@svc/core/shared"
 import { Effect, type Layer, Option } from "effect"
-import { ensureSession, errorPages, redirectTo, spendFormToken } from "../browser/index.js"
+import {
+  affiliateCookie,
+  affiliateCookieName,
+  ensureSession,
+  errorPages,
+  redirectTo,
+  spendFormToken
+} from "../browser/index.js"
 import { PublicUrl } from "../config.js"
 import { notePage } from "../public-pages/pages.js"
 import { makePublicPost } from "../public-pages/public-post.js"
@@ -38,12 +52,13 @@ const attributionOf = (params: URLSearchParams, referer: string | undefined, own
 export const CheckoutRoutes: Layer.Layer<
   never,
   never,
-  HttpLayerRouter.HttpRouter | PublicUrl | BrowserSessions | StoreCheckout | RateLimiter | Transactor
+  HttpLayerRouter.HttpRouter | PublicUrl | BrowserSessions | StoreCheckout | StoreAffiliates | RateLimiter | Transactor
 > = HttpLayerRouter.use((router) =>
   Effect.gen(function* () {
     const url = yield* PublicUrl
     const sessions = yield* BrowserSessions
     const checkout = yield* StoreCheckout
+    const affiliates = yield* StoreAffiliates
     const limiter = yield* RateLimiter
     const transactor = yield* Transactor
     const errors = errorPages(url.base)
@@ -132,6 +147,27 @@ export const CheckoutRoutes: Layer.Layer<
         return HttpServerResponse.mergeCookies(answer, cookies)
       })
 
+    /**
+     * The affiliate code a visit counts for: the link's `?via=` when it is an active affiliate's of this product (then
+     * remembered in a cookie for the program's days), else the cookie of an earlier visit. Another product's or
+     * another store's code counts for nothing.
+     */
+    const affiliateOf = (request: HttpServerRequest, productId: string, via: string | null) =>
+      Effect.gen(function* () {
+        const remembered = request.cookies[affiliateCookieName(productId)]
+        const given = via?.trim() ?? ""
+        if (given !== "") {
+          const found = yield* affiliates.forLink(productId, given)
+          if (Option.isSome(found)) {
+            const { affiliate, program } = found.value
+            return { code: affiliate.code, cookie: affiliateCookie(productId, affiliate.code, url, program.cookieDays) }
+          }
+        }
+        if (remembered === undefined || remembered === "") return undefined
+        const still = yield* affiliates.forLink(productId, remembered)
+        return Option.isSome(still) ? { code: still.value.affiliate.code, cookie: undefined } : undefined
+      })
+
     const open = (request: HttpServerRequest) =>
       Effect.gen(function* () {
         const productId = yield* productIdOf
@@ -139,12 +175,13 @@ export const CheckoutRoutes: Layer.Layer<
         // Back from Stripe's page without paying: what that page held goes back before this one is shown.
         const cancelled = query.get("cancelled")
         if (cancelled !== null) yield* checkout.releaseHosted(productId, cancelled)
-        return yield* show(
-          request,
-          productId,
-          query.get("code") ?? "",
-          attributionOf(query, request.headers.referer, ownOrigin)
-        )
+        const { via: _via, ...attribution } = attributionOf(query, request.headers.referer, ownOrigin)
+        const affiliate = yield* affiliateOf(request, productId, query.get("via"))
+        const page = yield* show(request, productId, query.get("code") ?? "", {
+          ...attribution,
+          ...(affiliate === undefined ? {} : { via: affiliate.code })
+        })
+        return affiliate?.cookie === undefined ? page : HttpServerResponse.mergeCookies(page, affiliate.cookie)
       })
 
     const buy = (request: HttpServerRequest) =>
@@ -156,7 +193,13 @@ export const CheckoutRoutes: Layer.Layer<
         if ("refused" in checked) return checked.refused
         const fields = checked.fields
         const field = (name: string) => fields.get(name) ?? ""
-        const attribution = attributionOf(fields, undefined, ownOrigin)
+        const { via: _via, ...carried } = attributionOf(fields, undefined, ownOrigin)
+        // The code the page carried, or the cookie of an earlier visit, when it still counts.
+        const affiliate = yield* affiliateOf(request, productId, fields.get("via"))
+        const attribution: Record<string, string> = {
+          ...carried,
+          ...(affiliate === undefined ? {} : { via: affiliate.code })
+        }
         // What the buyer typed comes back on a refused form, except the card's number and security code.
         const typed = {
           choice: field("choice"),
@@ -209,7 +252,8 @@ export const CheckoutRoutes: Layer.Layer<
             utmContent: attribution.utm_content ?? null,
             utmTerm: attribution.utm_term ?? null,
             fbclid: attribution.fbclid ?? null,
-            referrer: attribution.referrer ?? null
+            referrer: attribution.referrer ?? null,
+            affiliate: attribution.via ?? null
           }
         }
         const decided = yield* transactor.withTransaction(

@@ -12,6 +12,7 @@ import { ProductsHandlersLive } from "./products.js"
 import { ReviewsHandlersLive } from "./reviews.js"
 import { CreatorPageHandlersLive } from "./creator-page.js"
 import { LessonsHandlersLive } from "./lessons.js"
+import { AffiliatesHandlersLive } from "./affiliates.js"
 import { SalesHandlersLive } from "./sales.js"
 import { SettingsHandlersLive } from "./settings.js"
 import { WebhooksHandlersLive } from "./webhooks.js"
@@ -29,6 +30,7 @@ export const StoreHandlersLive = Layer.mergeAll(
   ReviewsHandlersLive,
   CreatorPageHandlersLive,
   LessonsHandlersLive,
+  AffiliatesHandlersLive,
   EmailListHandlersLive,
   EmailSequencesHandlersLive,
   FormsHandlersLive,

@@ -37,6 +37,7 @@ import productReviews from "./0039_product_reviews.js"
 import reviewRequests from "./0040_review_requests.js"
 import creatorPages from "./0041_creator_pages.js"
 import courses from "./0042_courses.js"
+import affiliates from "./0043_affiliates.js"
 
 /** Every migration, by `<id>_<name>`, in the order they apply. */
 export const migrations = {
@@ -78,5 +79,6 @@ export const migrations = {
   "0039_product_reviews": productReviews,
   "0040_review_requests": reviewRequests,
   "0041_creator_pages": creatorPages,
-  "0042_courses": courses
+  "0042_courses": courses,
+  "0043_affiliates": affiliates
 }

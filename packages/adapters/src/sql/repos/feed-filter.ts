@@ -15,5 +15,11 @@ export const feedRowsFilter = (sql: SqlClient.SqlClient, workspaceId: string, se
         : sql`AND (type <> 'purchase.created' OR (data->>'status' = 'paid' AND data->>'billing' <> 'one-time'
                 AND data->>'test' IS DISTINCT FROM 'true'))`
   const test = selection.leaveOutTest === true ? sql`AND data->>'test' IS DISTINCT FROM 'true'` : sql``
-  return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(selection.types)} ${sales} ${test}`
+  const reversed =
+    selection.leaveOutReversed === true
+      ? sql`AND NOT EXISTS (SELECT 1 FROM store_affiliate_commissions c
+              WHERE c.workspace_id = events.workspace_id AND c.id = events.data->>'commission_id'
+                AND c.reversed_at IS NOT NULL)`
+      : sql``
+  return sql`workspace_id = ${workspaceId} AND type IN ${sql.in(selection.types)} ${sales} ${test} ${reversed}`
 }

@@ -20,6 +20,7 @@ export interface AttributionColumns {
   readonly utm_term: string | null
   readonly fbclid: string | null
   readonly referrer: string | null
+  readonly affiliate: string | null
 }
 
 interface SaleRow extends AttributionColumns {
@@ -49,7 +50,8 @@ export const attributionOfRow = (row: AttributionColumns): Attribution => ({
   utmContent: row.utm_content,
   utmTerm: row.utm_term,
   fbclid: row.fbclid,
-  referrer: row.referrer
+  referrer: row.referrer,
+  affiliate: row.affiliate
 })
 
 const toSale = (row: SaleRow): Sale => ({
@@ -89,12 +91,15 @@ export const SalesRepoSql = Layer.effect(
       insert: (s) =>
         lean`INSERT INTO store_sales (id, workspace_id, product_id, product_title, buyer_email, buyer_name, amount_cents,
               currency, billing, source, order_id, subscription_id, status, discount_code, test, utm_source, utm_medium,
-              utm_campaign, utm_content, utm_term, fbclid, referrer, created_at)
+              utm_campaign, utm_content, utm_term, fbclid, referrer, affiliate, created_at)
             VALUES (${s.id}, ${s.workspaceId}, ${s.productId}, ${s.productTitle}, ${s.buyerEmail}, ${s.buyerName},
               ${s.amountCents}, ${s.currency}, ${s.billing}, ${s.source}, ${s.orderId}, ${s.subscriptionId}, ${s.status},
               ${s.discountCode}, ${s.test}, ${s.attribution.utmSource}, ${s.attribution.utmMedium},
               ${s.attribution.utmCampaign}, ${s.attribution.utmContent}, ${s.attribution.utmTerm},
-              ${s.attribution.fbclid}, ${s.attribution.referrer}, ${s.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+              ${s.attribution.fbclid}, ${s.attribution.referrer}, ${s.attribution.affiliate}, ${s.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       markRefunded: (workspaceId, id) =>
         lean`UPDATE store_sales SET status = 'refunded' WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
           Effect.asVoid,

@@ -128,12 +128,12 @@ export const HostedCheckoutsRepoSql = Layer.effect(
         const a = c.attribution
         return lean`INSERT INTO store_hosted_checkouts (workspace_id, attempt, product_id, choice, billing, amount_cents,
               recurring_cents, period_months, trial_days, parts, email, name, discount_code_id, discount_code, utm_source,
-              utm_medium, utm_campaign, utm_content, utm_term, fbclid, referrer, question, state, session_id, url,
+              utm_medium, utm_campaign, utm_content, utm_term, fbclid, referrer, affiliate, question, state, session_id, url,
               subscription_id, payment_id, sale_id, created_at, expires_at)
             VALUES (${c.workspaceId}, ${c.attempt}, ${c.productId}, ${c.choice}, ${c.billing}, ${c.amountCents},
               ${c.recurringCents}, ${c.periodMonths}, ${c.trialDays}, ${c.parts}, ${c.email}, ${c.name}, ${c.discountCodeId},
               ${c.discountCode}, ${a.utmSource}, ${a.utmMedium}, ${a.utmCampaign}, ${a.utmContent}, ${a.utmTerm},
-              ${a.fbclid}, ${a.referrer}, ${c.question}, ${c.state}, ${c.sessionId}, ${c.url}, ${c.subscriptionId}, ${c.paymentId},
+              ${a.fbclid}, ${a.referrer}, ${a.affiliate}, ${c.question}, ${c.state}, ${c.sessionId}, ${c.url}, ${c.subscriptionId}, ${c.paymentId},
               ${c.saleId}, ${c.createdAt}, ${c.expiresAt})
             ON CONFLICT (workspace_id, attempt) DO NOTHING RETURNING attempt`.pipe(
           Effect.map((rows) => rows.length === 1),

@@ -10,6 +10,7 @@ import { ReviewRequestsRepoSql } from "./store-review-requests.js"
 import { ReviewsRepoSql } from "./store-reviews.js"
 import { CreatorPagesRepoSql } from "./store-creator-pages.js"
 import { CoursesRepoSql } from "./store-courses.js"
+import { AffiliatesRepoSql } from "./store-affiliates.js"
 import { SubscriptionsRepoSql } from "./store-subscriptions.js"
 import { HostedCheckoutsRepoSql, ProcessorAccountsRepoSql } from "./store-processor.js"
 import { BundlesRepoSql } from "./store-bundles.js"
@@ -35,6 +36,7 @@ export const StoreReposSql = Layer.mergeAll(
   ReviewRequestsRepoSql,
   CreatorPagesRepoSql,
   CoursesRepoSql,
+  AffiliatesRepoSql,
   SubscriptionsRepoSql,
   ProcessorAccountsRepoSql,
   HostedCheckoutsRepoSql,

@@ -58,8 +58,7 @@ export const Sections = Schema.Struct({
   faq: Schema.optional(Schema.Boolean),
   refund_policy: Schema.optional(Schema.Boolean)
 }).annotations({
-  description:
-    "Show (true) or hide (false) page sections: hero, video, whats_included, body, creator_bio, faq, refund_policy; `order` lists them in display order.",
+  description: "Show (true) or hide (false) each page section; `order` lists them in display order.",
   parseOptions: { onExcessProperty: "error" }
 })
 
@@ -83,16 +82,16 @@ export const ProductFields = Schema.Struct({
   }),
   billing: Billing,
   yearly_price_cents: Schema.NullOr(Cents).annotations({
-    description: `With monthly billing only: a yearly price buyers can pick instead, ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}.`
+    description: "Monthly billing only: a yearly price buyers may pick instead."
   }),
   compare_at_cents: Schema.NullOr(Cents).annotations({
-    description: `Crossed-out was-price in cents, at most ${MAX_PRICE_CENTS}.`
+    description: "Crossed-out was-price in cents."
   }),
   trial_days: Schema.NullOr(Schema.Int.pipe(Schema.between(1, 365))).annotations({
     description: "Memberships only: free days (1 to 365) before the first charge."
   }),
   payment_plan: Schema.NullOr(PaymentPlan).annotations({
-    description: "One-time paid products only: the price paid in `count` monthly parts of `amount_cents`."
+    description: "One-time paid only: paid in `count` monthly parts of `amount_cents`."
   }),
   quantity_limit: Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1_000_000))).annotations({
     description: "Sell at most this many; null for no limit."
@@ -104,13 +103,13 @@ export const ProductFields = Schema.Struct({
     Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/, { message: () => "must be a day as YYYY-MM-DD" }))
   ).annotations({ description: "Optional open day, YYYY-MM-DD." }),
   included_credits: Schema.Literal(...INCLUDED_CREDITS).annotations({
-    description: "AI credits included in the price: 0, 100, 250, 500 or 1000."
+    description: "AI credits included in the price."
   }),
   chat_enabled: Schema.Boolean.annotations({ description: "false turns the AI off: a course or download." }),
   checkout_mode: Schema.Literal("svc", "external").annotations({
-    description: "svc (the service's checkout) or external (your own checkout link in checkout_url)."
+    description: "svc (the service's checkout) or external (your own, at checkout_url)."
   }),
-  checkout_url: Schema.NullOr(text(2000, "Own checkout link (http or https), used when checkout_mode is external.")),
+  checkout_url: Schema.NullOr(text(2000, "Your checkout link (http or https) for checkout_mode external.")),
   body_markdown: Schema.NullOr(text(50_000, "Page body, Markdown.")),
   faq_markdown: Schema.NullOr(text(20_000, "FAQ, Markdown.")),
   creator_bio: Schema.NullOr(text(5_000, "About the creator.")),
@@ -133,7 +132,7 @@ export const ProductFields = Schema.Struct({
   answer_within_days: Schema.NullOr(
     Schema.Int.pipe(Schema.between(ANSWER_WITHIN_DAYS_MIN, ANSWER_WITHIN_DAYS_MAX))
   ).annotations({
-    description: `Paid-question products only: days (${ANSWER_WITHIN_DAYS_MIN} to ${ANSWER_WITHIN_DAYS_MAX}) the seller takes to answer; sets each question's answer_due_at. Null on other products.`
+    description: `Paid questions only: days (${ANSWER_WITHIN_DAYS_MIN} to ${ANSWER_WITHIN_DAYS_MAX}) to answer; sets answer_due_at.`
   })
 })
 export type ProductFields = typeof ProductFields.Type

@@ -175,7 +175,8 @@ export const cleanAttribution = (a: Attribution): Attribution => ({
   utmContent: clean(a.utmContent),
   utmTerm: clean(a.utmTerm),
   fbclid: clean(a.fbclid),
-  referrer: clean(a.referrer)
+  referrer: clean(a.referrer),
+  affiliate: clean(a.affiliate)
 })
 
 /**

@@ -1,4 +1,9 @@
 import type { ContactTaggedRow, EmailSignupRow } from "../email-list/email-contact.js"
+import type {
+  AffiliateApplicationFeedRow,
+  AffiliateFeedRow,
+  AffiliateSaleFeedRow
+} from "../affiliates/affiliate-api.js"
 import type { LessonCompletedFeedRow, LessonQuestionFeedRow } from "../courses/lesson-api.js"
 import type { FormCompletedRow } from "../forms/api.js"
 import type { PaidQuestionFeedRow } from "../questions/question-api.js"
@@ -72,3 +77,15 @@ export const lessonQuestionsFeedJson = (questions: Rows<typeof LessonQuestionFee
   ok: true as const,
   questions
 })
+
+/** `GET /affiliates/recent`. */
+export const affiliatesFeedJson = (affiliates: Rows<typeof AffiliateFeedRow>) => ({ ok: true as const, affiliates })
+
+/** `GET /affiliates/applications`. */
+export const affiliateApplicationsFeedJson = (applications: Rows<typeof AffiliateApplicationFeedRow>) => ({
+  ok: true as const,
+  applications
+})
+
+/** `GET /affiliates/sales`. */
+export const affiliateSalesFeedJson = (sales: Rows<typeof AffiliateSaleFeedRow>) => ({ ok: true as const, sales })

@@ -11,6 +11,7 @@ import {
 } from "./feed-rows.js"
 import type { StoreCaller } from "../../auth/store-caller.js"
 import { FEED_SELECTIONS, type FeedSelection } from "../../events/feed-selections.js"
+import { AffiliateApplicationFeedRow, AffiliateFeedRow, AffiliateSaleFeedRow } from "../affiliates/affiliate-api.js"
 import { LessonCompletedFeedRow, LessonQuestionFeedRow } from "../courses/lesson-api.js"
 import { FormCompletedRow } from "../forms/api.js"
 import { PaidQuestionFeedRow } from "../questions/question-api.js"
@@ -161,8 +162,29 @@ export class StoreFeeds extends Effect.Service<StoreFeeds>()("svc/store/StoreFee
         rows(LessonQuestionFeedRow, events, (e) => row(e))
       )
 
+    /** New active affiliates, each its own event. */
+    const affiliates = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.affiliates, productId), (events) =>
+        rows(AffiliateFeedRow, events, (e) => row(e))
+      )
+
+    /** Affiliate applications, each its own event. */
+    const affiliateApplications = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.affiliateApplications, productId), (events) =>
+        rows(AffiliateApplicationFeedRow, events, (e) => row(e))
+      )
+
+    /** Sales and renewals affiliates brought, with the commission; each row's id is its event's. */
+    const affiliateSales = (caller: StoreCaller, productId?: string) =>
+      Effect.flatMap(read(caller, FEED_SELECTIONS.affiliateSales, productId), (events) =>
+        rows(AffiliateSaleFeedRow, events, (e) => ({ ...e.data, sale_id: e.data.id, id: e.id }))
+      )
+
     return {
       sales,
+      affiliates,
+      affiliateApplications,
+      affiliateSales,
       lessonsCompleted,
       lessonQuestions,
       paidQuestions,

@@ -35,6 +35,8 @@ export interface Attribution {
   readonly utmTerm: string | null
   readonly fbclid: string | null
   readonly referrer: string | null
+  /** The affiliate code of the link (`?via=<code>`, or its cookie), as the buyer came with it. */
+  readonly affiliate: string | null
 }
 
 /** No attribution: what an outside checkout's sale has, which never tells us the link. */
@@ -45,7 +47,8 @@ export const NO_ATTRIBUTION: Attribution = {
   utmContent: null,
   utmTerm: null,
   fbclid: null,
-  referrer: null
+  referrer: null,
+  affiliate: null
 }
 
 /** One sale line. */

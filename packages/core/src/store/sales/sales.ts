@@ -7,6 +7,7 @@ import { invalid, NotFound } from "../../shared/errors.js"
 import type { NextStep } from "../../shared/next-step.js"
 import { Ids, Transactor } from "../../shared/ports.js"
 import { type ProductAccess as Access, hasAccess } from "./access.js"
+import { makeAffiliateCommissions } from "../affiliates/commissions.js"
 import { makeAccessEmail } from "./access-email.js"
 import { makeBuyerJoin } from "./buyer-join.js"
 import { type BundleAccessLine, makeBundleAccess } from "./bundle-access.js"
@@ -104,6 +105,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
     const access = yield* AccessRepo
     const limiter = yield* RateLimiter
     const accessEmail = yield* makeAccessEmail
+    const commissions = yield* makeAffiliateCommissions
     const bundleAccess = yield* makeBundleAccess
     const ids = yield* Ids
     const transactor = yield* Transactor
@@ -226,6 +228,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           })
         }
         yield* bundleAccess.takeBackIncluded(product, sale.buyerEmail, { state: "refunded", endsAt: now }, now)
+        yield* commissions.reverseSale(sale, now)
         yield* recordEvent(product.workspaceId, "purchase.refunded", {
           ...saleJson(sale),
           sale_id: sale.id,
@@ -304,6 +307,8 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           createdAt: now
         }
         yield* sales.insert(sale)
+        // A buyer who came through an affiliate's link earns them their commission, in the sale's transaction.
+        yield* commissions.creditSale(sale)
         // In the sale's transaction: the buyer's credits come with the sale, or not at all.
         yield* credits.grantByEmail({
           email,
@@ -345,6 +350,16 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
           payment: "renewal",
           created_at: now.toISOString()
         })
+        yield* commissions.creditRenewal(
+          {
+            product,
+            subscriptionId: order.subscriptionId ?? person.subscriptionId,
+            orderId: order.orderId,
+            amountCents: order.amountCents,
+            now
+          },
+          (saleId) => sales.find(product.workspaceId, saleId)
+        )
         const status: SaleStatus = first ? "granted" : had ? "renewed" : "restored"
         return status
       })

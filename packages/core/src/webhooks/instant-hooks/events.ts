@@ -54,6 +54,10 @@ export const INSTANT_HOOK_EVENTS = {
   new_paid_question: {
     feed: "/paid-questions/recent",
     selector: { ...FEED_SELECTIONS.paidQuestions, listedId: "event" }
+  },
+  new_affiliate_sale: {
+    feed: "/affiliates/sales",
+    selector: { ...FEED_SELECTIONS.affiliateSales, listedId: "event" }
   }
 } as const satisfies Record<string, InstantHookEvent>
 
