@@ -176,6 +176,51 @@ layer(TestApp.layerWith({}, { clock }), { excludeTestServices: true, timeout: "1
         expect(removed.body.affiliate).toMatchObject({ status: "removed" })
         yield* buyThrough(s, link, fresh("after"))
         expect((yield* affiliateSales(s)).length).toBe(1)
+
+        // The graph has the same rows and rules.
+        const graph = (query: string, variables: Record<string, unknown>) =>
+          Effect.promise(async () => {
+            const response = await fetch(`${s.app.url}/graphql`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${s.user.token}`, "content-type": "application/json" },
+              body: JSON.stringify({ query, variables })
+            })
+            return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown }
+          })
+        const listed = yield* graph(
+          `query ($id: String!, $product: String!) { store {
+             affiliates(product: $product) { nodes { affiliate_id code status link } }
+             affiliate(id: $id) { email status }
+             product(id: $product) { affiliateProgram { commission_kind commission_value cookie_days } } } }`,
+          { id: ann.affiliate_id, product: id }
+        )
+        expect(listed.errors).toBeUndefined()
+        expect(listed.data).toEqual({
+          store: {
+            affiliates: {
+              nodes: [{ affiliate_id: ann.affiliate_id, code: "ann-blog", status: "removed", link: ann.link }]
+            },
+            affiliate: { email: "ann@example.org", status: "removed" },
+            product: { affiliateProgram: { commission_kind: "percent", commission_value: 20, cookie_days: 30 } }
+          }
+        })
+        const refused = yield* graph(
+          `mutation ($id: String!) { decideAffiliate(id: $id, input: { decision: remove }) {
+             __typename ... on ToolFailure { status } } }`,
+          { id: ann.affiliate_id }
+        )
+        expect(refused.data).toEqual({ decideAffiliate: { __typename: "ToolFailure", status: "conflict" } })
+        const changed = yield* graph(
+          `mutation ($id: String!) { setAffiliateProgram(id: $id, input: { cookie_days: 60 }) {
+             __typename ... on SetAffiliateProgramPayload { program { cookie_days commission_value } } } }`,
+          { id }
+        )
+        expect(changed.data).toEqual({
+          setAffiliateProgram: {
+            __typename: "SetAffiliateProgramPayload",
+            program: { cookie_days: 60, commission_value: 20 }
+          }
+        })
       })
     )
 

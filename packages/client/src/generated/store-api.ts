@@ -3964,13 +3964,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4001,7 +4001,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4035,7 +4035,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4267,13 +4267,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4304,7 +4304,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4338,7 +4338,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4509,13 +4509,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4546,7 +4546,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4580,7 +4580,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -4814,13 +4814,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -4851,7 +4851,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -4885,7 +4885,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -5056,13 +5056,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -5093,7 +5093,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -5127,7 +5127,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -5298,13 +5298,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: components["schemas"]["Int"] | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: components["schemas"]["Int"] | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: components["schemas"]["Int"] | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /**
                                  * between(2, 36)
@@ -5335,7 +5335,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -5369,7 +5369,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: components["schemas"]["Int"] | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;

@@ -650,7 +650,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Trash board
-         * @description Move a board to the trash and return it with restorableUntil. Free. Hidden from lists, reads and search (its items stay); restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
+         * @description Move a board to the trash (hidden everywhere; its items stay) and return it with restorableUntil. Free. restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
          */
         readonly post: operations["svc_trash_board"];
         readonly delete?: never;
@@ -710,7 +710,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Patch note
-         * @description Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
+         * @description Edit part of a note and return it: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing (conflict): reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
          */
         readonly post: operations["svc_patch_note"];
         readonly delete?: never;
@@ -931,7 +931,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Create table
-         * @description Create a table with typed columns (text, number, boolean, date, url) and optional first rows, and return it. Free. Up to 50 columns and 10000 rows; 500 rows per call. Add rows later with svc_add_table_rows; put it on a board with svc_save_items_to_board.
+         * @description Create a table with typed columns (text, number, boolean, date, url) and optional first rows. Free. Up to 50 columns and 10000 rows; 500 rows per call. More rows: svc_add_table_rows; onto a board: svc_save_items_to_board.
          */
         readonly post: operations["svc_create_table"];
         readonly delete?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Search Custom AI knowledge
-         * @description Search a Custom AI's knowledge by words (English) and, when an embedding model is configured, by meaning; return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+         * @description Search a Custom AI's knowledge by words (English) and, with an embedding model, by meaning: the best passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
          */
         readonly post: operations["svc_search_custom_ai_knowledge"];
         readonly delete?: never;
@@ -1732,7 +1732,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Ask a Custom AI
-         * @description Ask a Custom AI (default: the workspace's default); returns the answer and its sources, or status running: then call svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge for free.
+         * @description Ask a Custom AI (default: the workspace's default); returns the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. 1 credit (2 with mode max) when a language model answers; without one it quotes the knowledge, free.
          */
         readonly post: operations["svc_ask_custom_ai"];
         readonly delete?: never;
@@ -2132,7 +2132,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage affiliates
-         * @description A product's affiliate program (read; set by its fields), its affiliates, one's payouts for a month. Sales and renewals through their link earn; refunds take it back.
+         * @description A product's affiliate program (read, or set by its fields), affiliates, and monthly payouts. Sales, renewals via their link earn; refunds undo it.
          */
         readonly post: operations["svc_manage_affiliates"];
         readonly delete?: never;
@@ -2192,7 +2192,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Manage lesson questions
-         * @description Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier answer), hide from the lesson's page or show again.
+         * @description Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier one), hide from the lesson's page, show.
          */
         readonly post: operations["svc_manage_lesson_questions"];
         readonly delete?: never;
@@ -16551,13 +16551,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -16582,7 +16582,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -16613,7 +16613,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -16771,13 +16771,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -16802,7 +16802,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -16833,7 +16833,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17385,13 +17385,13 @@ export interface operations {
                         readonly subheadline?: string | null;
                         readonly price_cents?: number | null;
                         readonly billing?: ("one-time" | "monthly" | "yearly") | null;
-                        /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                         readonly yearly_price_cents?: number | null;
-                        /** @description Crossed-out was-price in cents. */
+                        /** @description Crossed-out was-price in cents, at most 99999999. */
                         readonly compare_at_cents?: number | null;
                         /** @description Memberships only: free days (1 to 365) before the first charge. */
                         readonly trial_days?: number | null;
-                        /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
@@ -17435,7 +17435,7 @@ export interface operations {
                             readonly faq?: boolean;
                             readonly refund_policy?: boolean;
                         } | null;
-                        /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                        /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                         readonly answer_within_days?: number | null;
                     };
                 };
@@ -17487,13 +17487,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -17518,7 +17518,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -17549,7 +17549,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17713,13 +17713,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -17744,7 +17744,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -17775,7 +17775,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -17895,13 +17895,13 @@ export interface operations {
                         readonly subheadline?: string | null;
                         readonly price_cents?: number | null;
                         readonly billing?: ("one-time" | "monthly" | "yearly") | null;
-                        /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                        /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                         readonly yearly_price_cents?: number | null;
-                        /** @description Crossed-out was-price in cents. */
+                        /** @description Crossed-out was-price in cents, at most 99999999. */
                         readonly compare_at_cents?: number | null;
                         /** @description Memberships only: free days (1 to 365) before the first charge. */
                         readonly trial_days?: number | null;
-                        /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                        /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                         readonly payment_plan?: {
                             /** @description Number of monthly parts, 2 to 36. */
                             readonly count: number;
@@ -18000,13 +18000,13 @@ export interface operations {
                              * @enum {string}
                              */
                             readonly billing: "one-time" | "monthly" | "yearly";
-                            /** @description Monthly billing only: a yearly price buyers may pick instead. */
+                            /** @description With monthly billing only: a yearly price buyers can pick instead, 100 to 99999999. */
                             readonly yearly_price_cents: number | null;
-                            /** @description Crossed-out was-price in cents. */
+                            /** @description Crossed-out was-price in cents, at most 99999999. */
                             readonly compare_at_cents: number | null;
                             /** @description Memberships only: free days (1 to 365) before the first charge. */
                             readonly trial_days: number | null;
-                            /** @description One-time paid only: paid in `count` monthly parts of `amount_cents`. */
+                            /** @description One-time paid products only: the price paid in `count` monthly parts of `amount_cents`. */
                             readonly payment_plan: {
                                 /** @description Number of monthly parts, 2 to 36. */
                                 readonly count: number;
@@ -18031,7 +18031,7 @@ export interface operations {
                             /** @description false turns the AI off: a course or download. */
                             readonly chat_enabled: boolean;
                             /**
-                             * @description svc (the service's checkout) or external (your own, at checkout_url).
+                             * @description svc (the service's checkout) or external (your own checkout link in checkout_url).
                              * @enum {string}
                              */
                             readonly checkout_mode: "svc" | "external";
@@ -18062,7 +18062,7 @@ export interface operations {
                                 readonly faq?: boolean;
                                 readonly refund_policy?: boolean;
                             } | null;
-                            /** @description Paid questions only: days (1 to 30) to answer; sets answer_due_at. */
+                            /** @description Paid-question products only: days (1 to 30) the seller takes to answer; sets each question's answer_due_at. */
                             readonly answer_within_days: number | null;
                             /** @description ISO 8601 timestamp, UTC. */
                             readonly created_at: string;
@@ -18900,7 +18900,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: program: productId, commissionKind, commissionValue, cookieDays, approval, active; list: productId, limit, cursor; add: productId, email, name, code; accept, decline, remove: affiliateId; payouts: affiliateId, month.
+                     * @description Each action reads only: program: productId, commissionKind, commissionValue, cookieDays, approval, active; list: productId, limit, cursor; add: productId, email, name, code; accept, decline, remove: affiliateId; payouts: affiliateId, month.
                      * @enum {string}
                      */
                     readonly action: "program" | "list" | "add" | "accept" | "decline" | "remove" | "payouts";
@@ -19030,7 +19030,7 @@ export interface operations {
                             readonly test_commission_cents: number;
                             readonly currency: string;
                         };
-                        /** @description Next page's cursor; absent on the last. */
+                        /** @description Next page; absent on the last. */
                         readonly nextCursor?: string;
                     };
                 };
@@ -19558,7 +19558,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list_contacts: status, limit, cursor; get_contact, remove_contact: email; add_contact: email, name, tags; update_contact: email, name, subscribed, tags, removeTags; list_tags, list_sequences: limit, cursor; get_sequence, pause_sequence, resume_sequence, delete_sequence: sequenceId; create_sequence: name, steps, tags, products; update_sequence: sequenceId, name, steps, tags, products; settings: addBuyers, doubleOptIn.
+                     * @description Each action reads only: list_contacts: status, limit, cursor; get_contact, remove_contact: email; add_contact: email, name, tags; update_contact: email, name, subscribed, tags, removeTags; list_tags, list_sequences: limit, cursor; get_sequence, pause_sequence, resume_sequence, delete_sequence: sequenceId; create_sequence: name, steps, tags, products; update_sequence: sequenceId, name, steps, tags, products; settings: addBuyers, doubleOptIn.
                      * @enum {string}
                      */
                     readonly action: "list_contacts" | "get_contact" | "add_contact" | "update_contact" | "remove_contact" | "list_tags" | "list_sequences" | "get_sequence" | "create_sequence" | "update_sequence" | "pause_sequence" | "resume_sequence" | "delete_sequence" | "settings";
@@ -19877,7 +19877,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list: productId, lessonId, status, limit, cursor; get, hide, show: questionId; answer: questionId, answer.
+                     * @description Each action reads only: list: productId, lessonId, status, limit, cursor; get, hide, show: questionId; answer: questionId, answer.
                      * @enum {string}
                      */
                     readonly action: "list" | "get" | "answer" | "hide" | "show";
@@ -19974,7 +19974,7 @@ export interface operations {
                             /** @description When it was asked. */
                             readonly created_at: string;
                         };
-                        /** @description Next page's cursor; absent on the last. */
+                        /** @description Next page; absent on the last. */
                         readonly nextCursor?: string;
                     };
                 };
@@ -20064,7 +20064,7 @@ export interface operations {
                     /** @description Store handle; default: yours. */
                     readonly storeHandle?: string;
                     /**
-                     * @description What to do. Each action reads only: list: none; get, delete: formId; create: title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; update: formId, title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; applications: formId, status, cursor; accept, decline: formId, application, sendEmail.
+                     * @description Each action reads only: list: none; get, delete: formId; create: title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; update: formId, title, description, review, questions, acceptTags, declineTags, acceptProduct, decisionEmails, acceptNote, declineNote; applications: formId, status, cursor; accept, decline: formId, application, sendEmail.
                      * @enum {string}
                      */
                     readonly action: "list" | "get" | "create" | "update" | "delete" | "applications" | "accept" | "decline";

@@ -325,7 +325,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Trash board (Boards & documents, write).
    *
-   * Move a board to the trash and return it with restorableUntil. Free. Hidden from lists, reads and search (its items stay); restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
+   * Move a board to the trash (hidden everywhere; its items stay) and return it with restorableUntil. Free. restore: true brings it back within 30 days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.
    */
   svc_trash_board(input: ToolInput<"svc_trash_board">, options?: TOptions): Promise<ToolOutput<"svc_trash_board">>
   /**
@@ -343,7 +343,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Patch note (Boards & documents, write).
    *
-   * Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
+   * Edit part of a note and return it: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing (conflict): reread with svc_get_note_markdown and retry. Whole body: svc_update_note.
    */
   svc_patch_note(input: ToolInput<"svc_patch_note">, options?: TOptions): Promise<ToolOutput<"svc_patch_note">>
   /**
@@ -408,7 +408,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Create table (Boards & documents, write).
    *
-   * Create a table with typed columns (text, number, boolean, date, url) and optional first rows, and return it. Free. Up to 50 columns and 10000 rows; 500 rows per call. Add rows later with svc_add_table_rows; put it on a board with svc_save_items_to_board.
+   * Create a table with typed columns (text, number, boolean, date, url) and optional first rows. Free. Up to 50 columns and 10000 rows; 500 rows per call. More rows: svc_add_table_rows; onto a board: svc_save_items_to_board.
    */
   svc_create_table(input: ToolInput<"svc_create_table">, options?: TOptions): Promise<ToolOutput<"svc_create_table">>
   /**
@@ -611,7 +611,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Search Custom AI knowledge (Custom AI, read).
    *
-   * Search a Custom AI's knowledge by words (English) and, when an embedding model is configured, by meaning; return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
+   * Search a Custom AI's knowledge by words (English) and, with an embedding model, by meaning: the best passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.
    */
   svc_search_custom_ai_knowledge(input: ToolInput<"svc_search_custom_ai_knowledge">, options?: TOptions): Promise<ToolOutput<"svc_search_custom_ai_knowledge">>
   /**
@@ -647,7 +647,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Ask a Custom AI (Custom AI, write).
    *
-   * Ask a Custom AI (default: the workspace's default); returns the answer and its sources, or status running: then call svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge for free.
+   * Ask a Custom AI (default: the workspace's default); returns the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. 1 credit (2 with mode max) when a language model answers; without one it quotes the knowledge, free.
    */
   svc_ask_custom_ai(input: ToolInput<"svc_ask_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_ask_custom_ai">>
   /**
@@ -767,7 +767,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage affiliates (Store, write).
    *
-   * A product's affiliate program (read; set by its fields), its affiliates, one's payouts for a month. Sales and renewals through their link earn; refunds take it back.
+   * A product's affiliate program (read, or set by its fields), affiliates, and monthly payouts. Sales, renewals via their link earn; refunds undo it.
    */
   svc_manage_affiliates(input: ToolInput<"svc_manage_affiliates">, options?: TOptions): Promise<ToolOutput<"svc_manage_affiliates">>
   /**
@@ -785,7 +785,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Manage lesson questions (Store, write).
    *
-   * Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier answer), hide from the lesson's page or show again.
+   * Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier one), hide from the lesson's page, show.
    */
   svc_manage_lesson_questions(input: ToolInput<"svc_manage_lesson_questions">, options?: TOptions): Promise<ToolOutput<"svc_manage_lesson_questions">>
   /**

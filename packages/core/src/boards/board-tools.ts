@@ -171,7 +171,7 @@ export const boardTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      description: `Move a board to the trash and return it with restorableUntil. Free. Hidden from lists, reads and search (its items stay); restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
+      description: `Move a board to the trash (hidden everywhere; its items stay) and return it with restorableUntil. Free. restore: true brings it back within ${LIBRARY_LIMITS.trashDays} days, then it is deleted for good. svc_list_workspace_items with inTrash lists the trash.`,
       input: { boardId: BoardIdField, restore: RestoreField },
       output: trashOutput,
       handler: (input, { workspace }) =>

@@ -91,7 +91,7 @@ export const noteTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Edit part of a note and return it as it now is: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing and answers conflict. Reread with svc_get_note_markdown and retry. Whole body: svc_update_note.",
+        "Edit part of a note and return it: find/replace edits (in order, all or nothing) or a unified diff. Free. A patch that does not apply changes nothing (conflict): reread with svc_get_note_markdown and retry. Whole body: svc_update_note.",
       input: {
         noteId: NoteIdField,
         edits: Schema.optional(

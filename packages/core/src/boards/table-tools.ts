@@ -69,7 +69,7 @@ export const tableTools = Effect.gen(function* () {
       group: "Boards & documents",
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      description: `Create a table with typed columns (text, number, boolean, date, url) and optional first rows, and return it. Free. Up to ${LIBRARY_LIMITS.tableColumns} columns and ${LIBRARY_LIMITS.tableRows} rows; ${LIBRARY_LIMITS.rowsPerCall} rows per call. Add rows later with svc_add_table_rows; put it on a board with svc_save_items_to_board.`,
+      description: `Create a table with typed columns (text, number, boolean, date, url) and optional first rows. Free. Up to ${LIBRARY_LIMITS.tableColumns} columns and ${LIBRARY_LIMITS.tableRows} rows; ${LIBRARY_LIMITS.rowsPerCall} rows per call. More rows: svc_add_table_rows; onto a board: svc_save_items_to_board.`,
       input: {
         title: titleInput("Table"),
         columns: Schema.Array(NewColumn)

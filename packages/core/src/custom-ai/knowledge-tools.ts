@@ -222,7 +222,7 @@ export const knowledgeTools = Effect.gen(function* () {
       write: false,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Search a Custom AI's knowledge by words (English) and, when an embedding model is configured, by meaning; return the best-matching passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.",
+        "Search a Custom AI's knowledge by words (English) and, with an embedding model, by meaning: the best passages with their sources, best first; empty when nothing matches. Free. Then svc_read_custom_ai_knowledge for a whole source.",
       input: {
         customAIId: CustomAiIdField,
         query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(KNOWLEDGE_QUERY_MAX)).annotations({

@@ -27,7 +27,7 @@ export const describeActions = <Action extends string>(fieldsOf: Readonly<Record
     const said = fields.length === 0 ? "none" : fields.join(", ")
     byFields.set(said, [...(byFields.get(said) ?? []), action])
   }
-  return `What to do. Each action reads only: ${[...byFields]
+  return `Each action reads only: ${[...byFields]
     .map(([fields, actions]) => `${actions.join(", ")}: ${fields}`)
     .join("; ")}.`
 }

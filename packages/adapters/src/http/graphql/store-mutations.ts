@@ -15,6 +15,9 @@ import {
   reviewJson,
   lessonQuestionJson,
   StoreCourses,
+  affiliateJson,
+  affiliateProgramJson,
+  StoreAffiliates,
   type StoreCaller,
   StoreCatalog,
   StoreCohorts,
@@ -102,6 +105,7 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
     const questions = yield* StorePaidQuestions
     const reviews = yield* StoreReviews
     const courses = yield* StoreCourses
+    const affiliates = yield* StoreAffiliates
     const webhooks = yield* Webhooks
     const sender = yield* HttpSender
     // Test-only loopback receivers: the switch the store API's webhook routes and the sender read.
@@ -165,6 +169,9 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
       setReviewShown: payloadOf("reviews", "update"),
       answerLessonQuestion: payloadOf("lessons", "answer"),
       setLessonQuestionHidden: payloadOf("lessons", "update"),
+      setAffiliateProgram: payloadOf("affiliates", "setProgram"),
+      addAffiliate: payloadOf("affiliates", "add"),
+      decideAffiliate: payloadOf("affiliates", "decide"),
       createWebhook: payloadOf("webhooks", "create"),
       updateWebhook: payloadOf("webhooks", "update"),
       rollSecret: payloadOf("webhooks", "rollSecret"),
@@ -355,6 +362,69 @@ export const storeMutations = ({ types, results }: GraphqlKit, product: GraphQLO
           ok: true as const,
           question: lessonQuestionJson(question)
         }))
+    })
+    offer<{
+      readonly commission_kind?: "percent" | "fixed"
+      readonly commission_value?: number
+      readonly cookie_days?: number
+      readonly approval?: boolean
+      readonly active?: boolean
+    }>("setAffiliateProgram", {
+      description:
+        "Creates or changes a product's affiliate program, by the product's id: commission (percent 1-90, or fixed " +
+        "cents), cookie days, approval, on or off; a field left out keeps its value " +
+        "(PUT /products/<id>/affiliate-program).",
+      payload: derived("affiliates", "setProgram", "SetAffiliateProgramPayload"),
+      body: bodies.setAffiliateProgram,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.flatMap(
+          affiliates.setProgram(caller, id, {
+            commissionKind: input.commission_kind,
+            commissionValue: input.commission_value,
+            cookieDays: input.cookie_days,
+            approval: input.approval,
+            active: input.active
+          }),
+          ({ program }) =>
+            Effect.map(affiliates.describeProgram(program), (described) => ({
+              ok: true as const,
+              program: affiliateProgramJson(described)
+            }))
+        )
+    })
+    offer<{ readonly product: string; readonly email: string; readonly name?: string; readonly code?: string }>(
+      "addAffiliate",
+      {
+        description:
+          "Adds an active affiliate to a product with a program; they are emailed their link (POST /affiliates).",
+        payload: derived("affiliates", "add", "AffiliatePayload"),
+        body: bodies.addAffiliate,
+        change: (caller, input) =>
+          Effect.flatMap(
+            affiliates.add(caller, input.product, { email: input.email, name: input.name, code: input.code }),
+            ({ affiliate }) =>
+              Effect.map(affiliates.describe(affiliate), (described) => ({
+                ok: true as const,
+                affiliate: affiliateJson(described)
+              }))
+          )
+      }
+    )
+    offer<{ readonly decision: "accept" | "decline" | "remove" }>("decideAffiliate", {
+      description:
+        "Accepts a pending or declined applicant, declines a pending one, or removes an affiliate, by its id (aff_…) " +
+        "(POST /affiliates/<id>).",
+      payload: derived("affiliates", "decide", "AffiliatePayload"),
+      body: bodies.decideAffiliate,
+      byId: true,
+      change: (caller, input, id) =>
+        Effect.flatMap(affiliates.decide(caller, id, input.decision), (affiliate) =>
+          Effect.map(affiliates.describe(affiliate), (described) => ({
+            ok: true as const,
+            affiliate: affiliateJson(described)
+          }))
+        )
     })
     offer<Parameters<typeof webhooks.create>[1]>("createWebhook", {
       description: "Adds a webhook; its signing secret is in this answer only (POST /webhooks).",

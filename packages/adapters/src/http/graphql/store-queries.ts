@@ -64,6 +64,7 @@ import { creatorPageQuery } from "./store-creator-page.js"
 import { paidQuestionQueries } from "./store-paid-questions.js"
 import { reviewQueries } from "./store-reviews.js"
 import { lessonQuestionQueries } from "./store-lesson-questions.js"
+import { affiliateQueries } from "./store-affiliates.js"
 
 /** What the store API's paged lists answer (`PageOf`). */
 interface StorePage {
@@ -118,6 +119,7 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
     const questions = yield* paidQuestionQueries(kit)
     const reviews = yield* reviewQueries(kit)
     const lessonQuestions = yield* lessonQuestionQueries(kit)
+    const affiliates = yield* affiliateQueries(kit)
     const creatorPage = yield* creatorPageQuery(kit)
 
     /** A connection over one of the store API's paged lists. */
@@ -236,10 +238,17 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
       )
     }
 
+    const affiliatesField = (ofProduct: boolean): Field<{ readonly id: string }> => {
+      const list = affiliates.list(ofProduct)
+      return pagedField(list.node, list.description, list.filters, (caller, query, args, source) =>
+        list.page(caller, query, args, ofProduct ? source.id : text(args.product))
+      )
+    }
+
     const product: GraphQLObjectType = new GraphQLObjectType({
       name: types.reserve("Product"),
       description:
-        "A product of the store with every field, its sales, customers, cohorts, reviews, rating and lesson questions.",
+        "A product of the store with every field, its sales, customers, cohorts, reviews, rating, lesson questions and affiliates.",
       fields: () => ({
         ...(types.outputFields(ProductRow, "Product") as GraphQLFieldConfigMap<unknown, GraphqlContext>),
         sales: salesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
@@ -248,6 +257,8 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
         paidQuestions: paidQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         reviews: reviewsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
         lessonQuestions: lessonQuestionsField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        affiliates: affiliatesField(true) as GraphQLFieldConfig<unknown, GraphqlContext>,
+        affiliateProgram: affiliates.program as GraphQLFieldConfig<unknown, GraphqlContext>,
         rating: reviews.rating as GraphQLFieldConfig<unknown, GraphqlContext>,
         cohorts: {
           type: new GraphQLNonNull(new GraphQLList(cohortNode)),
@@ -343,6 +354,8 @@ export const storeQueries = (kit: GraphqlKit, connections: Connections) =>
         review: reviews.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         lessonQuestions: lessonQuestionsField(false),
         lessonQuestion: lessonQuestions.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
+        affiliates: affiliatesField(false),
+        affiliate: affiliates.one as GraphQLFieldConfig<StoreCaller["store"], GraphqlContext>,
         events: pagedField(
           eventNode,
           "The store's event log of the last 30 days, newest first, published event types only (GET /events).",

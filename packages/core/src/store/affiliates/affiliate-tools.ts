@@ -49,7 +49,7 @@ export const affiliateTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       description:
-        "A product's affiliate program (read; set by its fields), its affiliates, one's payouts for a month. Sales and renewals through their link earn; refunds take it back.",
+        "A product's affiliate program (read, or set by its fields), affiliates, and monthly payouts. Sales, renewals via their link earn; refunds undo it.",
       input: {
         storeHandle: StoreHandleField,
         action: Action.annotations({ description: describeActions(fieldsOf) }),
@@ -76,9 +76,7 @@ export const affiliateTools = Effect.gen(function* () {
         payouts: Schema.optional(
           AffiliatePayoutAnswer.pipe(Schema.omit("ok", "affiliate")).annotations({ description: "The month's." })
         ),
-        nextCursor: Schema.optional(
-          Schema.String.annotations({ description: "Next page's cursor; absent on the last." })
-        )
+        nextCursor: Schema.optional(Schema.String.annotations({ description: "Next page; absent on the last." }))
       },
       handler: (input, context) =>
         Effect.gen(function* () {

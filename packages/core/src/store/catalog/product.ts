@@ -82,16 +82,16 @@ export const ProductFields = Schema.Struct({
   }),
   billing: Billing,
   yearly_price_cents: Schema.NullOr(Cents).annotations({
-    description: "Monthly billing only: a yearly price buyers may pick instead."
+    description: `With monthly billing only: a yearly price buyers can pick instead, ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}.`
   }),
   compare_at_cents: Schema.NullOr(Cents).annotations({
-    description: "Crossed-out was-price in cents."
+    description: `Crossed-out was-price in cents, at most ${MAX_PRICE_CENTS}.`
   }),
   trial_days: Schema.NullOr(Schema.Int.pipe(Schema.between(1, 365))).annotations({
     description: "Memberships only: free days (1 to 365) before the first charge."
   }),
   payment_plan: Schema.NullOr(PaymentPlan).annotations({
-    description: "One-time paid only: paid in `count` monthly parts of `amount_cents`."
+    description: "One-time paid products only: the price paid in `count` monthly parts of `amount_cents`."
   }),
   quantity_limit: Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1_000_000))).annotations({
     description: "Sell at most this many; null for no limit."
@@ -107,9 +107,9 @@ export const ProductFields = Schema.Struct({
   }),
   chat_enabled: Schema.Boolean.annotations({ description: "false turns the AI off: a course or download." }),
   checkout_mode: Schema.Literal("svc", "external").annotations({
-    description: "svc (the service's checkout) or external (your own, at checkout_url)."
+    description: "svc (the service's checkout) or external (your own checkout link in checkout_url)."
   }),
-  checkout_url: Schema.NullOr(text(2000, "Your checkout link (http or https) for checkout_mode external.")),
+  checkout_url: Schema.NullOr(text(2000, "Own checkout link (http or https), used when checkout_mode is external.")),
   body_markdown: Schema.NullOr(text(50_000, "Page body, Markdown.")),
   faq_markdown: Schema.NullOr(text(20_000, "FAQ, Markdown.")),
   creator_bio: Schema.NullOr(text(5_000, "About the creator.")),
@@ -132,7 +132,7 @@ export const ProductFields = Schema.Struct({
   answer_within_days: Schema.NullOr(
     Schema.Int.pipe(Schema.between(ANSWER_WITHIN_DAYS_MIN, ANSWER_WITHIN_DAYS_MAX))
   ).annotations({
-    description: `Paid questions only: days (${ANSWER_WITHIN_DAYS_MIN} to ${ANSWER_WITHIN_DAYS_MAX}) to answer; sets answer_due_at.`
+    description: `Paid-question products only: days (${ANSWER_WITHIN_DAYS_MIN} to ${ANSWER_WITHIN_DAYS_MAX}) the seller takes to answer; sets each question's answer_due_at.`
   })
 })
 export type ProductFields = typeof ProductFields.Type

@@ -36,7 +36,7 @@ export const lessonQuestionTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
-        "Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier answer), hide from the lesson's page or show again.",
+        "Learners' questions on a course's lessons: list, answer (emails the learner; replaces an earlier one), hide from the lesson's page, show.",
       input: {
         storeHandle: StoreHandleField,
         action: Action.annotations({ description: describeActions(fieldsOf) }),
@@ -51,9 +51,7 @@ export const lessonQuestionTools = Effect.gen(function* () {
       output: {
         questions: Schema.optional(Schema.Array(LessonQuestionRow).annotations({ description: "Newest first." })),
         question: Schema.optional(LessonQuestionRow.annotations({ description: "The question now." })),
-        nextCursor: Schema.optional(
-          Schema.String.annotations({ description: "Next page's cursor; absent on the last." })
-        )
+        nextCursor: Schema.optional(Schema.String.annotations({ description: "Next page; absent on the last." }))
       },
       handler: (input, context) =>
         Effect.gen(function* () {
