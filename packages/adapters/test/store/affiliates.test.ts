@@ -12,7 +12,7 @@ import { Effect, Either, Schema } from "effect"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
 import { ManualClock } from "../support/predictable.js"
-import { Buyer, CARD, checkoutSeller, fresh, mailOf } from "./checkout-support.js"
+import { Buyer, CARD, checkoutSeller, fresh, mailOf, graphqlOf } from "./checkout-support.js"
 
 const DAY = 86_400_000
 const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0))
@@ -171,22 +171,30 @@ layer(TestApp.layerWith({}, { clock }), { excludeTestServices: true, timeout: "1
         })
         expect(backwards.status).toBe(422)
 
+        // An own checkout reports the code with its sale: another store's code is refused by name, nothing recorded.
+        const ownSale = { event: "sale", product: id, email: fresh("own"), order_id: "own-1" }
+        const foreign = yield* s.storeApi("POST", "/sales", { ...ownSale, affiliate: "cy" })
+        expect(foreign.status).toBe(422)
+        expect(JSON.stringify(foreign.body)).toContain('"path":"affiliate"')
+        expect((yield* s.sales).some((row) => row.order_id === "own-1")).toBe(false)
+        const own = yield* s.storeApi("POST", "/sales", { ...ownSale, affiliate: "ANN-BLOG" })
+        expect(own.status, JSON.stringify(own.body)).toBe(200)
+        const [newest] = yield* affiliateSales(s)
+        expect(newest).toMatchObject({
+          buyer_email: ownSale.email,
+          source: "own_checkout",
+          test: false,
+          commission_cents: 1000
+        })
+
         // Removed: their link earns nothing more.
         const removed = yield* s.tool("svc_manage_affiliates", { action: "remove", affiliateId: ann.affiliate_id })
         expect(removed.body.affiliate).toMatchObject({ status: "removed" })
         yield* buyThrough(s, link, fresh("after"))
-        expect((yield* affiliateSales(s)).length).toBe(1)
+        expect((yield* affiliateSales(s)).length).toBe(2)
 
         // The graph has the same rows and rules.
-        const graph = (query: string, variables: Record<string, unknown>) =>
-          Effect.promise(async () => {
-            const response = await fetch(`${s.app.url}/graphql`, {
-              method: "POST",
-              headers: { authorization: `Bearer ${s.user.token}`, "content-type": "application/json" },
-              body: JSON.stringify({ query, variables })
-            })
-            return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown }
-          })
+        const graph = graphqlOf(s)
         const listed = yield* graph(
           `query ($id: String!, $product: String!) { store {
              affiliates(product: $product) { nodes { affiliate_id code status link } }

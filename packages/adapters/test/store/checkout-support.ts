@@ -110,6 +110,17 @@ export const buyWithCard = (s: Seller, productId: string, email: string, name: s
     expect(sold.status, sold.text).toBe(200)
   })
 
+/** Asks the app's `/graphql` as the seller: the answer's `data` and `errors`. */
+export const graphqlOf = (s: Seller) => (query: string, variables: Record<string, unknown>) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${s.app.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.user.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query, variables })
+    })
+    return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown }
+  })
+
 let counter = 0
 /** A buyer email no other test of the file uses. */
 export const fresh = (name: string) => `${name}-${++counter}@example.org`

@@ -12,7 +12,7 @@ import { Effect, Either, Schema, Stream } from "effect"
 import { png } from "../media/fixtures.js"
 import { TestApp } from "../support/app.js"
 import { engineName } from "../support/database.js"
-import { buyWithCard, checkoutSeller, fresh, mailOf } from "./checkout-support.js"
+import { buyWithCard, checkoutSeller, fresh, mailOf, graphqlOf } from "./checkout-support.js"
 import { course, courseLinkOf, lessonUrl } from "./course-support.js"
 
 type Seller = Effect.Effect.Success<typeof checkoutSeller>
@@ -232,15 +232,7 @@ layer(TestApp.layer, { excludeTestServices: true, timeout: "180 seconds" })(`cou
       expect(none.status).toBe(404)
 
       // The graph has the same rows and the same rules.
-      const graph = (query: string, variables: Record<string, unknown>) =>
-        Effect.promise(async () => {
-          const response = await fetch(`${s.app.url}/graphql`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${s.user.token}`, "content-type": "application/json" },
-            body: JSON.stringify({ query, variables })
-          })
-          return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown }
-        })
+      const graph = graphqlOf(s)
       const fields =
         "id product_id product_title lesson_id lesson_title email name text status answer answered_at hidden created_at"
       const listedOnGraph = yield* graph(

@@ -5928,6 +5928,11 @@ export interface operations {
                     readonly paid_until?: string | number;
                     /** @description When a cancelled membership's access ends; ISO date or milliseconds. */
                     readonly ends_at?: string | number;
+                    /**
+                     * maxLength(100)
+                     * @description sale only: the code of the affiliate whose link brought it (their ?via=); it earns their commission.
+                     */
+                    readonly affiliate?: string;
                 };
             };
         };

@@ -1732,7 +1732,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Ask a Custom AI
-         * @description Ask a Custom AI (default: the workspace's default); returns the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. 1 credit (2 with mode max) when a language model answers; without one it quotes the knowledge, free.
+         * @description Ask a Custom AI (default: the workspace's default): the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge, free.
          */
         readonly post: operations["svc_ask_custom_ai"];
         readonly delete?: never;

@@ -647,7 +647,7 @@ export interface ToolMethods<TOptions> {
   /**
    * Ask a Custom AI (Custom AI, write).
    *
-   * Ask a Custom AI (default: the workspace's default); returns the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. 1 credit (2 with mode max) when a language model answers; without one it quotes the knowledge, free.
+   * Ask a Custom AI (default: the workspace's default): the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge, free.
    */
   svc_ask_custom_ai(input: ToolInput<"svc_ask_custom_ai">, options?: TOptions): Promise<ToolOutput<"svc_ask_custom_ai">>
   /**

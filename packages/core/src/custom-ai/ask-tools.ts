@@ -61,7 +61,7 @@ export const askTools = Effect.gen(function* () {
       write: true,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
       description:
-        "Ask a Custom AI (default: the workspace's default); returns the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. 1 credit (2 with mode max) when a language model answers; without one it quotes the knowledge, free.",
+        "Ask a Custom AI (default: the workspace's default): the answer with its sources, or status running: then svc_get_custom_ai_answer with chatId. Costs 1 credit, 2 with mode max, when a language model answers; without one it quotes the knowledge, free.",
       input: {
         customAIId: Schema.optional(
           Schema.String.pipe(Schema.maxLength(100)).annotations({

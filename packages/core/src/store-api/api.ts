@@ -162,6 +162,10 @@ const sales = HttpApiGroup.make("sales")
           }),
           ends_at: Schema.optional(Schema.Union(Schema.String, Schema.Number)).annotations({
             description: "When a cancelled membership's access ends; ISO date or milliseconds."
+          }),
+          affiliate: Schema.optional(Schema.String.pipe(Schema.maxLength(100))).annotations({
+            description:
+              "sale only: the code of the affiliate whose link brought it (their ?via=); it earns their commission."
           })
         }).annotations(strict)
       )

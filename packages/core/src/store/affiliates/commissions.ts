@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { makeEventRecorder } from "../../events/service.js"
+import { invalid } from "../../shared/errors.js"
 import { Ids } from "../../shared/ports.js"
 import type { Product } from "../catalog/product.js"
 import type { Sale } from "../sales/sale.js"
@@ -119,8 +120,23 @@ export const makeAffiliateCommissions = Effect.gen(function* () {
       )
     })
 
+  /**
+   * The code of an active affiliate of `product` (program on), as an own checkout reports it with a sale; `invalid`
+   * at `affiliate` for a code of another product or store, an unknown one, or one that earns nothing now.
+   */
+  const checkedCode = (product: Product, code: string) =>
+    Effect.flatMap(
+      earning(product.workspaceId, product.id, repo.findByCode(product.workspaceId, normalCode(code))),
+      (earned) =>
+        Option.isSome(earned)
+          ? Effect.succeed(earned.value.affiliate.code)
+          : Effect.fail(
+              invalid("affiliate", `no active affiliate of ${product.id} in this store has the code ${code.trim()}`)
+            )
+    )
+
   /** Takes back every commission of a refunded sale (its renewals' too). */
   const reverseSale = (sale: Sale, now: Date) => repo.reverseSale(sale.workspaceId, sale.id, now)
 
-  return { creditSale, creditRenewal, reverseSale } as const
+  return { creditSale, creditRenewal, reverseSale, checkedCode } as const
 })

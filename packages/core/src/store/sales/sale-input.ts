@@ -16,6 +16,8 @@ export interface SaleInput {
    */
   readonly paidUntil?: string | number | undefined
   readonly endsAt?: string | number | undefined
+  /** The code of the affiliate whose link brought a sale; it earns them their commission. */
+  readonly affiliate?: string | undefined
 }
 
 /** `POST /sales`'s body (already decoded: known fields, right types) as the sale input. */
@@ -28,6 +30,7 @@ export const saleInputOf = (payload: {
   readonly subscription_id?: string | undefined
   readonly paid_until?: string | number | undefined
   readonly ends_at?: string | number | undefined
+  readonly affiliate?: string | undefined
 }): SaleInput => ({
   event: payload.event,
   productId: payload.product,
@@ -36,5 +39,6 @@ export const saleInputOf = (payload: {
   orderId: payload.order_id,
   subscriptionId: payload.subscription_id,
   paidUntil: payload.paid_until,
-  endsAt: payload.ends_at
+  endsAt: payload.ends_at,
+  affiliate: payload.affiliate
 })

@@ -452,6 +452,12 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
             `${input.event} applies to memberships (billing monthly or yearly) only; ${product.id} is one-time`
           )
         }
+        if (input.affiliate !== undefined && input.event !== "sale") {
+          return yield* invalid("affiliate", "only a sale takes an affiliate code; a renewal earns for the sale's")
+        }
+        // Checked before anything is claimed or written: a wrong code changes nothing.
+        const affiliate =
+          input.affiliate === undefined ? null : yield* commissions.checkedCode(product, input.affiliate)
         const now = new Date(yield* Clock.currentTimeMillis)
         const email = input.email
         if (input.event === "sale") {
@@ -482,7 +488,7 @@ export class StoreSales extends Effect.Service<StoreSales>()("svc/store/StoreSal
                 paidUntil,
                 discountCode: null,
                 test: false,
-                attribution: NO_ATTRIBUTION,
+                attribution: { ...NO_ATTRIBUTION, affiliate },
                 now
               })
               return done(sold.status)
