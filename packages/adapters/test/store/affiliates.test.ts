@@ -177,6 +177,7 @@ layer(TestApp.layerWith({}, { clock }), { excludeTestServices: true, timeout: "1
         expect(foreign.status).toBe(422)
         expect(JSON.stringify(foreign.body)).toContain('"path":"affiliate"')
         expect((yield* s.sales).some((row) => row.order_id === "own-1")).toBe(false)
+        clock.advance(60_000)
         const own = yield* s.storeApi("POST", "/sales", { ...ownSale, affiliate: "ANN-BLOG" })
         expect(own.status, JSON.stringify(own.body)).toBe(200)
         const [newest] = yield* affiliateSales(s)
