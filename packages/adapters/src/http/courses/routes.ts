@@ -76,7 +76,7 @@ export const CourseRoutes: Layer.Layer<
       Effect.succeed(error._tag === "NotFound" ? notFound : error._tag === "NoSuchLesson" ? noLesson : ended)
 
     // The lesson's media asset, while it is still in the workspace's library.
-    const assetOf = (view: LessonView) =>
+    const assetOf = (view: Pick<LessonView, "course" | "lesson">) =>
       view.lesson.mediaId === null
         ? Effect.succeed<MediaAsset | null>(null)
         : media.findReady(view.course.learner.workspaceId, [view.lesson.mediaId]).pipe(
@@ -165,7 +165,7 @@ export const CourseRoutes: Layer.Layer<
       Effect.gen(function* () {
         const link = yield* linkOf(request)
         if (!link.plausible) return notFound
-        const view = yield* Effect.option(courses.lesson(link.id, link.key, link.lessonId))
+        const view = yield* Effect.option(courses.lessonOf(link.id, link.key, link.lessonId))
         if (Option.isNone(view)) return notFound
         const asset = yield* assetOf(view.value)
         if (asset === null) return notFound

@@ -178,6 +178,14 @@ export class StoreCourses extends Effect.Service<StoreCourses>()("svc/store/Stor
         return { course, lesson, text, previous, next, questions } satisfies LessonView
       })
 
+    /** A lesson the learner may open now, without its text or questions: what its media's route checks. */
+    const lessonOf = (id: string, key: string, lessonId: string) =>
+      Effect.gen(function* () {
+        const course = yield* open(id, key)
+        if (!course.hasAccess) return yield* accessEnded()
+        return { course, lesson: (yield* lessonIn(course, lessonId)).lesson }
+      })
+
     /**
      * Marks a lesson finished, once: one `lesson.completed`, with `finished_course` when no lesson of the course is
      * left open. Finishing it again changes nothing (`already`).
@@ -355,6 +363,7 @@ export class StoreCourses extends Effect.Service<StoreCourses>()("svc/store/Stor
       linkFor,
       open,
       lesson,
+      lessonOf,
       complete,
       ask,
       listQuestions,
